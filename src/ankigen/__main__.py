@@ -1,0 +1,6 @@
+"""Allow ``python -m ankigen``."""
+
+from ankigen.cli import main
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,128 @@
+"""Plain data passed between the stages: parse -> check -> render -> package.
+
+Every value here is a frozen dataclass, so a stage cannot change what an
+earlier stage produced; each stage returns new values instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+
+#: Marks a math or image slot in fragment HTML. Content cannot produce it:
+#: markdown-it replaces NUL characters in its input with U+FFFD.
+SLOT = "\x00"
+
+
+class MathMode(str, Enum):
+    """How formulas reach the card: rendered images, or TeX for Anki's MathJax."""
+
+    IMAGE = "image"
+    MATHJAX = "mathjax"
+
+
+class ItemKind(str, Enum):
+    """The note type an item becomes."""
+
+    REVEAL = "reveal"
+    CLOZE = "cloze"
+
+
+@dataclass(frozen=True)
+class Math:
+    """One formula as written: TeX source (cloze markers included), display or inline."""
+
+    tex: str
+    display: bool
+    line: int
+
+
+@dataclass(frozen=True)
+class ImageRef:
+    """An image reference: ``figure:<id>`` or a path relative to the content file."""
+
+    target: str
+    alt: str
+    line: int
+
+    @property
+    def figure_id(self) -> str | None:
+        """The figure id for ``figure:<id>`` references, else None."""
+        if self.target.startswith("figure:"):
+            return self.target[len("figure:") :]
+        return None
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """One side of a card as HTML, with slots for math and images.
+
+    ``html`` holds ``SLOT + "m<i>" + SLOT`` where ``maths[i]`` goes and
+    ``SLOT + "i<i>" + SLOT`` where ``images[i]`` goes; the render stage fills them.
+    """
+
+    html: str
+    maths: tuple[Math, ...] = ()
+    images: tuple[ImageRef, ...] = ()
+
+    @property
+    def is_empty(self) -> bool:
+        """True when the fragment shows nothing at all."""
+        return not self.html.strip()
+
+
+@dataclass(frozen=True)
+class CodeBlock:
+    """A fenced ``check`` or ``formulas`` block: its statements and where they start.
+
+    ``line`` is the line of the block's first statement (the line after the
+    opening fence), so statement ``n`` (0-based) of ``text.splitlines()`` sits
+    at ``line + n``.
+    """
+
+    kind: str
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Item:
+    """One question: a reveal (front/back) or a cloze item, ready to render.
+
+    ``front`` is the question (reveal) or the cloze text (cloze); ``back`` is
+    the answer (reveal) or the Extra field (cloze). ``answer_source`` keeps
+    the answer's markdown for the claim-coverage warnings of the checker.
+    """
+
+    kind: ItemKind
+    line: int
+    front: Fragment
+    back: Fragment
+    guid: str
+    note_id: str | None
+    tags: tuple[str, ...]
+    subdeck: str | None
+    question_source: str
+    answer_source: str
+    checks: tuple[CodeBlock, ...] = ()
+
+
+@dataclass(frozen=True)
+class Deck:
+    """One content file, parsed: its settings and items in document order."""
+
+    path: Path
+    display_path: str
+    root: Path
+    name: str
+    key: str
+    math: MathMode
+    items: tuple[Item, ...]
+    formulas: tuple[CodeBlock, ...] = ()
+    tags: tuple[str, ...] = field(default=())
+
+    @property
+    def stem(self) -> str:
+        """The file stem, which names the built ``.apkg``."""
+        return self.path.stem
