@@ -1,0 +1,140 @@
+"""Tokenizer for check statements: numbers, names, operators, nothing else.
+
+Everything a Python payload needs (quotes, dots for attributes, brackets,
+colons, backslashes) is refused here, at its column, before any parsing.
+"""
+
+from __future__ import annotations
+
+import keyword
+import unicodedata
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ._errors import StatementSyntaxError
+
+#: Longest statement accepted; longer lines are refused rather than parsed.
+MAX_STATEMENT_LENGTH = 2000
+#: Largest decimal exponent in a literal such as ``1e300``; bigger is refused.
+MAX_LITERAL_EXPONENT = 1000
+
+# Longest operators first, so ``**`` is not read as two ``*``.
+_OPERATORS = ("**", "==", "!=", "<=", ">=", "~=", "..", "+", "-", "*", "/", "^",
+              "(", ")", ",", "=", "<", ">", "%")
+
+# Characters that are Python syntax we refuse, with the reason an author sees.
+_REFUSED = {
+    "'": "strings are not allowed",
+    '"': "strings are not allowed",
+    ".": "attribute access is not allowed",
+    "[": "indexing is not allowed",
+    "]": "indexing is not allowed",
+    "{": "braces are not allowed",
+    "}": "braces are not allowed",
+    ":": "':' is not allowed (no lambdas, slices or dicts)",
+    "\\": "backslashes are not allowed",
+    "@": "'@' is not allowed",
+    ";": "one statement per line",
+}
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token: kind is ``num``, ``name``, ``op`` or ``end``; column is 1-based."""
+
+    kind: str
+    text: str
+    column: int
+    value: Fraction | None = None
+
+
+def tokenize(line: str) -> list[Token]:
+    """Split one statement (comment already removed) into tokens, ending with ``end``."""
+    if len(line) > MAX_STATEMENT_LENGTH:
+        raise StatementSyntaxError(
+            1, f"statement is {len(line)} characters long; at most {MAX_STATEMENT_LENGTH}"
+        )
+    tokens: list[Token] = []
+    pos = 0
+    while pos < len(line):
+        char = line[pos]
+        if char.isspace():
+            pos += 1
+        elif _is_digit(char) or (char == "." and _is_digit(line[pos + 1 : pos + 2])):
+            token, pos = _number(line, pos)
+            tokens.append(token)
+        elif char.isalpha() or char == "_":
+            token, pos = _name(line, pos)
+            tokens.append(token)
+        else:
+            token = _operator(line, pos)
+            tokens.append(token)
+            pos += len(token.text)
+    tokens.append(Token("end", "", len(line) + 1))
+    return tokens
+
+
+def _number(line: str, start: int) -> tuple[Token, int]:
+    """Read ``12``, ``0.5``, ``.5`` or ``1e-9`` as an exact fraction.
+
+    A dot followed by a second dot is the range operator (``1..10``), not a
+    decimal point.
+    """
+    pos = _digits(line, start)
+    if line[pos : pos + 1] == "." and line[pos + 1 : pos + 2] != ".":
+        pos = _digits(line, pos + 1)
+    mantissa_end = pos
+    if line[pos : pos + 1] in ("e", "E"):
+        exp_start = pos + 1
+        if line[exp_start : exp_start + 1] in ("+", "-"):
+            exp_start += 1
+        if _is_digit(line[exp_start : exp_start + 1]):
+            pos = _digits(line, exp_start)
+    text = line[start:pos]
+    if pos < len(line) and (line[pos].isalnum() or line[pos] == "_"):
+        raise StatementSyntaxError(
+            pos + 1, f"unexpected {line[pos]!r} after number {text!r} (write '*' to multiply)"
+        )
+    if mantissa_end < pos and abs(int(line[mantissa_end + 1 : pos])) > MAX_LITERAL_EXPONENT:
+        raise StatementSyntaxError(
+            start + 1, f"number {text!r} is too large (exponent above {MAX_LITERAL_EXPONENT})"
+        )
+    # Fraction reads decimal and exponent notation exactly, never as a float.
+    return Token("num", text, start + 1, Fraction(text)), pos
+
+
+def _digits(line: str, pos: int) -> int:
+    """Index just after the run of digits starting at ``pos``."""
+    while pos < len(line) and _is_digit(line[pos]):
+        pos += 1
+    return pos
+
+
+def _is_digit(char: str) -> bool:
+    """True for one of 0-9 (``str.isdigit`` also accepts other scripts)."""
+    return len(char) == 1 and "0" <= char <= "9"
+
+
+def _name(line: str, start: int) -> tuple[Token, int]:
+    """Read an identifier; Python keywords and non-normalized names are refused."""
+    pos = start
+    while pos < len(line) and (line[pos].isalnum() or line[pos] == "_"):
+        pos += 1
+    text = line[start:pos]
+    if keyword.iskeyword(text) and text not in ("for", "in"):
+        raise StatementSyntaxError(
+            start + 1, f"{text!r} is a Python keyword, not allowed in a check"
+        )
+    if not text.isidentifier() or unicodedata.normalize("NFKC", text) != text:
+        raise StatementSyntaxError(start + 1, f"{text!r} is not a valid name")
+    return Token("name", text, start + 1), pos
+
+
+def _operator(line: str, pos: int) -> Token:
+    """Read the operator at ``pos`` or refuse the character with a reason."""
+    for op in _OPERATORS:
+        if line.startswith(op, pos):
+            return Token("op", op, pos + 1)
+    char = line[pos]
+    reason = _REFUSED.get(char, f"unexpected character {char!r}")
+    raise StatementSyntaxError(pos + 1, reason)

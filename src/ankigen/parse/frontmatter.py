@@ -1,0 +1,121 @@
+"""Front matter: the optional YAML block that sets deck-wide options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import yaml
+
+from ankigen.model import MathMode
+
+_KNOWN_KEYS = ("deck", "key", "tags", "subdecks", "math")
+
+
+@dataclass(frozen=True)
+class FrontMatter:
+    """Deck options as written; ``None`` where the file does not set them."""
+
+    deck: str | None = None
+    key: str | None = None
+    tags: tuple[str, ...] = ()
+    subdecks: bool = False
+    math: MathMode | None = None
+
+
+@dataclass(frozen=True)
+class FrontMatterProblem:
+    """A front matter error, at a line offset from the opening ``---``."""
+
+    line_offset: int
+    message: str
+
+
+def read_front_matter(text: str) -> tuple[FrontMatter, list[FrontMatterProblem]]:
+    """Parse and validate the YAML between the ``---`` lines."""
+    try:
+        data = yaml.safe_load(text) if text.strip() else {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        offset = mark.line + 1 if mark is not None else 1
+        problem = getattr(exc, "problem", None) or "invalid YAML"
+        return FrontMatter(), [FrontMatterProblem(offset, f"front matter: {problem}")]
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        return FrontMatter(), [
+            FrontMatterProblem(1, "front matter must be a mapping of 'key: value' lines")
+        ]
+    problems: list[FrontMatterProblem] = []
+    for key in data:
+        if key not in _KNOWN_KEYS:
+            problems.append(
+                FrontMatterProblem(
+                    _line_of_key(text, str(key)),
+                    f"unknown front matter key '{key}' (known: {', '.join(_KNOWN_KEYS)})",
+                )
+            )
+    values = {
+        "deck": _string(data, "deck", text, problems),
+        "key": _string(data, "key", text, problems),
+        "tags": _tags(data, text, problems),
+        "subdecks": _boolean(data, "subdecks", text, problems),
+        "math": _math(data, text, problems),
+    }
+    return FrontMatter(**values), problems  # type: ignore[arg-type]
+
+
+def _line_of_key(text: str, key: str) -> int:
+    for offset, line in enumerate(text.splitlines(), start=1):
+        if line.lstrip().startswith(f"{key}:") or line.lstrip().startswith(f"{key} :"):
+            return offset
+    return 1
+
+
+def _string(data: dict[object, object], key: str, text: str,
+            problems: list[FrontMatterProblem]) -> str | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool) and str(value).strip():
+        return str(value).strip()
+    problems.append(FrontMatterProblem(_line_of_key(text, key), f"front matter '{key}' must be a non-empty string"))
+    return None
+
+
+def _tags(data: dict[object, object], text: str,
+          problems: list[FrontMatterProblem]) -> tuple[str, ...]:
+    value = data.get("tags")
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        value = value.split()
+    if not isinstance(value, list) or not all(isinstance(t, (str, int)) for t in value):
+        problems.append(FrontMatterProblem(_line_of_key(text, "tags"), "front matter 'tags' must be a list of words, e.g. tags: [ml, gpu]"))
+        return ()
+    tags = [str(t).strip() for t in value]
+    bad = [t for t in tags if not t or any(c.isspace() for c in t)]
+    if bad:
+        problems.append(FrontMatterProblem(_line_of_key(text, "tags"), f"front matter tag '{bad[0]}' must be one word without spaces"))
+        return ()
+    return tuple(tags)
+
+
+def _boolean(data: dict[object, object], key: str, text: str,
+             problems: list[FrontMatterProblem]) -> bool:
+    value = data.get(key, False)
+    if isinstance(value, bool):
+        return value
+    problems.append(FrontMatterProblem(_line_of_key(text, key), f"front matter '{key}' must be true or false"))
+    return False
+
+
+def _math(data: dict[object, object], text: str,
+          problems: list[FrontMatterProblem]) -> MathMode | None:
+    value = data.get("math")
+    if value is None:
+        return None
+    try:
+        return MathMode(str(value))
+    except ValueError:
+        problems.append(FrontMatterProblem(_line_of_key(text, "math"), f"front matter 'math' must be 'image' or 'mathjax', not '{value}'"))
+        return None

@@ -1,0 +1,63 @@
+"""Per-item metadata comments: ``<!-- id: why-sync; tags: sync core -->``."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_COMMENT = re.compile(r"^<!--(.*?)-->\s*$", re.DOTALL)
+_FIELD = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*:(.*)$", re.DOTALL)
+_KEYS = ("id", "tags")
+_ID = re.compile(r"^[^\s]+$")
+
+
+@dataclass(frozen=True)
+class Metadata:
+    """What a metadata comment sets: the stable id and extra tags."""
+
+    note_id: str | None = None
+    tags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MetadataResult:
+    """A parsed comment: metadata, or None when the comment is not metadata."""
+
+    metadata: Metadata | None
+    error: str | None = None
+
+
+def is_comment(html: str) -> bool:
+    """True when ``html`` is exactly one HTML comment."""
+    return _COMMENT.match(html.strip()) is not None
+
+
+def parse_comment(html: str) -> MetadataResult:
+    """Read a comment as metadata when it has an ``id:`` or ``tags:`` field.
+
+    Other comments (``<!-- TODO -->``) are not metadata and are ignored. A
+    metadata comment with an unknown field is an error, so a typo such as
+    ``tag:`` does not pass silently.
+    """
+    match = _COMMENT.match(html.strip())
+    if match is None:
+        return MetadataResult(None)
+    fields: dict[str, str] = {}
+    for part in match.group(1).split(";"):
+        if not part.strip():
+            continue
+        field = _FIELD.match(part)
+        if field is None:
+            return MetadataResult(None)
+        fields[field.group(1)] = field.group(2).strip()
+    if not any(key in fields for key in _KEYS):
+        return MetadataResult(None)
+    unknown = sorted(set(fields) - set(_KEYS))
+    if unknown:
+        return MetadataResult(
+            None, f"unknown metadata field '{unknown[0]}' (known: id, tags)"
+        )
+    note_id = fields.get("id")
+    if note_id is not None and not _ID.match(note_id):
+        return MetadataResult(None, f"metadata id '{note_id}' must be one word, without spaces")
+    return MetadataResult(Metadata(note_id or None, tuple(fields.get("tags", "").split())))

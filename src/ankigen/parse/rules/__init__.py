@@ -1,0 +1,1 @@
+"""markdown-it rules that ankigen adds to CommonMark, one rule per module."""

@@ -1,0 +1,33 @@
+"""Find ``$`` signs that opened no math: an unclosed ``$`` is an error.
+
+Runs as a core rule before ``text_join`` so that an escaped ``\\$`` (a
+``text_special`` token) is still told apart from a bare ``$``. The offending
+inline block gets ``meta["stray_dollar_lines"]``: line offsets within the block.
+"""
+
+from __future__ import annotations
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+
+
+def stray_dollar_plugin(md: MarkdownIt) -> None:
+    """Register the core rule."""
+    md.core.ruler.before("text_join", "stray_dollar", _find_stray_dollars)
+
+
+def _find_stray_dollars(state: StateCore) -> None:
+    for block in state.tokens:
+        if block.type != "inline" or not block.children:
+            continue
+        offsets: list[int] = []
+        line = 0
+        for child in block.children:
+            if child.type in ("softbreak", "hardbreak"):
+                line += 1
+            elif child.type == "text" and "$" in child.content:
+                offsets.append(line)
+            elif child.type.startswith("math"):
+                line += child.content.count("\n")
+        if offsets:
+            block.meta["stray_dollar_lines"] = offsets

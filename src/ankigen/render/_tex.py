@@ -1,0 +1,235 @@
+"""Small TeX helpers shared by both math modes: tokens, syntax checks, clozes, rewrites.
+
+Nothing here draws anything. The tokenizer knows just enough TeX to check
+braces and environments, to find the commands a formula uses, and to rewrite
+a few macros token by token (so ``\\le`` never matches inside ``\\left``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: One TeX token: a control word, a control symbol, or one other character.
+_TOKEN = re.compile(r"\\[A-Za-z]+\*?|\\.|\\$|.", re.S)
+
+#: ``{{c<digits>::`` opens a cloze; Anki only counts it with a number.
+_CLOZE_OPEN = re.compile(r"\{\{c(\d*)::")
+
+
+def tokens(tex: str) -> list[str]:
+    """Split TeX into tokens (control words keep a trailing ``*``, as in ``\\operatorname*``)."""
+    return _TOKEN.findall(tex)
+
+
+def commands(tex: str) -> list[str]:
+    """The control words of ``tex`` in order of appearance (``\\frac``, ``\\alpha``...)."""
+    return [t for t in tokens(tex) if len(t) > 1 and t[0] == "\\" and t[1].isalpha()]
+
+
+def brace_problem(tex: str) -> str | None:
+    """A message when braces or ``\\begin``/``\\end`` do not pair up, else None."""
+    depth = 0
+    envs: list[str] = []
+    toks = tokens(tex)
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        if t == "{":
+            depth += 1
+        elif t == "}":
+            depth -= 1
+            if depth < 0:
+                return "unbalanced braces: a '}' has no matching '{'"
+        elif t in ("\\begin", "\\end"):
+            name, used = _group_arg(toks, i + 1)
+            if name is None:
+                return f"{t} without an environment name in braces"
+            if t == "\\begin":
+                envs.append(name)
+            elif not envs:
+                return f"\\end{{{name}}} without \\begin{{{name}}}"
+            elif envs[-1] != name:
+                return f"\\begin{{{envs[-1]}}} is closed by \\end{{{name}}}"
+            else:
+                envs.pop()
+            i += used
+        i += 1
+    if depth > 0:
+        return "unbalanced braces: a '{' is never closed"
+    if envs:
+        return f"\\begin{{{envs[-1]}}} is never closed by \\end{{{envs[-1]}}}"
+    return None
+
+
+def _group_arg(toks: list[str], start: int) -> tuple[str | None, int]:
+    """Read ``{name}`` at ``toks[start]`` (spaces skipped): the name and tokens consumed."""
+    i = start
+    while i < len(toks) and toks[i].isspace():
+        i += 1
+    if i >= len(toks) or toks[i] != "{":
+        return None, 0
+    j = i + 1
+    parts: list[str] = []
+    while j < len(toks) and toks[j] != "}":
+        if toks[j] == "{":
+            return None, 0
+        parts.append(toks[j])
+        j += 1
+    if j >= len(toks):
+        return None, 0
+    return "".join(parts).strip(), j - start + 1
+
+
+# --- clozes -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cloze:
+    """One ``{{cN::text}}`` or ``{{cN::text::hint}}`` in a formula, by character offsets."""
+
+    number: int
+    text: str
+    hint: str | None
+    start: int
+    end: int
+
+
+class ClozeSyntaxError(ValueError):
+    """A cloze marker in TeX that Anki would read differently than the author meant."""
+
+
+def find_clozes(tex: str) -> list[Cloze]:
+    """Every cloze in ``tex``, read the way Anki reads it (the first ``}}`` closes it).
+
+    Raises ClozeSyntaxError for a cloze with no number, an empty cloze, an
+    unclosed one, a nested one, or one whose TeX ends in ``}`` right before
+    the closing ``}}`` (Anki would close the cloze one brace too early).
+    """
+    out: list[Cloze] = []
+    pos = 0
+    while True:
+        m = _CLOZE_OPEN.search(tex, pos)
+        if m is None:
+            return out
+        shown = tex[m.start() : m.start() + 40]
+        if not m.group(1):
+            raise ClozeSyntaxError(f"cloze without a number: {shown!r} (write {{{{c1::...}}}})")
+        close = tex.find("}}", m.end())
+        if close < 0:
+            raise ClozeSyntaxError(f"cloze {{{{c{m.group(1)}::...}}}} is never closed by '}}}}'")
+        body = tex[m.end() : close]
+        if _CLOZE_OPEN.search(body):
+            raise ClozeSyntaxError("a cloze inside a cloze is not supported in math")
+        text, sep, hint = body.partition("::")
+        number = int(m.group(1))
+        if not text.strip():
+            raise ClozeSyntaxError(f"empty cloze {{{{c{number}::}}}}")
+        if brace_problem(text) is not None or tex.startswith("}", close + 2):
+            raise ClozeSyntaxError(
+                f"cloze c{number} ends in '}}' right before its closing '}}}}': "
+                f"write a space before the '}}}}', as in {{{{c{number}::\\frac{{a}}{{b}} }}}}"
+            )
+        out.append(Cloze(number, text, hint if sep else None, m.start(), close + 2))
+        pos = close + 2
+
+
+def strip_clozes(tex: str, clozes: list[Cloze], replace: dict[int, str] | None = None) -> str:
+    """``tex`` with each cloze's marker removed; clozes numbered in ``replace`` get that TeX."""
+    replace = replace or {}
+    parts: list[str] = []
+    last = 0
+    for c in clozes:
+        parts.append(tex[last : c.start])
+        parts.append("{" + replace.get(c.number, c.text) + "}")
+        last = c.end
+    parts.append(tex[last:])
+    return "".join(parts)
+
+
+_TEXT_ESCAPES = {
+    "\\": r"\backslash ",
+    "{": r"\{",
+    "}": r"\}",
+    "$": r"\$",
+    "%": r"\%",
+    "&": r"\&",
+    "#": r"\#",
+    "_": r"\_",
+    "^": r"\^{}",
+    "~": r"\sim ",
+}
+
+
+def gap_tex(hint: str | None) -> str:
+    """The TeX drawn where a hidden cloze stands: ``[...]`` or ``[hint]``, as Anki shows it."""
+    if hint is None or not hint.strip():
+        return r"[\ldots]"
+    safe = "".join(_TEXT_ESCAPES.get(ch, ch) for ch in hint.strip())
+    return r"[\mathrm{" + safe.replace(" ", r"\ ") + "}]"
+
+
+# --- rewrites ---------------------------------------------------------------
+
+#: Macros mathtext lacks that have an exact (or visually equal) mathtext spelling.
+REWRITES: dict[str, str] = {
+    "\\le": "\\leq",
+    "\\ge": "\\geq",
+    "\\tfrac": "\\frac",
+    "\\implies": "\\Longrightarrow",
+    "\\impliedby": "\\Longleftarrow",
+    "\\iff": "\\Longleftrightarrow",
+    "\\lVert": "\\Vert",
+    "\\rVert": "\\Vert",
+    "\\lvert": "|",
+    "\\rvert": "|",
+    "\\gets": "\\leftarrow",
+    "\\land": "\\wedge",
+    "\\lor": "\\vee",
+    "\\lnot": "\\neg",
+    "\\textbf": "\\mathbf",
+    "\\textit": "\\mathit",
+    "\\textrm": "\\text",
+    "\\textsf": "\\mathsf",
+    "\\texttt": "\\mathtt",
+    "\\operatorname*": "\\operatorname",
+}
+
+#: Sizing and style switches with no effect on a one-line image: dropped.
+DROPPED = frozenset(
+    {
+        "\\displaystyle",
+        "\\textstyle",
+        "\\limits",
+        "\\nolimits",
+        "\\big",
+        "\\Big",
+        "\\bigg",
+        "\\Bigg",
+        "\\bigl",
+        "\\bigr",
+        "\\Bigl",
+        "\\Bigr",
+        "\\biggl",
+        "\\biggr",
+        "\\Biggl",
+        "\\Biggr",
+    }
+)
+
+
+def rewrite(tex: str, table: dict[str, str] | None = None) -> str:
+    """Apply ``REWRITES`` (or ``table``) and drop ``DROPPED`` switches, token by token."""
+    table = REWRITES if table is None else table
+    out: list[str] = []
+    toks = tokens(tex)
+    for i, t in enumerate(toks):
+        if t in DROPPED:
+            continue
+        new = table.get(t, t)
+        out.append(new)
+        # a control word swallowed the space after it; keep a letter from gluing on
+        nxt = toks[i + 1] if i + 1 < len(toks) else ""
+        if new != t and new[-1:].isalpha() and nxt[:1].isalpha():
+            out.append(" ")
+    return "".join(out)
