@@ -121,7 +121,7 @@ def _name(line: str, start: int) -> tuple[Token, int]:
     while pos < len(line) and (line[pos].isalnum() or line[pos] == "_"):
         pos += 1
     text = line[start:pos]
-    if keyword.iskeyword(text) and text not in ("for", "in"):
+    if keyword.iskeyword(text) and text not in ("assert", "for", "in"):
         raise StatementSyntaxError(
             start + 1, f"{text!r} is a Python keyword, not allowed in a check"
         )

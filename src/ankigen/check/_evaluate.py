@@ -1,0 +1,171 @@
+"""What an ``assert`` means: substitute, compare, and explain a failure.
+
+``run_assert`` returns None when the assertion holds and the failure
+message when it does not; a statement that cannot be decided at all (free
+symbols in an order comparison, a complex value, ...) raises StatementError.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+import sympy
+
+from ._ast import Assert, Expr, Num
+from ._errors import StatementError
+from ._sympy import Context, Scope, build, fraction_text, symbol
+
+#: Relative tolerance of ``~=`` without ``within``.
+DEFAULT_TOLERANCE = Fraction(1, 10**9)
+#: Digits used to compare numbers that are not exact rationals.
+_PRECISION = 50
+
+
+def run_assert(statement: Assert, scope: Scope) -> str | None:
+    """None if ``statement`` holds in ``scope``, else ``check failed: ...``."""
+    head = f"check failed: {statement.text}"
+    loop = statement.loop
+    if loop is None:
+        problem = _once(statement, scope, {})
+        return None if problem is None else f"{head}: {problem}"
+    if any(binding.name == loop.name for binding in statement.where):
+        raise StatementError(f"{loop.name!r} is given by both 'where' and 'for'")
+    for value in range(loop.start, loop.stop + 1):
+        extra: dict[str, Expr] = {loop.name: Num(Fraction(value), 0)}
+        try:
+            problem = _once(statement, scope, extra)
+        except StatementError as exc:
+            raise StatementError(f"at {loop.name} = {value}: {exc}") from None
+        if problem is not None:
+            return f"{head} fails at {loop.name} = {value}: {problem}"
+    return None
+
+
+def _once(statement: Assert, scope: Scope, extra: dict[str, Expr]) -> str | None:
+    """Evaluate the comparison once, with the loop value (if any) in ``extra``."""
+    where = {binding.name: binding.value for binding in statement.where}
+    ctx = Context(where={**where, **extra}, where_scope=scope)
+    left = build(statement.left, scope, ctx)
+    right = build(statement.right, scope, ctx)
+    for side, value in (("left", left), ("right", right)):
+        if value.has(sympy.zoo, sympy.nan):
+            raise StatementError(f"the {side} side is undefined ({value})")
+    if statement.op in ("==", "!="):
+        return _symbolic(statement.op, left, right)
+    _require_numbers(left, right, ctx)
+    if statement.op == "~=":
+        return _close(left, right, statement.within or DEFAULT_TOLERANCE)
+    return _order(statement.op, left, right)
+
+
+def _symbolic(op: str, left: sympy.Expr, right: sympy.Expr) -> str | None:
+    """``==`` holds when left - right simplifies to zero; ``!=`` when it does not."""
+    equal = is_zero(left - right)
+    if op == "==" and not equal:
+        shown_left, shown_right = show(sympy.simplify(left)), show(sympy.simplify(right))
+        return f"left side is {shown_left}, right side is {shown_right}"
+    if op == "!=" and equal:
+        return f"both sides are {show(sympy.simplify(left))}"
+    return None
+
+
+def is_zero(difference: sympy.Expr) -> bool:
+    """True when ``difference`` is provably zero."""
+    if difference == 0:
+        return True
+    if difference.is_Rational:
+        return False
+    simplified = sympy.simplify(difference)
+    if simplified == 0:
+        return True
+    # A constant such as log(8)/log(2) - 3 that simplify leaves alone:
+    # ``equals`` proves or refutes constants (minimal polynomials, exact
+    # arithmetic); it is not used on expressions with symbols, where it
+    # would fall back to sampling.
+    return not simplified.free_symbols and simplified.equals(0) is True
+
+
+def _require_numbers(left: sympy.Expr, right: sympy.Expr, ctx: Context) -> None:
+    """Refuse an order or ``~=`` comparison with free symbols, naming them."""
+    remaining = left.free_symbols | right.free_symbols
+    if not remaining:
+        return
+    names = [name for name in ctx.free if symbol(name) in remaining]
+    names += sorted(str(s) for s in remaining if str(s) not in names)
+    raise StatementError(
+        f"cannot compare: free symbol{'s' if len(names) > 1 else ''} {', '.join(names)}"
+        f" remain{'' if len(names) > 1 else 's'} after substitution;"
+        " add them to 'where' or use '=='"
+    )
+
+
+def _real(side: str, value: sympy.Expr) -> None:
+    """Refuse a side that is not a real number (``log(-1)``)."""
+    if value.is_extended_real is not True:
+        raise StatementError(f"cannot compare: the {side} side {show(value)} is not a real number")
+
+
+_ORDER: dict[str, Callable[[sympy.Expr, sympy.Expr], object]] = {
+    "<": sympy.Lt,
+    "<=": sympy.Le,
+    ">": sympy.Gt,
+    ">=": sympy.Ge,
+}
+
+
+def _order(op: str, left: sympy.Expr, right: sympy.Expr) -> str | None:
+    """``< <= > >=`` on two real numbers."""
+    _real("left", left)
+    _real("right", right)
+    result = _ORDER[op](left, right)
+    if result is sympy.true:
+        return None
+    if result is sympy.false:
+        return f"left side is {show(left)}, right side is {show(right)}"
+    raise StatementError(f"cannot decide whether {show(left)} {op} {show(right)}")
+
+
+def _close(left: sympy.Expr, right: sympy.Expr, tolerance: Fraction) -> str | None:
+    """``~=``: relative to the right side, absolute when the right side is 0."""
+    _real("left", left)
+    _real("right", right)
+    sides = f"left side is {show(left)}, right side is {show(right)}"
+    if not (left.is_finite and right.is_finite):
+        return None if left == right else sides
+    tol = sympy.Rational(tolerance.numerator, tolerance.denominator)
+    gap = abs(left - right)
+    scale = abs(right) if right != 0 else sympy.Integer(1)
+    if not (gap.is_Rational and scale.is_Rational):
+        gap, scale = gap.evalf(_PRECISION), scale.evalf(_PRECISION)
+    if gap <= tol * scale:
+        return None
+    kind = "relative" if right != 0 else "absolute"
+    return (
+        f"{sides}; {kind} difference {_percent(gap / scale)}"
+        f" is more than {_percent(tol)}"
+    )
+
+
+def _percent(ratio: sympy.Expr) -> str:
+    """A ratio as a short percentage."""
+    return f"{float(ratio) * 100:.3g}%"
+
+
+def show(value: sympy.Expr) -> str:
+    """A side as a reader wants it: ``1.3`` for 13/10, ``2/3``, ``sqrt(2) ≈ 1.414``."""
+    if value.is_Integer:
+        return str(value)
+    if value.is_Rational:
+        q = int(value.q)
+        while q % 2 == 0:
+            q //= 2
+        while q % 5 == 0:
+            q //= 5
+        if q == 1 and value.q < 10**12:
+            return fraction_text(Fraction(int(value.p), int(value.q)))
+        return str(value)
+    text = str(sympy.sstr(value))
+    if value.is_number and value.is_finite and value.is_extended_real:
+        return f"{text} ≈ {sympy.N(value, 10)}"
+    return text

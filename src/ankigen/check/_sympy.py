@@ -1,0 +1,197 @@
+"""Build sympy objects from the checker's syntax tree, guarding their size.
+
+Names are resolved here, at the syntax-tree level, rather than with sympy's
+``subs``: a ``where`` value or ``let`` body is built in place of the name, so
+every power sympy ever sees passes through ``_power``'s size guard first
+(``subs`` could make sympy compute ``10^(10^10)`` before any check).
+
+Free symbols are created positive (real and > 0). The decks describe
+quantities (times, sizes, device counts, rates), and the assumption lets
+``simplify`` prove what authors mean: ``sqrt(k^2) == k``, ``log(a*b) ==
+log(a) + log(b)``. A ``limit`` variable is only real, so a limit towards a
+negative point still makes sense.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import sympy
+
+from ._ast import Binary, Call, Expr, Name, Num, Unary
+from ._errors import StatementError
+
+#: Largest exact number (in bits) a power may produce before it is refused.
+MAX_POWER_BITS = 100_000
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A ``let``: its body (None when the line had an error), line and scope."""
+
+    name: str
+    value: Expr | None
+    line: int
+    scope: Mapping[str, Definition]
+
+
+Scope = Mapping[str, Definition]
+
+
+@dataclass
+class Context:
+    """What one evaluation substitutes: ``where``/``for`` values and limit variables."""
+
+    where: Mapping[str, Expr] = field(default_factory=dict)
+    where_scope: Scope = field(default_factory=dict)
+    bound: dict[str, sympy.Symbol] = field(default_factory=dict)
+    expanding: frozenset[str] = frozenset()
+    #: Free symbols met, in order of first use, for messages.
+    free: dict[str, None] = field(default_factory=dict)
+
+
+def symbol(name: str) -> sympy.Symbol:
+    """The free symbol for a name (see the module docstring for its assumptions)."""
+    return sympy.Symbol(name, positive=True)
+
+
+def build(expr: Expr, scope: Scope, ctx: Context) -> sympy.Expr:
+    """The sympy value of ``expr`` with names resolved in ``scope`` and ``ctx``."""
+    if isinstance(expr, Num):
+        return sympy.Rational(expr.value.numerator, expr.value.denominator)
+    if isinstance(expr, Name):
+        return _name(expr.name, scope, ctx)
+    if isinstance(expr, Unary):
+        operand = build(expr.operand, scope, ctx)
+        return -operand if expr.op == "-" else operand
+    if isinstance(expr, Binary):
+        return _binary(expr, scope, ctx)
+    return _call(expr, scope, ctx)
+
+
+_CONSTANTS: dict[str, sympy.Expr] = {"pi": sympy.pi, "e": sympy.E, "oo": sympy.oo}
+
+
+def _name(name: str, scope: Scope, ctx: Context) -> sympy.Expr:
+    """Resolve a name: limit variable, then ``where``, then ``let``, constant, symbol.
+
+    Inside its own ``where`` value a name means what it meant before the
+    substitution, so ``where k = k + 1`` and cycles cannot recurse forever.
+    """
+    if name in ctx.bound:
+        return ctx.bound[name]
+    if name in ctx.where and name not in ctx.expanding:
+        inner = Context(ctx.where, ctx.where_scope, ctx.bound, ctx.expanding | {name}, ctx.free)
+        return build(ctx.where[name], ctx.where_scope, inner)
+    if name in scope:
+        definition = scope[name]
+        if definition.value is None:
+            raise StatementError(
+                f"uses {name!r}, whose definition at line {definition.line} has an error"
+            )
+        return build(definition.value, definition.scope, ctx)
+    if name in _CONSTANTS:
+        return _CONSTANTS[name]
+    ctx.free.setdefault(name)
+    return symbol(name)
+
+
+def _binary(expr: Binary, scope: Scope, ctx: Context) -> sympy.Expr:
+    """``+ - * / ^`` with division by zero and oversized powers refused."""
+    left = build(expr.left, scope, ctx)
+    right = build(expr.right, scope, ctx)
+    if expr.op == "+":
+        return left + right
+    if expr.op == "-":
+        return left - right
+    if expr.op == "*":
+        return left * right
+    if expr.op == "/":
+        if right == 0:
+            raise StatementError(f"division by zero at column {expr.column}")
+        return left / right
+    return _power(left, right, expr.column)
+
+
+def _power(base: sympy.Expr, exponent: sympy.Expr, column: int) -> sympy.Expr:
+    """``base ^ exponent``, refusing exact results too large to compute quickly."""
+    if base == 0 and exponent.is_negative:
+        raise StatementError(f"division by zero at column {column} (0 to a negative power)")
+    if exponent.is_Rational and abs(exponent) > 1 and base.is_number:
+        bits = _size_bits(base) * float(abs(exponent))
+        if bits > MAX_POWER_BITS:
+            raise StatementError(
+                f"number too large at column {column}: the power has about"
+                f" {int(bits * math.log10(2)):,} digits"
+            )
+    return sympy.Pow(base, exponent)
+
+
+def _size_bits(value: sympy.Expr) -> float:
+    """Rough bit size of a number's exact parts: sympy evaluates powers of these.
+
+    ``sqrt(2)^(10^10)`` becomes the integer ``2^(5*10^9)`` inside sympy, in
+    one uninterruptible C call, so the rationals inside a base count too.
+    """
+    total = 0.0
+    for atom in value.atoms(sympy.Rational):
+        size = max(abs(atom.p), abs(atom.q))
+        total += math.log2(size) if size > 1 else 0.0
+    return total
+
+
+def _log(x: sympy.Expr, base: sympy.Expr | None = None) -> sympy.Expr:
+    """Natural log, or log to a base."""
+    return sympy.log(x) if base is None else sympy.log(x, base)
+
+
+_FUNCTIONS: dict[str, Callable[..., sympy.Expr]] = {
+    "log": _log,
+    "log2": lambda x: sympy.log(x, 2),
+    "ln": sympy.log,
+    "exp": sympy.exp,
+    "sqrt": sympy.sqrt,
+    "abs": sympy.Abs,
+    "min": sympy.Min,
+    "max": sympy.Max,
+    "sin": sympy.sin,
+    "cos": sympy.cos,
+    "tan": sympy.tan,
+}
+
+
+def _call(expr: Call, scope: Scope, ctx: Context) -> sympy.Expr:
+    """A function of the closed list (the parser has checked name and arity)."""
+    if expr.func == "limit":
+        return _limit(expr, scope, ctx)
+    args = [build(arg, scope, ctx) for arg in expr.args]
+    return _FUNCTIONS[expr.func](*args)
+
+
+def _limit(expr: Call, scope: Scope, ctx: Context) -> sympy.Expr:
+    """``limit(body, name, point)``, taken after substitution.
+
+    The limit variable shadows any ``let`` or ``where`` of the same name
+    inside the body: it is the variable that moves, not a value.
+    """
+    body_ast, var_ast, point_ast = expr.args
+    assert isinstance(var_ast, Name)
+    var = sympy.Symbol(var_ast.name, real=True)
+    point = build(point_ast, scope, ctx)
+    inner = Context(ctx.where, ctx.where_scope, {**ctx.bound, var_ast.name: var},
+                    ctx.expanding, ctx.free)
+    body = build(body_ast, scope, inner)
+    result = sympy.limit(body, var, point)
+    if result.has(sympy.Limit) or isinstance(result, sympy.AccumBounds):
+        raise StatementError(f"the limit at column {expr.column} does not exist or is unknown")
+    return result
+
+
+def fraction_text(value: Fraction) -> str:
+    """A fraction as an author would write it (``5`` or ``0.05``)."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    return str(float(value))
