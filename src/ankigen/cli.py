@@ -1,0 +1,170 @@
+"""The command line: the only place that prints and picks exit codes.
+
+Exit status: 0 ok, 1 content errors, 2 usage errors.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+
+from ankigen import __version__
+from ankigen.commands.build import BuildOptions, BuildResult, run
+from ankigen.config import load_settings
+from ankigen.errors import UsageError
+from ankigen.model import MathMode
+
+_PATHS = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="ankigen")
+def main() -> None:
+    """Build Anki decks from markdown question banks.
+
+    Each content file (content/*.md) becomes one deck, build/<stem>.apkg.
+    Folders default to [tool.ankigen] in ./pyproject.toml, else content/,
+    figures/ and build/.
+    """
+
+
+@main.command()
+@_PATHS
+@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False),
+              help="Folder for the .apkg files (default: build/).")
+@click.option("--figures", "figures_dir", type=click.Path(path_type=Path, file_okay=False),
+              help="Folder of figure scripts <id>.py (default: figures/).")
+@click.option("--math", "math", type=click.Choice(["image", "mathjax"]),
+              help="Render formulas as images, or leave them to Anki's MathJax "
+                   "(overrides each file's front matter; default: image).")
+@click.option("--figure-format", type=click.Choice(["svg", "png"]), default="svg",
+              show_default=True, help="Image format for figures.")
+def build(paths: tuple[Path, ...], out_dir: Path | None, figures_dir: Path | None,
+          math: str | None, figure_format: str) -> None:
+    """Build OUT/<stem>.apkg for each content file in PATHS (default: content/).
+
+    Every check runs first; if any content error is found, no deck is
+    written and the previous decks stay as they were.
+    """
+    with _usage_errors():
+        settings = load_settings(Path.cwd())
+        options = BuildOptions(
+            paths=paths or (settings.content,),
+            out_dir=out_dir or settings.out,
+            figures_dir=figures_dir or settings.figures,
+            math=MathMode(math) if math else None,
+            figure_format=figure_format,
+        )
+        with _progress("Rendering") as progress:
+            result = run(options, progress)
+    _report(result)
+    if result.failed:
+        click.echo(f"Build failed: {_error_count(result)}; no deck was written.", err=True)
+        sys.exit(1)
+    s = result.summary
+    for deck in result.written:
+        click.echo(f"wrote {deck.path} ({deck.notes} notes, {deck.cards} cards, "
+                   f"{deck.media} media)")
+    click.echo(f"Built {_plural(s.decks, 'deck')}: {_plural(s.notes, 'note')}, "
+               f"{_plural(s.cards, 'card')}, {s.media} media; {_plural(s.checks, 'check')} "
+               f"passed; images: {s.images_drawn} rendered, {s.images_cached} from cache.")
+
+
+@main.command()
+@_PATHS
+@click.option("--strict", is_flag=True, help="Treat warnings (e.g. unverified claims) as errors.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Diagnostics as FILE:LINE: text, or as JSON records.")
+@click.option("--figures", "figures_dir", type=click.Path(path_type=Path, file_okay=False),
+              help="Folder of figure scripts <id>.py (default: figures/).")
+def check(paths: tuple[Path, ...], strict: bool, output_format: str,
+          figures_dir: Path | None) -> None:
+    """Parse, validate and run every check in PATHS, without writing a deck."""
+    with _usage_errors():
+        settings = load_settings(Path.cwd())
+        options = BuildOptions(
+            paths=paths or (settings.content,),
+            out_dir=settings.out,
+            figures_dir=figures_dir or settings.figures,
+            write=False,
+            strict=strict,
+        )
+        result = run(options)
+    if output_format == "json":
+        click.echo(json.dumps(_json_report(result), indent=2))
+    else:
+        _report(result)
+        click.echo(_check_summary(result))
+    sys.exit(1 if result.failed else 0)
+
+
+@contextmanager
+def _usage_errors() -> Iterator[None]:
+    """Turn usage errors into click's exit status 2 with a plain message."""
+    try:
+        yield
+    except UsageError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+@contextmanager
+def _progress(label: str) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar for long rendering, only when stdout is a terminal."""
+    if not sys.stdout.isatty():
+        yield None
+        return
+    bar = None
+
+    def update(done: int, total: int) -> None:
+        nonlocal bar
+        if bar is None:
+            bar = click.progressbar(length=total, label=label)
+            bar.__enter__()
+        bar.update(done - bar.pos)
+
+    try:
+        yield update
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+
+
+def _report(result: BuildResult) -> None:
+    for diagnostic in result.diagnostics:
+        click.echo(diagnostic.format(), err=True)
+
+
+def _error_count(result: BuildResult) -> str:
+    return _plural(sum(d.is_error for d in result.diagnostics), "error")
+
+
+def _check_summary(result: BuildResult) -> str:
+    s = result.summary
+    errors = sum(d.is_error for d in result.diagnostics)
+    warnings = len(result.diagnostics) - errors
+    verdict = ("all passed" if s.failed_checks == 0 else f"{s.failed_checks} failed")
+    tail = f"; {_plural(errors, 'error')}, {_plural(warnings, 'warning')}"
+    return (f"Checked {_plural(s.decks, 'deck')}: {_plural(s.items, 'item')}, "
+            f"{_plural(s.checks, 'check')}, {verdict}{tail}.")
+
+
+def _json_report(result: BuildResult) -> dict[str, object]:
+    s = result.summary
+    return {
+        "diagnostics": [
+            {"file": d.file, "line": d.line, "severity": d.severity.value,
+             "message": d.message, **({"detail": d.detail} if d.detail else {})}
+            for d in result.diagnostics
+        ],
+        "summary": {"decks": s.decks, "items": s.items, "checks": s.checks,
+                    "failed_checks": s.failed_checks, "ok": not result.failed},
+    }
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"

@@ -1,0 +1,114 @@
+"""Figures: ``figures/<id>.py`` scripts drawn with matplotlib.
+
+Figure scripts are the only code a build runs. Each is loaded from the
+figures folder by its id (which cannot name a path elsewhere) and drawn once
+per build for each set of formulas; results are cached by content hash.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import re
+import traceback
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+from ankigen.render.media import MediaCache, MediaFile, content_hash
+
+_FIGURE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+#: Bump when the way figures are saved changes, so old cache entries are not reused.
+_RENDER_VERSION = "fig-1"
+
+Formulas = Mapping[str, Callable[..., float]]
+
+
+@dataclass(frozen=True)
+class FigureResult:
+    """A drawn figure, or what went wrong (message, and the script's traceback)."""
+
+    media: MediaFile | None
+    problem: str | None = None
+    traceback: str = ""
+    drawn: bool = False
+
+
+def figure_script(figure_id: str, figures_dir: Path) -> Path | None:
+    """The script for ``figure_id`` inside ``figures_dir``, or None if there is none."""
+    if not _FIGURE_ID.match(figure_id):
+        return None
+    script = (figures_dir / f"{figure_id}.py").resolve()
+    if not script.is_relative_to(figures_dir.resolve()) or not script.is_file():
+        return None
+    return script
+
+
+def draw_figure(figure_id: str, figures_dir: Path, formulas: Formulas, formulas_source: str,
+                image_format: str, cache: MediaCache) -> FigureResult:
+    """Draw one figure (or take it from the cache) as SVG or PNG."""
+    script = figure_script(figure_id, figures_dir)
+    if script is None:
+        return FigureResult(None, f"unknown figure '{figure_id}': there is no "
+                                  f"{figures_dir / (figure_id + '.py')}")
+    source = script.read_bytes()
+    name = (f"ag-fig-{figure_id}-"
+            f"{content_hash(_RENDER_VERSION, source, formulas_source, image_format)}"
+            f".{image_format}")
+    if cache.has(name):
+        return FigureResult(cache.get(name))
+    try:
+        data = _run_script(script, formulas, image_format)
+    except Exception as exc:  # a figure script may raise anything; report, never crash
+        return FigureResult(None, f"figure '{figure_id}' failed: {type(exc).__name__}: {exc}",
+                            _script_traceback(exc, script))
+    return FigureResult(cache.put(name, data), drawn=True)
+
+
+def _run_script(script: Path, formulas: Formulas, image_format: str) -> bytes:
+    from matplotlib.figure import Figure  # heavy: only when a figure is drawn
+
+    module = _load(script)
+    draw = getattr(module, "draw", None)
+    if not callable(draw):
+        raise TypeError(f"{script.name} defines no draw(fig, formulas) function")
+    fig = Figure(figsize=(6.4, 4.0), dpi=100)
+    draw(fig, formulas)
+    buffer = io.BytesIO()
+    with _deterministic_rc():
+        fig.savefig(buffer, format=image_format, metadata=_metadata(image_format),
+                    dpi=200 if image_format == "png" else "figure", transparent=False,
+                    bbox_inches="tight")
+    return buffer.getvalue()
+
+
+def _load(script: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"ankigen_figure_{script.stem}", script)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {script}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _metadata(image_format: str) -> dict[str, str | None]:
+    # No dates and no software version: the same figure gives the same bytes.
+    if image_format == "svg":
+        return {"Date": None, "Creator": None}
+    return {"Software": None}
+
+
+def _deterministic_rc():  # type: ignore[no-untyped-def]
+    import matplotlib
+
+    return matplotlib.rc_context({"svg.hashsalt": "ankigen", "svg.fonttype": "path"})
+
+
+def _script_traceback(exc: BaseException, script: Path) -> str:
+    """The traceback frames that belong to the figure script, not to ankigen."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    own = [f for f in frames if Path(f.filename).resolve() == script]
+    lines = traceback.format_list(own or frames[-1:])
+    lines.extend(traceback.format_exception_only(type(exc), exc))
+    return "Traceback (most recent call last):\n" + "".join(lines)

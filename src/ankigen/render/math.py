@@ -1,0 +1,225 @@
+"""Formulas on cards: TeX for Anki's MathJax, or cached SVG images.
+
+Every formula is validated in both modes. In image mode each distinct
+formula (and, inside clozes, each front variant) is drawn once, in a
+process pool when there are many, and cached on disk by a hash of its source
+and the render settings, so a rebuild with nothing changed draws nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from markdown_it.common.utils import escapeHtml
+
+from ankigen.diagnostics import Diagnostic, error
+from ankigen.model import Deck, ItemKind, Math, MathMode
+from ankigen.render.media import MediaCache, MediaFile, content_hash
+
+#: Bump when formula drawing changes, so stale cache entries are not reused.
+RENDER_VERSION = "math-1"
+#: Below this many formulas a process pool costs more than it saves.
+_POOL_THRESHOLD = 24
+_INDEX = "math-index.json"
+
+
+@dataclass(frozen=True)
+class _Job:
+    """One image to draw: TeX without cloze markers, display or inline."""
+
+    tex: str
+    display: bool
+
+    @property
+    def name(self) -> str:
+        kind = "d" if self.display else "i"
+        return f"ag-math-{kind}-{content_hash(RENDER_VERSION, kind, self.tex)}.svg"
+
+
+@dataclass(frozen=True)
+class _Drawn:
+    """A drawn image's name, size in em and depth below the baseline."""
+
+    name: str
+    width: float
+    height: float
+    depth: float
+
+
+class MathRenderer:
+    """Validates formulas, draws the missing images, and writes their HTML."""
+
+    def __init__(self, cache: MediaCache) -> None:
+        self._cache = cache
+        self._pending: dict[str, tuple[_Job, Math, str]] = {}
+        self._sizes: dict[str, _Drawn] = self._load_index()
+        self._failed: set[str] = set()
+        self._invalid: set[tuple[str, bool]] = set()
+        self.diagnostics: list[Diagnostic] = []
+        self._used: set[str] = set()
+        self._drawn_names: set[str] = set()
+
+    # -- validation and planning ------------------------------------------
+
+    def prepare(self, deck: Deck) -> list[Diagnostic]:
+        """Check every formula of a deck and plan the images image mode needs."""
+        from ankigen.render.formula import tex_problem
+
+        problems: list[Diagnostic] = []
+        for item in deck.items:
+            fronts = [(m, item.kind is ItemKind.CLOZE) for m in item.front.maths]
+            for math, in_cloze in [*fronts, *((m, False) for m in item.back.maths)]:
+                problem = tex_problem(math.tex)
+                if problem:
+                    self._invalid.add((math.tex, math.display))
+                    problems.append(_formula_error(deck, math, problem))
+                elif deck.math is MathMode.IMAGE:
+                    self._plan(math, deck.display_path, cloze=in_cloze)
+        return problems
+
+    def _plan(self, math: Math, display_path: str, *, cloze: bool) -> None:
+        for job in _jobs(math, cloze=cloze):
+            if job.name in self._pending:
+                continue
+            if job.name in self._sizes and self._cache.has(job.name):
+                continue
+            self._pending[job.name] = (job, math, display_path)
+
+    # -- drawing -----------------------------------------------------------
+
+    def draw_pending(self, progress: Callable[[int, int], None] | None = None) -> None:
+        """Draw every planned image that is not cached, in parallel when worthwhile."""
+        jobs = [job for job, _, _ in self._pending.values()]
+        if not jobs:
+            return
+        total = len(jobs)
+        for done, (job, outcome) in enumerate(zip(jobs, _draw_all(jobs), strict=True), 1):
+            self._store(job, outcome)
+            if progress is not None:
+                progress(done, total)
+        self._save_index()
+
+    def _store(self, job: _Job, outcome: tuple[bytes, float, float, float] | str) -> None:
+        if isinstance(outcome, str):
+            _, math, display_path = self._pending[job.name]
+            self._failed.add(job.name)
+            self.diagnostics.append(
+                error(display_path, math.line, f"formula ${math.tex}$ cannot be drawn: {outcome}")
+            )
+            return
+        svg, width, height, depth = outcome
+        self._cache.put(job.name, svg)
+        self._sizes[job.name] = _Drawn(job.name, width, height, depth)
+        self._drawn_names.add(job.name)
+
+    # -- HTML --------------------------------------------------------------
+
+    def html(self, math: Math, mode: MathMode, *, cloze: bool) -> tuple[str, list[MediaFile]]:
+        """The HTML for one formula, and the media files it references."""
+        if mode is MathMode.MATHJAX or (math.tex, math.display) in self._invalid:
+            return _mathjax(math), []
+        from ankigen.render.formula import cloze_variants, math_cloze_html
+
+        if cloze and _has_cloze(math.tex):
+            variants = cloze_variants(math.tex)
+            back = self._image(_Job(variants.back, math.display))
+            fronts = {n: self._image(_Job(tex, math.display)) for n, tex in variants.fronts.items()}
+            media = [self._cache.get(d.name) for d in [back, *fronts.values()] if d.name]
+            shown = Math(variants.back, math.display, math.line)
+            front_imgs = {n: _img(d, shown) for n, d in fronts.items()}
+            return math_cloze_html(_img(back, shown), front_imgs), media
+        drawn = self._image(_Job(math.tex, math.display))
+        media = [self._cache.get(drawn.name)] if drawn.name else []
+        return _img(drawn, math), media
+
+    def _image(self, job: _Job) -> _Drawn:
+        drawn = self._sizes.get(job.name)
+        if drawn is None or job.name in self._failed:
+            return _Drawn("", 0, 0, 0)
+        self._used.add(job.name)
+        return drawn
+
+    @property
+    def reused(self) -> int:
+        """Images on cards this build that came from the cache."""
+        return len(self._used - self._drawn_names)
+
+    @property
+    def drawn(self) -> int:
+        """Images drawn (not taken from the cache) this build."""
+        return len(self._drawn_names)
+
+    # -- index of sizes ------------------------------------------------------
+
+    def _load_index(self) -> dict[str, _Drawn]:
+        try:
+            raw = json.loads(self._cache.path(_INDEX).read_text("utf-8"))
+            return {name: _Drawn(name, *sizes) for name, sizes in raw.items()}
+        except (OSError, ValueError, TypeError):
+            return {}
+
+    def _save_index(self) -> None:
+        data = {name: [d.width, d.height, d.depth] for name, d in sorted(self._sizes.items())}
+        self._cache.put(_INDEX, json.dumps(data, separators=(",", ":")).encode("utf-8"))
+
+
+def _jobs(math: Math, *, cloze: bool) -> list[_Job]:
+    if not (cloze and _has_cloze(math.tex)):
+        return [_Job(math.tex, math.display)]
+    from ankigen.render.formula import cloze_variants
+
+    variants = cloze_variants(math.tex)
+    return [_Job(variants.back, math.display),
+            *(_Job(tex, math.display) for tex in variants.fronts.values())]
+
+
+def _draw_all(jobs: list[_Job]) -> Iterable[tuple[bytes, float, float, float] | str]:
+    workers = os.cpu_count() or 1
+    if len(jobs) < _POOL_THRESHOLD or workers < 2:
+        return map(_draw_one, jobs)
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
+        return list(pool.map(_draw_one, jobs, chunksize=max(1, len(jobs) // (workers * 8))))
+    finally:
+        pool.shutdown()
+
+
+def _draw_one(job: _Job) -> tuple[bytes, float, float, float] | str:
+    """Draw one formula (in a worker process); a message string on failure."""
+    from ankigen.render.formula import FormulaError, render_formula
+
+    try:
+        drawn = render_formula(job.tex, display=job.display)
+    except FormulaError as exc:
+        return str(exc)
+    return drawn.svg, drawn.width_em, drawn.height_em, drawn.depth_em
+
+
+def _img(drawn: _Drawn, math: Math) -> str:
+    if not drawn.name:
+        return ""
+    css = "ag-math ag-display" if math.display else "ag-math"
+    style = f"width:{drawn.width:.3f}em;height:{drawn.height:.3f}em"
+    if not math.display:
+        style += f";vertical-align:{-drawn.depth:.3f}em"
+    alt = escapeHtml(math.tex)
+    return f'<img class="{css}" src="{drawn.name}" alt="{alt}" style="{style}">'
+
+
+def _mathjax(math: Math) -> str:
+    if math.display:
+        return escapeHtml(f"\\[{math.tex}\\]")
+    return escapeHtml(f"\\({math.tex}\\)")
+
+
+def _has_cloze(tex: str) -> bool:
+    return "{{c" in tex or "{{C" in tex
+
+
+def _formula_error(deck: Deck, math: Math, problem: str) -> Diagnostic:
+    delimiter = "$$" if math.display else "$"
+    return error(deck.display_path, math.line, f"formula {delimiter}{math.tex}{delimiter}: {problem}")
