@@ -1,0 +1,66 @@
+"""Figure s01: time per training step for k = 1, 2, 4, 8 data-parallel devices.
+
+Each row is one step: a lavender compute segment T_compute/k, which halves
+every time k doubles, then a coral communication segment T_comm of the same
+width in every row. The dashed line at T_comm marks the floor no number of
+devices can push the step time below: the ceiling on speedup.
+"""
+
+from ankigen.palette import PALETTE
+
+T_COMPUTE = 1.0  # single-device compute time per step (arbitrary units)
+T_COMM = 0.2  # communication time per step, the same for every k
+DEVICE_COUNTS = (1, 2, 4, 8)
+
+
+def draw(fig, formulas):
+    fig.set_size_inches(6, 3.6)
+    fig.patch.set_alpha(0.0)
+    ax = fig.add_subplot()
+    ax.patch.set_alpha(0.0)
+    slate = PALETTE["slate"]
+
+    for row, k in enumerate(DEVICE_COUNTS):
+        compute = T_COMPUTE / k
+        ax.barh(
+            row,
+            compute,
+            height=0.62,
+            color=PALETTE["lavender"],
+            edgecolor=slate,
+            linewidth=1.2,
+            label="compute  $T_{compute}/k$" if row == 0 else None,
+        )
+        ax.barh(
+            row,
+            T_COMM,
+            left=compute,
+            height=0.62,
+            color=PALETTE["coral"],
+            edgecolor=slate,
+            linewidth=1.2,
+            label="communication  $T_{comm}$" if row == 0 else None,
+        )
+
+    ax.axvline(T_COMM, color=slate, linestyle="--", linewidth=2)
+    ax.text(
+        T_COMM + 0.03,
+        -0.72,
+        "no step is ever shorter than $T_{comm}$",
+        color=slate,
+        fontsize=11,
+        va="center",
+    )
+
+    ax.set_yticks(range(len(DEVICE_COUNTS)), [f"k = {k}" for k in DEVICE_COUNTS], fontsize=12)
+    ax.invert_yaxis()
+    ax.set_ylim(len(DEVICE_COUNTS) - 0.5, -0.9)
+    ax.set_xlim(0, T_COMPUTE + T_COMM + 0.05)
+    ax.set_xlabel("time per step", fontsize=12, color=slate)
+    ax.tick_params(axis="x", labelsize=11, colors=slate)
+    ax.tick_params(axis="y", colors=slate, length=0)
+    for side in ("top", "right", "left"):
+        ax.spines[side].set_visible(False)
+    ax.spines["bottom"].set_color(slate)
+    ax.legend(loc="lower right", fontsize=11, frameon=False, labelcolor=slate)
+    fig.tight_layout()

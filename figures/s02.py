@@ -1,0 +1,58 @@
+"""Figure s02: speedup S against device count k, for fast, medium and slow links.
+
+The dashed slate line is the ideal S = k. The mint, butter and coral curves
+evaluate the deck's own checked speedup formula (``formulas["S"]``) with a
+small, medium and large T_comm, so the figure and the checked claim cannot
+disagree. Illustrative toy numbers, not measured hardware.
+"""
+
+from ankigen.palette import PALETTE
+
+T_COMPUTE = 1.0
+LINKS = (  # (label, T_comm as a fraction of T_compute, palette colour)
+    ("fast link", 0.002, "mint"),
+    ("medium link", 0.02, "butter"),
+    ("slow link", 0.1, "coral"),
+)
+K_MAX = 64
+
+
+def draw(fig, formulas):
+    speedup = formulas["S"]
+    fig.set_size_inches(6, 3.6)
+    fig.patch.set_alpha(0.0)
+    ax = fig.add_subplot()
+    ax.patch.set_alpha(0.0)
+    slate = PALETTE["slate"]
+
+    ks = list(range(1, K_MAX + 1))
+    ax.plot(ks, ks, color=slate, linestyle="--", linewidth=2, zorder=3, label="ideal  $S = k$")
+    for label, t_comm, colour in LINKS:
+        s = [float(speedup(T_compute=T_COMPUTE, k=k, T_comm=t_comm)) for k in ks]
+        ax.plot(
+            ks,
+            s,
+            color=PALETTE[colour],
+            linewidth=3,
+            label=f"{label}: $T_{{comm}} = {t_comm:g}\\,T_{{compute}}$",
+        )
+
+    # log-log: the ideal S = k is a straight diagonal and every curve visibly bends off it
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log", base=2)
+    ticks = [1, 2, 4, 8, 16, 32, 64]
+    ax.set_xticks(ticks, [str(t) for t in ticks])
+    ax.set_yticks(ticks, [str(t) for t in ticks])
+    ax.minorticks_off()
+    ax.set_xlim(1, K_MAX)
+    ax.set_ylim(0.85, K_MAX * 1.15)
+    ax.set_xlabel("devices $k$", fontsize=12, color=slate)
+    ax.set_ylabel("speedup $S$", fontsize=12, color=slate)
+    ax.tick_params(labelsize=11, colors=slate)
+    ax.grid(True, color=slate, alpha=0.25, linewidth=0.8)
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    for side in ("bottom", "left"):
+        ax.spines[side].set_color(slate)
+    ax.legend(loc="upper left", fontsize=11, frameon=False, labelcolor=slate, handlelength=1.6)
+    fig.tight_layout()
