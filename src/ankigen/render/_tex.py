@@ -141,7 +141,10 @@ def strip_clozes(tex: str, clozes: list[Cloze], replace: dict[int, str] | None =
     last = 0
     for c in clozes:
         parts.append(tex[last : c.start])
-        parts.append("{" + replace.get(c.number, c.text) + "}")
+        if c.number in replace:
+            parts.append("{" + replace[c.number] + "}")  # a group, so ^ and _ take the whole gap
+        else:
+            parts.append(c.text)
         last = c.end
     parts.append(tex[last:])
     return "".join(parts)

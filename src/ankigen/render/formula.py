@@ -1,0 +1,283 @@
+"""Formulas to deterministic SVG images, and cloze-in-math for image mode.
+
+How a formula is drawn
+----------------------
+1. ``tex_problem`` checks what both math modes need: balanced braces, paired
+   ``\\begin``/``\\end``, and cloze markers that Anki reads as the author meant.
+2. A few macros mathtext lacks but that have an exact mathtext spelling are
+   rewritten token by token (``\\le`` -> ``\\leq``, ``\\tfrac`` -> ``\\frac``,
+   ``\\implies`` -> ``\\Longrightarrow``, ``\\lVert`` -> ``\\Vert``...), and pure
+   sizing switches (``\\displaystyle``, ``\\big``, ``\\limits``) are dropped.
+   ``\\text{...}`` needs no rewrite: mathtext 3.11 has it and keeps its spaces.
+3. matplotlib mathtext (DejaVu Sans, glyphs as paths) draws every formula it
+   can: it is the renderer the format names, its errors name the failing
+   construct, and its output matches the figures, which use the same fonts.
+4. Only a formula that uses a construct mathtext has no way to draw at all
+   (``\\underbrace``, ``\\overbrace``, ``\\begin{bmatrix}``/``cases``/..., ``\\boxed``,
+   ``\\stackrel``, ``\\xrightarrow``, ``\\cfrac``) goes to ziamath, a pure-Python
+   MathML layout engine, *after* every command in it has been checked against
+   what latex2mathml knows. ziamath would otherwise draw ``\\foo`` as the
+   letters "foo". A mathtext failure never falls back: an unknown command in a
+   plain formula is reported as such instead of being drawn by the lenient
+   renderer. Rewriting ``\\underbrace`` into mathtext primitives was rejected:
+   mathtext cannot draw a stretched brace, and matrices would need a table
+   layout of our own.
+
+The price of step 4 is a second look (STIX Two instead of DejaVu) for those
+few formulas; both are sized by the same em, so they sit equally in text.
+
+Sizes are reported in em of the card font: an ``<img>`` given ``width: Wem``
+and ``vertical-align: -Dem`` sits on the text baseline at the text's size.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import matplotlib
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
+from matplotlib.patches import PathPatch
+from matplotlib.path import Path
+from matplotlib.textpath import TextPath, text_to_path
+from matplotlib.transforms import Affine2D
+
+from ankigen.render import _fallback, _tex
+
+__all__ = [
+    "RENDER_SETTINGS",
+    "ClozeVariants",
+    "FormulaError",
+    "RenderedFormula",
+    "cloze_variants",
+    "formula_img_html",
+    "math_cloze_html",
+    "render_formula",
+    "tex_problem",
+]
+
+#: Font size the SVG is drawn at, in points; every size is reported relative to it.
+_SIZE = 100.0
+_FONTSET = "dejavusans"
+_SVG_RC: dict[Any, Any] = {"svg.fonttype": "path", "svg.hashsalt": "ankigen", "svg.id": None}
+_SVG_METADATA = {"Date": None, "Creator": None, "Format": None, "Type": None}
+
+#: Everything that changes the bytes of an image: part of the media name hash.
+RENDER_SETTINGS = (
+    f"formula/v1 matplotlib={matplotlib.__version__} fontset={_FONTSET} size={_SIZE:g} "
+    f"ziamath={_fallback.__name__}"
+)
+
+#: Drawn at TextToPath.FONT_SCALE (100), so the size parse below and the glyph
+#: parse inside TextPath are the same call and the second is an lru_cache hit.
+_PROP = FontProperties(size=_SIZE, math_fontfamily=_FONTSET)
+
+
+class FormulaError(Exception):
+    """TeX that cannot be drawn; str() says which construct failed."""
+
+
+@dataclass(frozen=True)
+class RenderedFormula:
+    """One formula as an SVG image, with sizes in em of the surrounding text.
+
+    ``height_em`` is the whole image height; ``depth_em`` is the part below the
+    baseline, so ``vertical-align: -{depth_em}em`` puts the baseline on the text's.
+    ``renderer`` says which engine drew it (``mathtext`` or ``ziamath``).
+    """
+
+    svg: bytes
+    width_em: float
+    height_em: float
+    depth_em: float
+    renderer: str = "mathtext"
+
+
+@dataclass(frozen=True)
+class ClozeVariants:
+    """The TeX variants of a formula holding clozes.
+
+    ``back`` shows every cloze's content; ``fronts[n]`` hides cloze ``n`` behind
+    a visible gap (``[...]`` or ``[hint]``) and shows the others.
+    """
+
+    back: str
+    fronts: dict[int, str] = field(default_factory=dict)
+
+
+# --- checks and clozes ------------------------------------------------------
+
+
+def tex_problem(tex: str) -> str | None:
+    """Cheap syntax check used in both math modes; a message, or None when fine.
+
+    Finds unbalanced braces, ``\\begin``/``\\end`` mismatches, a cloze with no
+    number or nothing in it, and a cloze whose TeX ends in ``}`` without a space
+    before the closing ``}}`` (Anki needs ``{{c1::\\frac{a}{b} }}``).
+    """
+    try:
+        clozes = _tex.find_clozes(tex)
+    except _tex.ClozeSyntaxError as exc:
+        return str(exc)
+    if not tex.strip():
+        return "empty formula"
+    return _tex.brace_problem(_tex.strip_clozes(tex, clozes))
+
+
+def cloze_variants(tex: str) -> ClozeVariants:
+    """Split TeX holding ``{{cN::x}}`` / ``{{cN::x::hint}}`` into its back and front TeX.
+
+    Raises FormulaError for cloze syntax ``tex_problem`` reports.
+    """
+    try:
+        clozes = _tex.find_clozes(tex)
+    except _tex.ClozeSyntaxError as exc:
+        raise FormulaError(str(exc)) from None
+    back = _tex.strip_clozes(tex, clozes)
+    fronts: dict[int, str] = {}
+    for n in sorted({c.number for c in clozes}):
+        gaps = {n: _tex.gap_tex(next(c.hint for c in clozes if c.number == n))}
+        fronts[n] = _tex.strip_clozes(tex, clozes, gaps)
+    return ClozeVariants(back=back, fronts=fronts)
+
+
+# --- rendering --------------------------------------------------------------
+
+
+def render_formula(tex: str, *, display: bool) -> RenderedFormula:
+    """Draw TeX (no cloze markers) as deterministic SVG bytes; raise FormulaError.
+
+    The same TeX and settings give the same bytes on every run.
+    """
+    problem = tex_problem(tex)
+    if problem is not None:
+        raise FormulaError(problem)
+    if _tex.find_clozes(tex):
+        raise FormulaError("cloze markers must be split off with cloze_variants() first")
+    toks = _tex.tokens(tex)
+    if "$" in toks:
+        raise FormulaError("a bare '$' inside a formula (write \\$)")
+    cmds = [t for t in toks if len(t) > 1 and t[0] == "\\" and t[1].isalpha()]
+    if any(c in _fallback.TRIGGERS for c in cmds):
+        return _render_fallback(tex, display=display)
+    return _render_mathtext(_tex.rewrite(tex))
+
+
+def _render_mathtext(tex: str) -> RenderedFormula:
+    s = f"${tex}$"
+    try:
+        # MathTextParser("path").parse, through the parser TextPath uses (shared cache)
+        width, height, depth, _, _ = text_to_path.mathtext_parser.parse(s, dpi=72, prop=_PROP)
+    except ValueError as exc:
+        raise FormulaError(_mathtext_message(exc)) from None
+    if width <= 0 or height <= 0:
+        raise FormulaError("the formula draws nothing")
+    # One parse, not two: fig.text() would make the SVG renderer parse the
+    # formula again with a parser of its own; a TextPath reuses the parse above.
+    # Units are points; the figure is exactly the mathtext box, baseline at depth.
+    text = TextPath((0, depth), s, prop=_PROP)
+    # 0.1 pt is 1/1000 em: invisible, and it keeps the SVG less than half as large
+    glyphs = Path(np.round(text.vertices, 1), text.codes)
+    fig = Figure(figsize=(width / 72, height / 72), dpi=72)
+    points = Affine2D().scale(1 / 72) + fig.dpi_scale_trans
+    fig.add_artist(
+        PathPatch(glyphs, transform=points, facecolor="black", edgecolor="none", linewidth=0)
+    )
+    buf = io.BytesIO()
+    with matplotlib.rc_context(_SVG_RC):
+        fig.savefig(buf, format="svg", transparent=True, metadata=_SVG_METADATA)
+    return RenderedFormula(
+        svg=buf.getvalue(),
+        width_em=float(width) / _SIZE,
+        height_em=float(height) / _SIZE,
+        depth_em=float(depth) / _SIZE,
+        renderer="mathtext",
+    )
+
+
+_UNKNOWN_SYMBOL = re.compile(r"Unknown symbol: (\\?\S+?),? found")
+_EXPECTED = re.compile(r"Expected (.+?), found '(.*?)'")
+
+
+def _mathtext_message(exc: Exception) -> str:
+    """Turn a mathtext ParseException into a short message naming the construct."""
+    text = str(exc)
+    m = _UNKNOWN_SYMBOL.search(text)
+    if m:
+        name = m.group(1)
+        return f"unknown command {name}" if name.startswith("\\") else f"unknown symbol {name}"
+    m = _EXPECTED.search(text)
+    if m:
+        return f"mathtext expected {m.group(1)} near {m.group(2)!r}"
+    last = [line for line in text.splitlines() if line.strip()]
+    detail = last[-1].split(":", 1)[-1].strip() if last else text
+    detail = re.split(r",? found '", detail)[0].strip()
+    return f"mathtext cannot draw this: {detail}"
+
+
+def _render_fallback(tex: str, *, display: bool) -> RenderedFormula:
+    toks = _tex.tokens(tex)
+    envs: list[str] = []
+    for i, t in enumerate(toks):
+        if t == "\\begin":
+            name, _ = _tex._group_arg(toks, i + 1)
+            envs.append(name or "")
+    # latex2mathml knows \le, \implies... natively; only drop the sizing switches
+    tex = _tex.rewrite(tex, {})
+    try:
+        _fallback.check(_tex.commands(tex), envs)
+        svg, width, height, depth = _fallback.render(tex, display=display, size=_SIZE)
+    except _fallback.FallbackError as exc:
+        raise FormulaError(str(exc)) from None
+    return RenderedFormula(svg, width, height, depth, renderer="ziamath")
+
+
+# --- HTML -------------------------------------------------------------------
+
+
+def _attr(text: str) -> str:
+    """Escape for an HTML attribute, also hiding ``{``, ``}`` and ``:`` from Anki's cloze parser."""
+    return (
+        html.escape(text, quote=True)
+        .replace("{", "&#123;")
+        .replace("}", "&#125;")
+        .replace(":", "&#58;")
+    )
+
+
+def formula_img_html(src: str, rendered: RenderedFormula, *, display: bool, alt: str) -> str:
+    """The ``<img>`` tag for a rendered formula, sized in em and set on the baseline.
+
+    ``alt`` (usually the TeX) is escaped so it can stand inside a cloze.
+    """
+    cls = "ag-math ag-display" if display else "ag-math"
+    style = f"width:{rendered.width_em:.3f}em"
+    if not display:
+        style += f";vertical-align:{-rendered.depth_em:.3f}em"
+    return f'<img class="{cls}" src="{_attr(src)}" alt="{_attr(alt)}" style="{style}">'
+
+
+def math_cloze_html(back_img: str, fronts: dict[int, str]) -> str:
+    """Field HTML for a clozed formula in image mode, from its ``<img>`` tags.
+
+    ``back_img`` shows the whole formula; ``fronts[n]`` the formula with cloze
+    ``n`` hidden. Each cloze number gets one real Anki cloze whose text is the
+    back image and whose hint is the front image, so Anki makes one card per
+    number and, on card ``n``'s front, puts ``[<front n>]`` in a ``.cloze`` span.
+    card.css hides the brackets and every ``.cloze-inactive`` copy inside
+    ``.ag-mc``; the trailing ``.ag-mc-all`` copy shows the whole formula on
+    cards whose number is not in this formula, and is hidden by the sibling
+    rule ``.ag-mc .cloze ~ .ag-mc-all`` otherwise.
+    """
+    for tag in (back_img, *fronts.values()):
+        if "}}" in tag or "::" in tag or "{{" in tag:
+            raise ValueError("image HTML inside a cloze must not hold '{{', '}}' or '::'")
+    parts = ['<span class="ag-mc">']
+    parts += [f"{{{{c{n}::{back_img}::{fronts[n]}}}}}" for n in sorted(fronts)]
+    parts.append(f'<span class="ag-mc-all">{back_img}</span></span>')
+    return "".join(parts)
