@@ -13,7 +13,7 @@ _OPENER = re.compile(r"\{\{c(\d*)::", re.IGNORECASE)
 #: A whole cloze as Anki matches it: the shortest text up to ``}}``.
 _CLOZE = re.compile(r"\{\{c(\d*)::(.*?)\}\}", re.IGNORECASE | re.DOTALL)
 
-_TEXT_TYPES = ("text", "math_inline", "math_inline_double")
+_TEXT_TYPES = ("text", "math_inline", "math_inline_double", "math_block")
 
 
 def has_cloze(children: Sequence[Token]) -> bool:

@@ -104,6 +104,8 @@ class Walker:
             self._callout_block(block)
         elif kind == "html_block" and self._metadata_after(first):
             return
+        elif kind == "math_block" and has_cloze([first]):
+            self._paragraph(_display_math_paragraph(first))
         else:
             self._extend(block)
 
@@ -315,11 +317,21 @@ def _paragraph_of(block: list[Token], lines: Sequence[str]) -> Paragraph:
     return Paragraph(list(inline.children or []), first, inline.map[1], inline.content, stray)
 
 
+def _display_math_paragraph(math_block: Token) -> Paragraph:
+    """A display formula holding a cloze is a cloze item, like a paragraph."""
+    assert math_block.map is not None
+    formula = Token("math_inline_double", "math", 0, content=math_block.content,
+                    map=math_block.map)
+    return Paragraph([formula], math_block.map[0] + 1, math_block.map[1],
+                     f"$${math_block.content}$$")
+
+
 def _paragraph_tokens(paragraph: Paragraph) -> list[Token]:
     """Rebuild paragraph tokens for rendering a paragraph inside an answer."""
     inline = Token("inline", "", 0, children=paragraph.children, content=paragraph.source,
                    map=[paragraph.line - 1, paragraph.end_line])
-    return [Token("paragraph_open", "p", 1), inline, Token("paragraph_close", "p", -1)]
+    return [Token("paragraph_open", "p", 1, block=True), inline,
+            Token("paragraph_close", "p", -1, block=True)]
 
 
 def _note_lines(children: list[Token], first_line: int) -> None:
