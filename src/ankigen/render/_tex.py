@@ -126,9 +126,14 @@ def find_clozes(tex: str) -> list[Cloze]:
         if not text.strip():
             raise ClozeSyntaxError(f"empty cloze {{{{c{number}::}}}}")
         if brace_problem(text) is not None or tex.startswith("}", close + 2):
+            if brace_problem(text + "}") is None:
+                raise ClozeSyntaxError(
+                    f"cloze c{number} ends in '}}' right before its closing '}}}}': "
+                    f"write a space before the '}}}}', as in {{{{c{number}::\\frac{{a}}{{b}} }}}}"
+                )
             raise ClozeSyntaxError(
-                f"cloze c{number} ends in '}}' right before its closing '}}}}': "
-                f"write a space before the '}}}}', as in {{{{c{number}::\\frac{{a}}{{b}} }}}}"
+                f"cloze c{number} holds '}}}}' ({tex[m.start() : close + 2]!r}): Anki ends a "
+                "cloze at the first '}}', so write a space between those braces ('} }')"
             )
         out.append(Cloze(number, text, hint if sep else None, m.start(), close + 2))
         pos = close + 2

@@ -36,6 +36,7 @@ import html
 import io
 import re
 from dataclasses import dataclass, field
+from importlib.metadata import version as _version
 from typing import Any
 
 import matplotlib
@@ -70,7 +71,7 @@ _SVG_METADATA = {"Date": None, "Creator": None, "Format": None, "Type": None}
 #: Everything that changes the bytes of an image: part of the media name hash.
 RENDER_SETTINGS = (
     f"formula/v1 matplotlib={matplotlib.__version__} fontset={_FONTSET} size={_SIZE:g} "
-    f"ziamath={_fallback.__name__}"
+    f"ziamath={_version('ziamath')}"
 )
 
 #: Drawn at TextToPath.FONT_SCALE (100), so the size parse below and the glyph
