@@ -27,6 +27,18 @@ def test_fixture(path: Path) -> None:
 
 def test_every_form_has_a_fixture() -> None:
     names = {p.stem for p in FIXTURES}
-    for form in ("eq_symbolic", "ne", "order_lt", "order_le", "order_gt", "order_ge",
-                 "approx", "approx_within", "for", "limit", "let", "where_chain"):
+    for form in (
+        "eq_symbolic",
+        "ne",
+        "order_lt",
+        "order_le",
+        "order_gt",
+        "order_ge",
+        "approx",
+        "approx_within",
+        "for",
+        "limit",
+        "let",
+        "where_chain",
+    ):
         assert f"pass_{form}" in names

@@ -68,7 +68,7 @@ def check_deck(deck: Deck, *, time_limit: float = DEFAULT_TIME_LIMIT) -> CheckRe
     scope: dict[str, Definition] = {}
     for block in deck.formulas:
         run.formulas_block(block, scope)
-    formulas = run.compile(scope)
+    formulas = run.compile_formulas(scope)
     for item in deck.items:
         for block in item.checks:
             run.check_block(block, dict(scope))
@@ -165,7 +165,7 @@ class _Run:
         except Exception as exc:  # sympy can fail in many ways; never a traceback
             return None, f"cannot evaluate: {type(exc).__name__}: {exc}"
 
-    def compile(self, scope: Mapping[str, Definition]) -> dict[str, Callable[..., float]]:
+    def compile_formulas(self, scope: Mapping[str, Definition]) -> dict[str, Callable[..., float]]:
         """Compile every defined ``formulas`` name for figures."""
         compiled: dict[str, Callable[..., float]] = {}
         for name, definition in scope.items():

@@ -33,9 +33,7 @@ _IGNORED = (
     re.compile(r"^[ \t>]*\d+[.)](?=\s)", re.M),  # ordered-list markers
 )
 _MATH = re.compile(r"\$\$(.+?)\$\$|(?<!\\)\$(.+?)(?<!\\)\$", re.S)
-_MATH_CLAIM = re.compile(
-    r"[0-9=<>]|\\(?:approx|neq?|leq?|geq?|sim|simeq|propto|equiv)(?![A-Za-z])"
-)
+_MATH_CLAIM = re.compile(r"[0-9=<>]|\\(?:approx|neq?|leq?|geq?|sim|simeq|propto|equiv)(?![A-Za-z])")
 _PROSE_CLAIM = re.compile(r"[=≈≠≤≥\u00d7÷]|(?<![A-Za-z_0-9.])(?<![A-Za-z]-)[0-9]")
 
 UNVERIFIED = "unverified claim: the answer states a number or formula but has no check block"

@@ -141,10 +141,7 @@ def _close(left: sympy.Expr, right: sympy.Expr, tolerance: Fraction) -> str | No
     if gap <= tol * scale:
         return None
     kind = "relative" if right != 0 else "absolute"
-    return (
-        f"{sides}; {kind} difference {_percent(gap / scale)}"
-        f" is more than {_percent(tol)}"
-    )
+    return f"{sides}; {kind} difference {_percent(gap / scale)} is more than {_percent(tol)}"
 
 
 def _percent(ratio: sympy.Expr) -> str:

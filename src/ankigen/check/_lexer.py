@@ -19,8 +19,27 @@ MAX_STATEMENT_LENGTH = 2000
 MAX_LITERAL_EXPONENT = 1000
 
 # Longest operators first, so ``**`` is not read as two ``*``.
-_OPERATORS = ("**", "==", "!=", "<=", ">=", "~=", "..", "+", "-", "*", "/", "^",
-              "(", ")", ",", "=", "<", ">", "%")
+_OPERATORS = (
+    "**",
+    "==",
+    "!=",
+    "<=",
+    ">=",
+    "~=",
+    "..",
+    "+",
+    "-",
+    "*",
+    "/",
+    "^",
+    "(",
+    ")",
+    ",",
+    "=",
+    "<",
+    ">",
+    "%",
+)
 
 # Characters that are Python syntax we refuse, with the reason an author sees.
 _REFUSED = {

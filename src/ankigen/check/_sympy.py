@@ -51,6 +51,9 @@ class Context:
     expanding: frozenset[str] = frozenset()
     #: Free symbols met, in order of first use, for messages.
     free: dict[str, None] = field(default_factory=dict)
+    #: ``let`` values already built in this context, so a name used twice
+    #: (or a chain ``a2 = a1 + a1``) is built once, not exponentially often.
+    memo: dict[int, sympy.Expr] = field(default_factory=dict)
 
 
 def symbol(name: str) -> sympy.Symbol:
@@ -92,7 +95,9 @@ def _name(name: str, scope: Scope, ctx: Context) -> sympy.Expr:
             raise StatementError(
                 f"uses {name!r}, whose definition at line {definition.line} has an error"
             )
-        return build(definition.value, definition.scope, ctx)
+        if id(definition) not in ctx.memo:
+            ctx.memo[id(definition)] = build(definition.value, definition.scope, ctx)
+        return ctx.memo[id(definition)]
     if name in _CONSTANTS:
         return _CONSTANTS[name]
     ctx.free.setdefault(name)
@@ -181,8 +186,9 @@ def _limit(expr: Call, scope: Scope, ctx: Context) -> sympy.Expr:
     assert isinstance(var_ast, Name)
     var = sympy.Symbol(var_ast.name, real=True)
     point = build(point_ast, scope, ctx)
-    inner = Context(ctx.where, ctx.where_scope, {**ctx.bound, var_ast.name: var},
-                    ctx.expanding, ctx.free)
+    inner = Context(
+        ctx.where, ctx.where_scope, {**ctx.bound, var_ast.name: var}, ctx.expanding, ctx.free
+    )
     body = build(body_ast, scope, inner)
     result = sympy.limit(body, var, point)
     if result.has(sympy.Limit) or isinstance(result, sympy.AccumBounds):
