@@ -81,7 +81,7 @@ _RENDERER = _FragmentRenderer()
 def render_inline(children: Sequence[Token], line: int) -> Fragment:
     """Render one paragraph's inline tokens (starting at ``line``) as a fragment."""
     env = _new_env(line)
-    html = _RENDERER.renderInline(children, content_parser().options, env)
+    html = _RENDERER.renderInline(children, content_parser().options, env).strip()
     return Fragment(html, tuple(env["maths"]), tuple(env["images"]))
 
 
