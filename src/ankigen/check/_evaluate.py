@@ -61,7 +61,8 @@ def _once(statement: Assert, scope: Scope, extra: dict[str, Expr]) -> str | None
 
 def _symbolic(op: str, left: sympy.Expr, right: sympy.Expr) -> str | None:
     """``==`` holds when left - right simplifies to zero; ``!=`` when it does not."""
-    equal = is_zero(left - right)
+    # Identical sides are equal even where the difference is undefined (oo - oo).
+    equal = left == right or is_zero(left - right)
     if op == "==" and not equal:
         shown_left, shown_right = show(sympy.simplify(left)), show(sympy.simplify(right))
         return f"left side is {shown_left}, right side is {shown_right}"
@@ -152,7 +153,7 @@ def _percent(ratio: sympy.Expr) -> str:
 def show(value: sympy.Expr) -> str:
     """A side as a reader wants it: ``1.3`` for 13/10, ``2/3``, ``sqrt(2) ≈ 1.414``."""
     if value.is_Integer:
-        return str(value)
+        return _shorten(str(value))
     if value.is_Rational:
         q = int(value.q)
         while q % 2 == 0:
@@ -162,7 +163,18 @@ def show(value: sympy.Expr) -> str:
         if q == 1 and value.q < 10**12:
             return fraction_text(Fraction(int(value.p), int(value.q)))
         return str(value)
-    text = str(sympy.sstr(value))
+    text = _shorten(str(sympy.sstr(value)))
     if value.is_number and value.is_finite and value.is_extended_real:
         return f"{text} ≈ {sympy.N(value, 10)}"
     return text
+
+
+#: Longest side shown in a message; longer ones keep their two ends.
+_MAX_SHOWN = 200
+
+
+def _shorten(text: str) -> str:
+    """Cut a very long side (a 300-digit integer) to its ends."""
+    if len(text) <= _MAX_SHOWN:
+        return text
+    return f"{text[:120]}...{text[-40:]} ({len(text)} characters)"
