@@ -202,12 +202,10 @@ def _draw_one(job: _Job) -> tuple[bytes, float, float, float] | str:
 def _img(drawn: _Drawn, math: Math) -> str:
     if not drawn.name:
         return ""
-    css = "ag-math ag-display" if math.display else "ag-math"
-    style = f"width:{drawn.width:.3f}em;height:{drawn.height:.3f}em"
-    if not math.display:
-        style += f";vertical-align:{-drawn.depth:.3f}em"
-    alt = escapeHtml(math.tex)
-    return f'<img class="{css}" src="{drawn.name}" alt="{alt}" style="{style}">'
+    from ankigen.render.formula import RenderedFormula, formula_img_html
+
+    size = RenderedFormula(b"", drawn.width, drawn.height, drawn.depth)
+    return formula_img_html(drawn.name, size, display=math.display, alt=math.tex)
 
 
 def _mathjax(math: Math) -> str:

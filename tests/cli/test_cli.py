@@ -1,0 +1,135 @@
+"""The command line through click's CliRunner: output, summaries and exit codes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from ankigen.cli import main
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty project folder, made the current folder."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "content").mkdir()
+    (tmp_path / "figures").mkdir()
+    return tmp_path
+
+
+def add(project: Path, *names: str) -> None:
+    for name in names:
+        shutil.copy(FIXTURES / name, project / "content" / name)
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args))
+
+
+def test_help_lists_both_commands() -> None:
+    result = invoke("--help")
+    assert result.exit_code == 0
+    assert "build" in result.output and "check" in result.output
+
+
+def test_build_help_explains_options() -> None:
+    result = invoke("build", "--help")
+    assert result.exit_code == 0
+    for option in ("--out", "--figures", "--math", "--figure-format"):
+        assert option in result.output
+
+
+def test_build_defaults_to_content_folder_and_prints_a_summary(project: Path) -> None:
+    add(project, "good.md")
+    result = invoke("build", "--math", "mathjax")
+    assert result.exit_code == 0, result.output
+    assert (project / "build" / "good.apkg").is_file()
+    assert "Built 1 deck: 2 notes, 2 cards" in result.output
+    assert "1 check passed" in result.output
+
+
+def test_pyproject_sets_the_folders(project: Path) -> None:
+    (project / "pyproject.toml").write_text(
+        '[tool.ankigen]\ncontent = "questions"\nout = "dist"\n', "utf-8")
+    (project / "questions").mkdir()
+    shutil.copy(FIXTURES / "good.md", project / "questions" / "good.md")
+    result = invoke("build", "--math", "mathjax")
+    assert result.exit_code == 0, result.output
+    assert (project / "dist" / "good.apkg").is_file()
+
+
+def test_content_errors_are_all_reported_with_file_and_line(project: Path) -> None:
+    add(project, "broken.md")
+    result = invoke("build", "--math", "mathjax")
+    assert result.exit_code == 1
+    lines = [line for line in result.stderr.splitlines() if line.startswith("content/")]
+    assert lines == [
+        "content/broken.md:2: unknown front matter key 'colour' (known: deck, key, tags, "
+        "subdecks, math)",
+        "content/broken.md:6: empty question before ':::'",
+        "content/broken.md:11: check failed: 2 + 2 == 5: left side is 4, right side is 5",
+    ]
+    assert "Traceback" not in result.output
+    assert not (project / "build" / "broken.apkg").exists()
+
+
+def test_a_failed_build_keeps_the_previous_deck(project: Path) -> None:
+    add(project, "good.md")
+    assert invoke("build", "--math", "mathjax").exit_code == 0
+    deck = project / "build" / "good.apkg"
+    before = deck.read_bytes()
+    (project / "content" / "good.md").write_text("# Good deck\n\n::: broken\n", "utf-8")
+    assert invoke("build", "--math", "mathjax").exit_code == 1
+    assert deck.read_bytes() == before
+
+
+def test_usage_errors_exit_2(project: Path) -> None:
+    assert invoke("build", "no/such/file.md").exit_code == 2
+    assert invoke("build", "--math", "latex").exit_code == 2
+    assert invoke("check", "--format", "xml").exit_code == 2
+    empty = invoke("build")  # content/ holds no .md files
+    assert empty.exit_code == 2
+    assert "no content files" in empty.output
+
+
+def test_check_prints_a_one_line_summary(project: Path) -> None:
+    add(project, "good.md")
+    result = invoke("check")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == (
+        "Checked 1 deck: 2 items, 1 check, all passed; 0 errors, 0 warnings.")
+    assert not (project / "build" / "good.apkg").exists()
+
+
+def test_check_warns_about_unverified_claims_and_strict_fails(project: Path) -> None:
+    add(project, "warning.md")
+    relaxed = invoke("check")
+    assert relaxed.exit_code == 0
+    assert "content/warning.md:3: warning: unverified claim" in relaxed.stderr
+    strict = invoke("check", "--strict")
+    assert strict.exit_code == 1
+    assert "content/warning.md:3: unverified claim" in strict.stderr
+
+
+def test_check_json_gives_machine_readable_records(project: Path) -> None:
+    add(project, "broken.md")
+    result = invoke("check", "--format", "json")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    first = report["diagnostics"][0]
+    assert first == {"file": "content/broken.md", "line": 2, "severity": "error",
+                     "message": "unknown front matter key 'colour' (known: deck, key, tags, "
+                                "subdecks, math)"}
+    assert report["summary"]["ok"] is False
+    assert report["summary"]["failed_checks"] == 1
+
+
+def test_version() -> None:
+    result = invoke("--version")
+    assert result.exit_code == 0 and "ankigen" in result.output
