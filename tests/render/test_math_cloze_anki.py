@@ -232,7 +232,7 @@ def test_front_hides_only_the_active_cloze(imported: tuple[list[Side], Media, Pa
     assert shown["eta", 1, True] == [r"\eta_{new} = {[\ldots]}\,\eta_{base}"]
     assert shown["eta", 1, False] == [eta_back]
     assert shown["two", 1, True] == [r"S = {[\ldots]} + T_{comm}"]
-    assert shown["two", 2, True] == [r"S = \frac{T_{compute} }{k}  + {[\mathrm{cost}]}"]
+    assert shown["two", 2, True] == [r"S = \frac{T_{compute} }{k}  + {[\text{cost}]}"]
     assert shown["two", 1, False] == [two_back]
     assert shown["two", 2, False] == [two_back]
     # card 1 of "mixed" clozes only the words: its formula shows whole on both sides

@@ -11,6 +11,7 @@ short list that ziamath lays out well.
 from __future__ import annotations
 
 import functools
+import warnings
 import xml.etree.ElementTree as ET
 
 #: Commands that send a formula to this renderer (mathtext has none of them).
@@ -107,8 +108,10 @@ def check(commands: list[str], environments: list[str]) -> None:
 
 def render(tex: str, *, display: bool, size: float) -> tuple[bytes, float, float, float]:
     """Draw checked TeX: (svg bytes, width, height, depth) with sizes in units of ``size``."""
-    from ziamath.config import config
-    from ziamath.zmath import Latex
+    with warnings.catch_warnings():  # ziamath 0.13 uses importlib.resources.path
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from ziamath.config import config
+        from ziamath.zmath import Latex
 
     old_svg2 = config.svg2
     config.svg2 = False  # xlink:href, readable by older web views too

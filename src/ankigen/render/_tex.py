@@ -139,15 +139,17 @@ def find_clozes(tex: str) -> list[Cloze]:
         pos = close + 2
 
 
-def strip_clozes(tex: str, clozes: list[Cloze], replace: dict[int, str] | None = None) -> str:
-    """``tex`` with each cloze's marker removed; clozes numbered in ``replace`` get that TeX."""
-    replace = replace or {}
+def strip_clozes(tex: str, clozes: list[Cloze], hide: int | None = None) -> str:
+    """``tex`` with each cloze's marker removed; clozes numbered ``hide`` become gaps.
+
+    Each hidden occurrence shows its own hint, as Anki does.
+    """
     parts: list[str] = []
     last = 0
     for c in clozes:
         parts.append(tex[last : c.start])
-        if c.number in replace:
-            parts.append("{" + replace[c.number] + "}")  # a group, so ^ and _ take the whole gap
+        if c.number == hide:
+            parts.append("{" + gap_tex(c.hint) + "}")  # a group: ^ and _ take the whole gap
         else:
             parts.append(c.text)
         last = c.end
@@ -155,26 +157,16 @@ def strip_clozes(tex: str, clozes: list[Cloze], replace: dict[int, str] | None =
     return "".join(parts)
 
 
-_TEXT_ESCAPES = {
-    "\\": r"\backslash ",
-    "{": r"\{",
-    "}": r"\}",
-    "$": r"\$",
-    "%": r"\%",
-    "&": r"\&",
-    "#": r"\#",
-    "_": r"\_",
-    "^": r"\^{}",
-    "~": r"\sim ",
-}
-
-
 def gap_tex(hint: str | None) -> str:
-    """The TeX drawn where a hidden cloze stands: ``[...]`` or ``[hint]``, as Anki shows it."""
+    """The TeX drawn where a hidden cloze stands: ``[...]`` or ``[hint]``, as Anki shows it.
+
+    The hint is plain text: mathtext's ``\\text{}`` keeps its spaces and reads
+    ``\\x`` as a literal ``x``, so only ``\\``, braces and ``$`` need escaping.
+    """
     if hint is None or not hint.strip():
         return r"[\ldots]"
-    safe = "".join(_TEXT_ESCAPES.get(ch, ch) for ch in hint.strip())
-    return r"[\mathrm{" + safe.replace(" ", r"\ ") + "}]"
+    safe = "".join("\\" + ch if ch in "\\{}$" else ch for ch in hint.strip())
+    return r"[\text{" + safe + "}]"
 
 
 # --- rewrites ---------------------------------------------------------------

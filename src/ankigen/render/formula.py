@@ -142,8 +142,7 @@ def cloze_variants(tex: str) -> ClozeVariants:
     back = _tex.strip_clozes(tex, clozes)
     fronts: dict[int, str] = {}
     for n in sorted({c.number for c in clozes}):
-        gaps = {n: _tex.gap_tex(next(c.hint for c in clozes if c.number == n))}
-        fronts[n] = _tex.strip_clozes(tex, clozes, gaps)
+        fronts[n] = _tex.strip_clozes(tex, clozes, hide=n)
     return ClozeVariants(back=back, fronts=fronts)
 
 
@@ -221,6 +220,9 @@ def _mathtext_message(exc: Exception) -> str:
     return f"mathtext cannot draw this: {detail}"
 
 
+_CASES = re.compile(r"\\begin\{cases\}.*?\\end\{cases\}", re.S)
+
+
 def _render_fallback(tex: str, *, display: bool) -> RenderedFormula:
     toks = _tex.tokens(tex)
     envs: list[str] = []
@@ -230,6 +232,8 @@ def _render_fallback(tex: str, *, display: bool) -> RenderedFormula:
             envs.append(name or "")
     # latex2mathml knows \le, \implies... natively; only drop the sizing switches
     tex = _tex.rewrite(tex, {})
+    # ziamath sets the columns of cases almost touching ("1 x > 0"): add TeX's quad
+    tex = _CASES.sub(lambda m: m.group(0).replace("&", "&\\quad "), tex)
     try:
         _fallback.check(_tex.commands(tex), envs)
         svg, width, height, depth = _fallback.render(tex, display=display, size=_SIZE)

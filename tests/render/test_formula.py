@@ -1,0 +1,229 @@
+"""Formula rendering: seed formulas, determinism, baseline, errors, clozes, speed."""
+
+from __future__ import annotations
+
+import io
+import re
+import time
+
+import matplotlib
+import pytest
+from matplotlib.mathtext import MathTextParser, math_to_image
+
+from ankigen.render.formula import (
+    FormulaError,
+    RenderedFormula,
+    cloze_variants,
+    formula_img_html,
+    math_cloze_html,
+    render_formula,
+    tex_problem,
+)
+
+SEED = [
+    r"S = \frac{T_{compute}}{\frac{T_{compute}}{k} + T_{comm}}",
+    r"T_{comm} \approx \underbrace{\alpha \log_2 k}_{\text{latency: hops grow with } k}"
+    r" + \underbrace{\frac{k-1}{k} \cdot \frac{M}{\beta}}_{\text{bandwidth term}}",
+    r"\eta_{new} \cdot \frac{1}{k} \sum_{i} g_i = \eta_{base} \sum_i g_i"
+    r" \implies \eta_{new} = k\,\eta_{base}",
+    r"k \in \{1, 2, 4, 8\}",
+    r"\sqrt{k}",
+    r"\theta_{t+5}",
+    r"[W_1\ W_2]",
+    r"- \eta_{base} \sum_{i=1}^{k} g_i",
+    r"k \to \infty",
+    r"\sim \log_2 k",
+    r"b \times k",
+    r"\eta_{new} = k \cdot \eta_{base}",
+    r"\frac{k - 1}{k}",
+    r"T_{comm} \to \alpha \log_{2} k + M / \beta",
+]
+FALLBACK = [
+    r"\begin{bmatrix} a & b \\ c & d \end{bmatrix}",
+    r"f(x) = \begin{cases} 1 & x > 0 \\ 0 & \text{otherwise} \end{cases}",
+    r"\boxed{E = mc^2}",
+    r"\overbrace{a + b}^{\text{sum}}",
+]
+
+
+def _fresh(tex: str, display: bool = False) -> RenderedFormula:
+    MathTextParser._parse_cached.cache_clear()  # a real first render, not a cache hit
+    return render_formula(tex, display=display)
+
+
+@pytest.mark.parametrize("tex", SEED + FALLBACK)
+def test_every_seed_formula_renders_to_svg(tex: str) -> None:
+    r = render_formula(tex, display=False)
+    assert r.svg.startswith(b"<?xml") or r.svg.startswith(b"<svg")
+    assert b"<svg" in r.svg
+    assert r.width_em > 0.5 and r.height_em > 0.5
+    assert 0 <= r.depth_em < r.height_em
+
+
+def test_renderer_choice() -> None:
+    assert render_formula(SEED[0], display=False).renderer == "mathtext"
+    assert render_formula(SEED[1], display=True).renderer == "ziamath"
+    for tex in FALLBACK:
+        assert render_formula(tex, display=True).renderer == "ziamath"
+
+
+@pytest.mark.parametrize("tex", [SEED[0], SEED[1], FALLBACK[0]])
+def test_same_bytes_twice(tex: str) -> None:
+    a = _fresh(tex)
+    b = _fresh(tex)
+    assert a == b
+    assert b"Date" not in a.svg and b"<dc:date" not in a.svg
+
+
+def test_mathtext_svg_is_paths_on_transparent() -> None:
+    svg = render_formula(SEED[0], display=False).svg.decode()
+    assert "<text" not in svg  # glyphs are paths: no font needed on the phone
+    assert "fill: #ffffff" not in svg and 'fill="white"' not in svg
+    fills = set(re.findall(r"fill: ?(#[0-9a-f]{6}|none)", svg))
+    assert fills <= {"#000000", "none"}
+
+
+def test_sizes_are_in_em_of_the_text() -> None:
+    x = render_formula("x", display=False)
+    assert 0.4 < x.width_em < 0.8  # one italic letter is about half an em wide
+    assert 0.4 < x.height_em < 1.0
+    sub = render_formula(r"\theta_{t+5}", display=False)
+    assert sub.depth_em > 0.1  # the subscript hangs below the baseline
+    assert render_formula(r"\sqrt{k}", display=False).depth_em < 0.05
+
+
+def test_img_html_sits_on_the_baseline() -> None:
+    r = render_formula(r"\theta_{t+5}", display=False)
+    tag = formula_img_html("a.svg", r, display=False, alt=r"\theta_{t+5}")
+    m = re.search(r'style="width:([\d.]+)em;vertical-align:(-[\d.]+)em"', tag)
+    assert m and float(m.group(1)) == pytest.approx(r.width_em, abs=1e-3)
+    assert float(m.group(2)) == pytest.approx(-r.depth_em, abs=1e-3)
+    assert 'class="ag-math"' in tag and "{" not in tag and "}" not in tag
+    block = formula_img_html("a.svg", r, display=True, alt="x")
+    assert 'class="ag-math ag-display"' in block and "vertical-align" not in block
+
+
+def test_rewritten_macros_draw_like_their_mathtext_spelling() -> None:
+    assert render_formula(r"a \le b", display=False) == render_formula(r"a \leq b", display=False)
+    assert render_formula(r"\tfrac{1}{2}", display=False) == render_formula(
+        r"\frac{1}{2}", display=False
+    )
+    assert render_formula(r"\sum\limits_i x", display=False) == render_formula(
+        r"\sum_i x", display=False
+    )
+    # \left is a command of its own, never "\le" + "ft"
+    assert render_formula(r"\left( x \right)", display=False).renderer == "mathtext"
+    for tex in [r"a \ge b", r"\lVert x \rVert", r"p \iff q", r"\text{two words}"]:
+        render_formula(tex, display=False)
+
+
+@pytest.mark.parametrize(
+    ("tex", "message"),
+    [
+        (r"\foo + 1", r"unknown command \foo"),
+        (r"\frac{a}{b", "unbalanced braces: a '{' is never closed"),
+        (r"a}", "unbalanced braces: a '}' has no matching '{'"),
+        (r"\underbrace{x}_{\foo}", r"unknown command \foo"),
+        (r"\begin{bmatrix} \foo \end{bmatrix}", r"unknown command \foo"),
+        (r"\begin{tikzpicture}x\end{tikzpicture}", "unsupported environment {tikzpicture}"),
+        (r"\begin{bmatrix} a \end{pmatrix}", r"\begin{bmatrix} is closed by \end{pmatrix}"),
+        (r"\begin{cases} a", r"\begin{cases} is never closed"),
+        (r"\underbrace{x}_{\color{red}{y}}", r"unknown command \color"),
+        (r"x^{2}^{3}", "Double superscript"),
+        ("a $ b", "bare '$'"),
+        ("  ", "empty formula"),
+        (r"{{c1::k}}", "cloze markers"),
+    ],
+)
+def test_errors_name_the_construct(tex: str, message: str) -> None:
+    with pytest.raises(FormulaError) as info:
+        render_formula(tex, display=False)
+    assert message in str(info.value)
+
+
+def test_unknown_command_is_not_rescued_by_the_fallback() -> None:
+    # ziamath would draw \foo as the letters "foo"; we must refuse instead
+    with pytest.raises(FormulaError, match=r"unknown command \\foo"):
+        render_formula(r"\foo", display=True)
+
+
+@pytest.mark.parametrize(
+    ("tex", "problem"),
+    [
+        (r"\frac{a}{b}", None),
+        (r"{{c1::\frac{a}{b} }}", None),
+        (r"{{c1::k::hint}} + {{c2::x}}", None),
+        (r"{{c1::\frac{a}{b}}}", "write a space before the '}}'"),
+        (r"{{c1::x_{a}}}", "write a space before the '}}'"),
+        (r"{{c1::\frac{T_{x}}{k} }}", "Anki ends a cloze at the first '}}'"),
+        (r"{{c::x}}", "cloze without a number"),
+        (r"{{c1::}}", "empty cloze"),
+        (r"{{c1::  ::hint}}", "empty cloze"),
+        (r"{{c1::x", "never closed"),
+        (r"\frac{a}{b", "unbalanced braces"),
+        (r"\begin{a}x\end{b}", r"\begin{a} is closed by \end{b}"),
+        (r"\end{a}", r"\end{a} without \begin{a}"),
+    ],
+)
+def test_tex_problem(tex: str, problem: str | None) -> None:
+    found = tex_problem(tex)
+    if problem is None:
+        assert found is None
+    else:
+        assert found is not None and problem in found
+
+
+def test_cloze_variants_hide_exactly_one_cloze() -> None:
+    v = cloze_variants(r"\eta_{new} = {{c1::k}}\,\eta_{base}")
+    assert v.back == r"\eta_{new} = k\,\eta_{base}"
+    assert v.fronts == {1: r"\eta_{new} = {[\ldots]}\,\eta_{base}"}
+    two = cloze_variants(r"{{c2::a::first}} + {{c1::b}} + {{c2::c}}")
+    assert two.back == "a + b + c"
+    assert two.fronts[1] == r"a + {[\ldots]} + c"
+    assert two.fronts[2] == r"{[\text{first}]} + b + {[\ldots]}"
+    hint = cloze_variants(r"x = {{c1::k::a_b \& c^~ $1}}")
+    assert hint.fronts[1] == r"x = {[\text{a_b \\& c^~ \$1}]}"
+    for tex in [*two.fronts.values(), two.back, *hint.fronts.values()]:
+        render_formula(tex, display=False)
+
+
+def test_front_and_back_images_differ() -> None:
+    v = cloze_variants(r"\eta_{new} = {{c1::k}}\,\eta_{base}")
+    back = render_formula(v.back, display=False)
+    front = render_formula(v.fronts[1], display=False)
+    assert back.svg != front.svg
+    assert front.width_em > back.width_em  # "[...]" is wider than "k"
+
+
+def test_math_cloze_html_shape() -> None:
+    out = math_cloze_html('<img src="b.svg">', {2: '<img src="f2.svg">', 1: '<img src="f1.svg">'})
+    assert out == (
+        '<span class="ag-mc">{{c1::<img src="b.svg">::<img src="f1.svg">}}'
+        '{{c2::<img src="b.svg">::<img src="f2.svg">}}'
+        '<span class="ag-mc-all"><img src="b.svg"></span></span>'
+    )
+
+
+def test_cost_per_formula_within_mathtext_budget() -> None:
+    """The issue's target: at most 1.2x what mathtext's own math_to_image costs."""
+    formulas = [t for t in SEED if "underbrace" not in t]
+
+    def plain(tex: str) -> None:
+        MathTextParser._parse_cached.cache_clear()
+        with matplotlib.rc_context({"svg.fonttype": "path"}):
+            math_to_image(f"${tex.replace(chr(92) + 'implies', chr(92) + 'Rightarrow')}$",
+                          io.BytesIO(), format="svg")
+
+    def ours(tex: str) -> None:
+        _fresh(tex)
+
+    for f in (plain, ours):  # warm up fonts and imports
+        f(formulas[0])
+    best = {plain: float("inf"), ours: float("inf")}
+    for _ in range(3):
+        for f in (plain, ours):
+            t0 = time.perf_counter()
+            for tex in formulas:
+                f(tex)
+            best[f] = min(best[f], time.perf_counter() - t0)
+    assert best[ours] <= 1.2 * best[plain], (best[ours], best[plain])
