@@ -1,0 +1,6 @@
+"""A figure that fails."""
+
+
+def draw(fig, formulas):
+    values = {}
+    return values["missing"]

@@ -1,0 +1,57 @@
+"""Helpers shared by the reliability tests: run the CLI in-process, inspect decks."""
+
+from __future__ import annotations
+
+import sqlite3
+import tempfile
+import zipfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from click.testing import CliRunner, Result
+
+from ankigen.cli import main
+
+#: A deck that builds cleanly in either math mode, with no media.
+GOOD_DECK = ("# Good deck\n\n"
+             "What is kept when a build fails? ::: The previous deck. <!-- id: kept -->\n")
+
+
+def run_cli(args: Sequence[str]) -> Result:
+    """Run ``ankigen ARGS`` in-process; stdout and stderr are kept apart."""
+    return CliRunner().invoke(main, list(args), catch_exceptions=True)
+
+
+def files_in(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` (the media cache excluded), by relative path."""
+    if not folder.exists():
+        return {}
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and ".cache" not in p.relative_to(folder).parts}
+
+
+def leftovers(out: Path) -> list[str]:
+    """Temporary or partial files a build may have left in the output folder."""
+    found = [p.name for p in out.iterdir() if p.name != ".cache" and p.suffix != ".apkg"]
+    found += [p.name for p in out.glob("*.apkg") if p.name.startswith(".")]
+    cache = out / ".cache"
+    if cache.is_dir():
+        found += [f".cache/{p.name}" for p in cache.iterdir() if p.name.startswith(".")]
+    return sorted(found)
+
+
+def deck_rows(apkg: Path, query: str) -> list[tuple]:  # type: ignore[type-arg]
+    """Run ``query`` on the collection inside an ``.apkg``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        with zipfile.ZipFile(apkg) as archive:
+            archive.extract("collection.anki2", tmp)
+        connection = sqlite3.connect(Path(tmp) / "collection.anki2")
+        try:
+            return connection.execute(query).fetchall()
+        finally:
+            connection.close()
+
+
+def note_fields(apkg: Path) -> list[list[str]]:
+    """Every note's fields, in note id order."""
+    return [flds.split("\x1f") for (flds,) in deck_rows(apkg, "select flds from notes order by id")]
