@@ -265,8 +265,13 @@ class Walker:
 
     def _stray_dollars(self, paragraph: Paragraph) -> None:
         for line in sorted(set(paragraph.stray_dollar_lines)):
-            self._problem(line, "unclosed '$': close the formula with '$', "
-                          "or write '\\$' for a dollar sign")
+            text = self._lines[line - 1] if 0 < line <= len(self._lines) else ""
+            if "$$" in text.replace("\\$", ""):
+                self._problem(line, "unclosed '$$': close the display formula with '$$', "
+                              "or write '\\$' for a dollar sign")
+            else:
+                self._problem(line, "unclosed '$': close the formula with '$', "
+                              "or write '\\$' for a dollar sign")
 
     def _check_fence_closed(self, fence: Token) -> None:
         if fence.map is None:
