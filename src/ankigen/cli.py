@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from ankigen import __version__
-from ankigen.commands.build import BuildOptions, BuildResult, run
+from ankigen.commands.build import BuildOptions, BuildResult, WriteError, run
 from ankigen.config import load_settings
 from ankigen.errors import UsageError
 from ankigen.model import MathMode
@@ -105,11 +105,20 @@ def check(paths: tuple[Path, ...], strict: bool, output_format: str,
 
 @contextmanager
 def _usage_errors() -> Iterator[None]:
-    """Turn usage errors into click's exit status 2 with a plain message."""
+    """Turn usage errors into click's exit status 2, and write errors into 1, with a plain
+    message instead of a traceback."""
     try:
         yield
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
+    except WriteError as exc:
+        click.echo(f"Build failed: {exc}; the previous deck was left as it was.", err=True)
+        sys.exit(1)
+    except OSError as exc:
+        # Not content: the output or cache folder cannot be written. Say so plainly.
+        where = f" {exc.filename}" if exc.filename else ""
+        click.echo(f"Build failed: cannot write{where}: {exc.strerror or exc}", err=True)
+        sys.exit(1)
 
 
 @contextmanager

@@ -14,7 +14,7 @@ from pathlib import Path
 from ankigen.buildtime import build_time
 from ankigen.check import check_deck
 from ankigen.diagnostics import Diagnostic, Severity
-from ankigen.errors import UsageError
+from ankigen.errors import AnkigenError, UsageError
 from ankigen.model import Deck, MathMode
 from ankigen.package import PackagedDeck, write_deck
 from ankigen.parse import parse_file
@@ -63,6 +63,18 @@ class BuildResult:
         return any(d.is_error for d in self.diagnostics)
 
 
+class WriteError(AnkigenError):
+    """A deck could not be written (disk full, folder not writable): not a content error.
+
+    The deck's previous file, if any, is left as it was.
+    """
+
+    def __init__(self, target: Path, cause: OSError) -> None:
+        reason = cause.strerror or str(cause)
+        super().__init__(f"cannot write {target}: {reason}")
+        self.target = target
+
+
 @dataclass(frozen=True)
 class ContentFile:
     """A content file and the content root it may reference images in."""
@@ -101,8 +113,11 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     failed = any(d.is_error for d in diagnostics)
     written: list[PackagedDeck] = []
     if options.write and not failed:
-        written = [write_deck(r, options.out_dir, build_time(r.deck.path))
-                   for r in rendering.decks]
+        for r in rendering.decks:
+            try:
+                written.append(write_deck(r, options.out_dir, build_time(r.deck.path)))
+            except OSError as exc:
+                raise WriteError(options.out_dir / f"{r.deck.stem}.apkg", exc) from exc
 
     summary = BuildSummary(
         decks=len(decks),
