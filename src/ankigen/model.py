@@ -7,7 +7,7 @@ earlier stage produced; each stage returns new values instead.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 
 #: Marks a math or image slot in fragment HTML. Content cannot produce it:
@@ -15,14 +15,14 @@ from pathlib import Path
 SLOT = "\x00"
 
 
-class MathMode(str, Enum):
+class MathMode(StrEnum):
     """How formulas reach the card: rendered images, or TeX for Anki's MathJax."""
 
     IMAGE = "image"
     MATHJAX = "mathjax"
 
 
-class ItemKind(str, Enum):
+class ItemKind(StrEnum):
     """The note type an item becomes."""
 
     REVEAL = "reveal"

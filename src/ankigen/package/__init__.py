@@ -96,7 +96,7 @@ def _normalise_zip(source: Path, target: Path, timestamp: float) -> None:
         target, "w", compression=zipfile.ZIP_DEFLATED
     ) as zout:
         for name in sorted(zin.namelist(), key=_entry_order):
-            info = zipfile.ZipInfo(name, date_time=date)  # type: ignore[arg-type]
+            info = zipfile.ZipInfo(name, date_time=date)
             info.external_attr = 0o644 << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             zout.writestr(info, zin.read(name))

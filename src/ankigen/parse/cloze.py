@@ -19,8 +19,7 @@ _TEXT_TYPES = ("text", "math_inline", "math_inline_double", "math_block")
 def has_cloze(children: Sequence[Token]) -> bool:
     """True when inline tokens hold cloze syntax outside code."""
     return any(
-        child.type == "mark_open"
-        or (child.type in _TEXT_TYPES and _OPENER.search(child.content))
+        child.type == "mark_open" or (child.type in _TEXT_TYPES and _OPENER.search(child.content))
         for child in children
     )
 
@@ -54,19 +53,31 @@ def cloze_problems(children: Sequence[Token]) -> list[tuple[int, str]]:
     for opener in _OPENER.finditer(text):
         number = opener.group(1)
         if not number or int(number) == 0:
-            problems.append((_offset(text, opener.start()),
-                             f"cloze '{opener.group(0)}' needs a number from 1 up, e.g. '{{{{c1::'"))
+            problems.append(
+                (
+                    _offset(text, opener.start()),
+                    f"cloze '{opener.group(0)}' needs a number from 1 up, e.g. '{{{{c1::'",
+                )
+            )
     closed_at: set[int] = set()
     for cloze in _CLOZE.finditer(text):
         closed_at.add(cloze.start())
         body = cloze.group(2).split("::", 1)[0]
         if not body.strip():
-            problems.append((_offset(text, cloze.start()),
-                             f"empty cloze '{cloze.group(0)}' would make an empty card"))
+            problems.append(
+                (
+                    _offset(text, cloze.start()),
+                    f"empty cloze '{cloze.group(0)}' would make an empty card",
+                )
+            )
     for opener in _OPENER.finditer(text):
         if opener.start() not in closed_at and not _inside_cloze(text, opener.start()):
-            problems.append((_offset(text, opener.start()),
-                             f"cloze '{opener.group(0)}' is never closed: end it with '}}}}'"))
+            problems.append(
+                (
+                    _offset(text, opener.start()),
+                    f"cloze '{opener.group(0)}' is never closed: end it with '}}}}'",
+                )
+            )
     return problems
 
 

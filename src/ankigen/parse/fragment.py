@@ -68,7 +68,7 @@ class _FragmentRenderer(RendererHTML):
 
     def mark_open(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
                   env: EnvType) -> str:
-        return "{{c%d::" % tokens[idx].meta["ord"]
+        return "{{c" + str(tokens[idx].meta["ord"]) + "::"
 
     def mark_close(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
                    env: EnvType) -> str:

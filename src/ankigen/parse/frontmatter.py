@@ -71,51 +71,76 @@ def _line_of_key(text: str, key: str) -> int:
     return 1
 
 
-def _string(data: dict[object, object], key: str, text: str,
-            problems: list[FrontMatterProblem]) -> str | None:
+def _string(
+    data: dict[object, object], key: str, text: str, problems: list[FrontMatterProblem]
+) -> str | None:
     value = data.get(key)
     if value is None:
         return None
     if isinstance(value, (str, int, float)) and not isinstance(value, bool) and str(value).strip():
         return str(value).strip()
-    problems.append(FrontMatterProblem(_line_of_key(text, key), f"front matter '{key}' must be a non-empty string"))
+    problems.append(
+        FrontMatterProblem(
+            _line_of_key(text, key), f"front matter '{key}' must be a non-empty string"
+        )
+    )
     return None
 
 
-def _tags(data: dict[object, object], text: str,
-          problems: list[FrontMatterProblem]) -> tuple[str, ...]:
+def _tags(
+    data: dict[object, object], text: str, problems: list[FrontMatterProblem]
+) -> tuple[str, ...]:
     value = data.get("tags")
     if value is None:
         return ()
     if isinstance(value, str):
         value = value.split()
     if not isinstance(value, list) or not all(isinstance(t, (str, int)) for t in value):
-        problems.append(FrontMatterProblem(_line_of_key(text, "tags"), "front matter 'tags' must be a list of words, e.g. tags: [ml, gpu]"))
+        problems.append(
+            FrontMatterProblem(
+                _line_of_key(text, "tags"),
+                "front matter 'tags' must be a list of words, e.g. tags: [ml, gpu]",
+            )
+        )
         return ()
     tags = [str(t).strip() for t in value]
     bad = [t for t in tags if not t or any(c.isspace() for c in t)]
     if bad:
-        problems.append(FrontMatterProblem(_line_of_key(text, "tags"), f"front matter tag '{bad[0]}' must be one word without spaces"))
+        problems.append(
+            FrontMatterProblem(
+                _line_of_key(text, "tags"),
+                f"front matter tag '{bad[0]}' must be one word without spaces",
+            )
+        )
         return ()
     return tuple(tags)
 
 
-def _boolean(data: dict[object, object], key: str, text: str,
-             problems: list[FrontMatterProblem]) -> bool:
+def _boolean(
+    data: dict[object, object], key: str, text: str, problems: list[FrontMatterProblem]
+) -> bool:
     value = data.get(key, False)
     if isinstance(value, bool):
         return value
-    problems.append(FrontMatterProblem(_line_of_key(text, key), f"front matter '{key}' must be true or false"))
+    problems.append(
+        FrontMatterProblem(_line_of_key(text, key), f"front matter '{key}' must be true or false")
+    )
     return False
 
 
-def _math(data: dict[object, object], text: str,
-          problems: list[FrontMatterProblem]) -> MathMode | None:
+def _math(
+    data: dict[object, object], text: str, problems: list[FrontMatterProblem]
+) -> MathMode | None:
     value = data.get("math")
     if value is None:
         return None
     try:
         return MathMode(str(value))
     except ValueError:
-        problems.append(FrontMatterProblem(_line_of_key(text, "math"), f"front matter 'math' must be 'image' or 'mathjax', not '{value}'"))
+        problems.append(
+            FrontMatterProblem(
+                _line_of_key(text, "math"),
+                f"front matter 'math' must be 'image' or 'mathjax', not '{value}'",
+            )
+        )
         return None

@@ -137,8 +137,11 @@ class Walker:
             self.result.formulas.append(code)
             return
         if self._last_in_section is None:
-            self._problem(_line(fence), "check block has no item before it in this section; "
-                          "put it right after the item whose claim it proves")
+            self._problem(
+                _line(fence),
+                "check block has no item before it in this section; "
+                "put it right after the item whose claim it proves",
+            )
             return
         self._last_in_section.checks.append(code)
 
@@ -147,8 +150,13 @@ class Walker:
         inner = split_blocks(block[1:-1])
         marker = _paragraph_of(inner[0], self._lines)
         kind, rest = _split_marker_line(marker)
-        if any(c.type == "text" and _SEPARATOR.search(c.content) for c in marker.children[:len(marker.children) - len(rest.children)]):
-            self._problem(marker.line, "':::' on a callout's marker line: start the item on the next line")
+        if any(
+            c.type == "text" and _SEPARATOR.search(c.content)
+            for c in marker.children[: len(marker.children) - len(rest.children)]
+        ):
+            self._problem(
+                marker.line, "':::' on a callout's marker line: start the item on the next line"
+            )
         self._callout = kind
         if rest.children:
             self._paragraph(rest)
@@ -169,22 +177,25 @@ class Walker:
             split = (split[0], lead)
             if next_item is not None:
                 kept = paragraph.source.split("\n")[: next_item.line - paragraph.line]
-                paragraph = replace(paragraph, source="\n".join(kept),
-                                    end_line=next_item.line - 1)
+                paragraph = replace(paragraph, source="\n".join(kept), end_line=next_item.line - 1)
         self._paragraph_item(paragraph, split)
         if next_item is not None:
             self._paragraph(next_item)
 
-    def _paragraph_item(self, paragraph: Paragraph,
-                        split: tuple[list[Token], list[Token]] | None) -> None:
+    def _paragraph_item(
+        self, paragraph: Paragraph, split: tuple[list[Token], list[Token]] | None
+    ) -> None:
         question = paragraph.children if split is None else split[0]
         if has_cloze(question):
             self._start(ItemKind.CLOZE, paragraph, split)
             return
         if split is not None:
             if has_cloze(split[1]):
-                self._problem(paragraph.line, "cloze syntax after ':::' is not a cloze: "
-                              "put the cloze before ':::' (the text after it is the Extra field)")
+                self._problem(
+                    paragraph.line,
+                    "cloze syntax after ':::' is not a cloze: "
+                    "put the cloze before ':::' (the text after it is the Extra field)",
+                )
             self._start(ItemKind.REVEAL, paragraph, split)
             return
         if self._open is not None:
@@ -192,8 +203,9 @@ class Walker:
             self._open.answer_source.append(paragraph.source)
             self._take_trailing_metadata(paragraph)
 
-    def _start(self, kind: ItemKind, paragraph: Paragraph,
-               split: tuple[list[Token], list[Token]] | None) -> None:
+    def _start(
+        self, kind: ItemKind, paragraph: Paragraph, split: tuple[list[Token], list[Token]] | None
+    ) -> None:
         self._close()
         front = paragraph.children if split is None else split[0]
         lead = [] if split is None else split[1]
@@ -202,8 +214,10 @@ class Walker:
             for offset, message in cloze_problems(front):
                 self._problem(paragraph.line + offset, message)
             if split is not None and has_cloze(lead):
-                self._problem(paragraph.line, "cloze syntax in the Extra (after ':::') is not a cloze; "
-                              "move it before ':::'")
+                self._problem(
+                    paragraph.line,
+                    "cloze syntax in the Extra (after ':::') is not a cloze; move it before ':::'",
+                )
         question_source, answer_source = _split_source(paragraph.source, front, split is not None)
         draft = Draft(
             kind=kind,
@@ -267,18 +281,27 @@ class Walker:
         for line in sorted(set(paragraph.stray_dollar_lines)):
             text = self._lines[line - 1] if 0 < line <= len(self._lines) else ""
             if "$$" in text.replace("\\$", ""):
-                self._problem(line, "unclosed '$$': close the display formula with '$$', "
-                              "or write '\\$' for a dollar sign")
+                self._problem(
+                    line,
+                    "unclosed '$$': close the display formula with '$$', "
+                    "or write '\\$' for a dollar sign",
+                )
             else:
-                self._problem(line, "unclosed '$': close the formula with '$', "
-                              "or write '\\$' for a dollar sign")
+                self._problem(
+                    line,
+                    "unclosed '$': close the formula with '$', or write '\\$' for a dollar sign",
+                )
 
     def _check_fence_closed(self, fence: Token) -> None:
         if fence.map is None:
             return
         last = self._lines[fence.map[1] - 1].strip().lstrip(">").strip()
         marker = fence.markup[0]
-        closed = fence.map[1] - fence.map[0] >= 2 and last.startswith(fence.markup) and set(last) <= {marker}
+        closed = (
+            fence.map[1] - fence.map[0] >= 2
+            and last.startswith(fence.markup)
+            and set(last) <= {marker}
+        )
         if not closed:
             self._problem(_line(fence), f"code block opened with '{fence.markup}' is never closed")
 
@@ -311,7 +334,7 @@ def _source(block: list[Token], lines: Sequence[str]) -> str:
     first = block[0]
     if not first.map:
         return ""
-    return "\n".join(lines[first.map[0]:first.map[1]])
+    return "\n".join(lines[first.map[0] : first.map[1]])
 
 
 def _paragraph_of(block: list[Token], lines: Sequence[str]) -> Paragraph:
@@ -325,18 +348,27 @@ def _paragraph_of(block: list[Token], lines: Sequence[str]) -> Paragraph:
 def _display_math_paragraph(math_block: Token) -> Paragraph:
     """A display formula holding a cloze is a cloze item, like a paragraph."""
     assert math_block.map is not None
-    formula = Token("math_inline_double", "math", 0, content=math_block.content,
-                    map=math_block.map)
-    return Paragraph([formula], math_block.map[0] + 1, math_block.map[1],
-                     f"$${math_block.content}$$")
+    formula = Token("math_inline_double", "math", 0, content=math_block.content, map=math_block.map)
+    return Paragraph(
+        [formula], math_block.map[0] + 1, math_block.map[1], f"$${math_block.content}$$"
+    )
 
 
 def _paragraph_tokens(paragraph: Paragraph) -> list[Token]:
     """Rebuild paragraph tokens for rendering a paragraph inside an answer."""
-    inline = Token("inline", "", 0, children=paragraph.children, content=paragraph.source,
-                   map=[paragraph.line - 1, paragraph.end_line])
-    return [Token("paragraph_open", "p", 1, block=True), inline,
-            Token("paragraph_close", "p", -1, block=True)]
+    inline = Token(
+        "inline",
+        "",
+        0,
+        children=paragraph.children,
+        content=paragraph.source,
+        map=[paragraph.line - 1, paragraph.end_line],
+    )
+    return [
+        Token("paragraph_open", "p", 1, block=True),
+        inline,
+        Token("paragraph_close", "p", -1, block=True),
+    ]
 
 
 def _note_lines(children: list[Token], first_line: int) -> None:
@@ -362,16 +394,17 @@ def _find_separator(children: list[Token]) -> tuple[list[Token], list[Token]] | 
         for match in _SEPARATOR.finditer(child.content):
             if match.start() == 0 and not starts_line and index > 0:
                 continue  # glued to the previous token, e.g. `*q*:::`
-            before = child.content[:match.start()].rstrip()
-            after = child.content[match.end():].lstrip()
+            before = child.content[: match.start()].rstrip()
+            after = child.content[match.end() :].lstrip()
             head = children[:index] + ([_text_like(child, before)] if before else [])
-            tail = ([_text_like(child, after)] if after else []) + children[index + 1:]
+            tail = ([_text_like(child, after)] if after else []) + children[index + 1 :]
             return _strip_trailing_space(head), _strip_leading_breaks(tail)
     return None
 
 
-def _split_at_next_item(lead: list[Token],
-                        paragraph: Paragraph) -> tuple[list[Token], Paragraph | None]:
+def _split_at_next_item(
+    lead: list[Token], paragraph: Paragraph
+) -> tuple[list[Token], Paragraph | None]:
     """Cut an answer where a later line of the same paragraph holds a separator.
 
     ``Data ::: A`` and ``Model ::: B`` on consecutive lines are two items,
@@ -380,13 +413,15 @@ def _split_at_next_item(lead: list[Token],
     for index, child in enumerate(lead):
         if child.type not in ("softbreak", "hardbreak"):
             continue
-        line_end = next((j for j in range(index + 1, len(lead))
-                         if lead[j].type in ("softbreak", "hardbreak")), len(lead))
-        if _find_separator(lead[index + 1:line_end]) is None:
+        line_end = next(
+            (j for j in range(index + 1, len(lead)) if lead[j].type in ("softbreak", "hardbreak")),
+            len(lead),
+        )
+        if _find_separator(lead[index + 1 : line_end]) is None:
             continue
-        rest = lead[index + 1:]
+        rest = lead[index + 1 :]
         first = int(rest[0].meta.get("line", paragraph.line)) if rest else paragraph.end_line
-        source = "\n".join(paragraph.source.split("\n")[first - paragraph.line:])
+        source = "\n".join(paragraph.source.split("\n")[first - paragraph.line :])
         stray = tuple(n for n in paragraph.stray_dollar_lines if n >= first)
         return lead[:index], Paragraph(rest, first, paragraph.end_line, source, stray)
     return lead, None
@@ -452,7 +487,7 @@ def _split_marker_line(marker: Paragraph) -> tuple[str, Paragraph]:
     kind = (_CALLOUT.match(marker.source.split("\n", 1)[0].strip()) or _never()).group(1).lower()
     for index, child in enumerate(marker.children):
         if child.type in ("softbreak", "hardbreak"):
-            rest = marker.children[index + 1:]
+            rest = marker.children[index + 1 :]
             source = marker.source.split("\n", 1)[1] if "\n" in marker.source else ""
             stray = tuple(n for n in marker.stray_dollar_lines if n > marker.line)
             return kind, Paragraph(rest, marker.line + 1, marker.end_line, source, stray)
@@ -469,13 +504,16 @@ def _split_source(source: str, front: list[Token], has_separator: bool) -> tuple
         return source, ""
     # Separator-like text inside code or math of the question is not the
     # separator; skip as many matches as those tokens hold.
-    skip = sum(len(_SEPARATOR.findall(c.content)) for c in front
-               if c.type in ("code_inline", "math_inline", "math_inline_double"))
+    skip = sum(
+        len(_SEPARATOR.findall(c.content))
+        for c in front
+        if c.type in ("code_inline", "math_inline", "math_inline_double")
+    )
     matches = list(_iter_separators(source))
     if len(matches) <= skip:
         return source, ""
     cut = matches[skip]
-    return source[:cut[0]], source[cut[1]:]
+    return source[: cut[0]], source[cut[1] :]
 
 
 def _iter_separators(source: str) -> Iterator[tuple[int, int]]:

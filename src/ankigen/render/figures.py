@@ -12,6 +12,7 @@ import io
 import re
 import traceback
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -99,7 +100,7 @@ def _metadata(image_format: str) -> dict[str, str | None]:
     return {"Software": None}
 
 
-def _deterministic_rc():  # type: ignore[no-untyped-def]
+def _deterministic_rc() -> AbstractContextManager[None]:
     import matplotlib
 
     return matplotlib.rc_context({"svg.hashsalt": "ankigen", "svg.fonttype": "path"})

@@ -173,8 +173,10 @@ def _jobs(math: Math, *, cloze: bool) -> list[_Job]:
     from ankigen.render.formula import cloze_variants
 
     variants = cloze_variants(math.tex)
-    return [_Job(variants.back, math.display),
-            *(_Job(tex, math.display) for tex in variants.fronts.values())]
+    return [
+        _Job(variants.back, math.display),
+        *(_Job(tex, math.display) for tex in variants.fronts.values()),
+    ]
 
 
 def _draw_all(jobs: list[_Job]) -> Iterable[tuple[bytes, float, float, float] | str]:
@@ -220,4 +222,6 @@ def _has_cloze(tex: str) -> bool:
 
 def _formula_error(deck: Deck, math: Math, problem: str) -> Diagnostic:
     delimiter = "$$" if math.display else "$"
-    return error(deck.display_path, math.line, f"formula {delimiter}{math.tex}{delimiter}: {problem}")
+    return error(
+        deck.display_path, math.line, f"formula {delimiter}{math.tex}{delimiter}: {problem}"
+    )

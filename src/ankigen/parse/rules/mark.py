@@ -2,8 +2,9 @@
 
 A port of markdown-it-mark. ``==`` follows emphasis flanking rules
 (markdown-it's delimiter machinery decides) and, like ``__``, never opens or
-closes inside a word, so ``a==b and c==d`` stays text as the format requires. Code spans and math are separate inline tokens, so ``==`` is
-never read inside them.
+closes inside a word, so ``a==b and c==d`` stays text as the format requires.
+Code spans and math are separate inline tokens, so ``==`` is never read
+inside them.
 """
 
 from __future__ import annotations
@@ -66,11 +67,19 @@ def _pair_delimiters(state: StateInline, delimiters: list[Delimiter]) -> None:
         end = delimiters[start.end]
         opener = state.tokens[start.token]
         opener.type, opener.tag, opener.nesting, opener.markup, opener.content = (
-            "mark_open", "mark", 1, "==", "",
+            "mark_open",
+            "mark",
+            1,
+            "==",
+            "",
         )
         closer = state.tokens[end.token]
         closer.type, closer.tag, closer.nesting, closer.markup, closer.content = (
-            "mark_close", "mark", -1, "==", "",
+            "mark_close",
+            "mark",
+            -1,
+            "==",
+            "",
         )
         before_close = state.tokens[end.token - 1]
         if before_close.type == "text" and before_close.content == "=":
