@@ -32,11 +32,8 @@ and ``vertical-align: -Dem`` sits on the text baseline at the text's size.
 
 from __future__ import annotations
 
-import html
 import io
 import re
-from dataclasses import dataclass, field
-from importlib.metadata import version as _version
 from typing import Any
 
 import matplotlib
@@ -49,6 +46,18 @@ from matplotlib.textpath import TextPath, text_to_path
 from matplotlib.transforms import Affine2D
 
 from ankigen.render import _fallback, _tex
+from ankigen.render.tex import DRAW_SIZE as _SIZE
+from ankigen.render.tex import FONTSET as _FONTSET
+from ankigen.render.tex import (  # re-exported: the public formula API in one place
+    RENDER_SETTINGS,
+    ClozeVariants,
+    FormulaError,
+    RenderedFormula,
+    cloze_variants,
+    formula_img_html,
+    math_cloze_html,
+    tex_problem,
+)
 
 __all__ = [
     "RENDER_SETTINGS",
@@ -62,88 +71,12 @@ __all__ = [
     "tex_problem",
 ]
 
-#: Font size the SVG is drawn at, in points; every size is reported relative to it.
-_SIZE = 100.0
-_FONTSET = "dejavusans"
 _SVG_RC: dict[Any, Any] = {"svg.fonttype": "path", "svg.hashsalt": "ankigen", "svg.id": None}
 _SVG_METADATA = {"Date": None, "Creator": None, "Format": None, "Type": None}
-
-#: Everything that changes the bytes of an image: part of the media name hash.
-RENDER_SETTINGS = (
-    f"formula/v1 matplotlib={matplotlib.__version__} fontset={_FONTSET} size={_SIZE:g} "
-    f"ziamath={_version('ziamath')}"
-)
 
 #: Drawn at TextToPath.FONT_SCALE (100), so the size parse below and the glyph
 #: parse inside TextPath are the same call and the second is an lru_cache hit.
 _PROP = FontProperties(size=_SIZE, math_fontfamily=_FONTSET)
-
-
-class FormulaError(Exception):
-    """TeX that cannot be drawn; str() says which construct failed."""
-
-
-@dataclass(frozen=True)
-class RenderedFormula:
-    """One formula as an SVG image, with sizes in em of the surrounding text.
-
-    ``height_em`` is the whole image height; ``depth_em`` is the part below the
-    baseline, so ``vertical-align: -{depth_em}em`` puts the baseline on the text's.
-    ``renderer`` says which engine drew it (``mathtext`` or ``ziamath``).
-    """
-
-    svg: bytes
-    width_em: float
-    height_em: float
-    depth_em: float
-    renderer: str = "mathtext"
-
-
-@dataclass(frozen=True)
-class ClozeVariants:
-    """The TeX variants of a formula holding clozes.
-
-    ``back`` shows every cloze's content; ``fronts[n]`` hides cloze ``n`` behind
-    a visible gap (``[...]`` or ``[hint]``) and shows the others.
-    """
-
-    back: str
-    fronts: dict[int, str] = field(default_factory=dict)
-
-
-# --- checks and clozes ------------------------------------------------------
-
-
-def tex_problem(tex: str) -> str | None:
-    """Cheap syntax check used in both math modes; a message, or None when fine.
-
-    Finds unbalanced braces, ``\\begin``/``\\end`` mismatches, a cloze with no
-    number or nothing in it, and a cloze whose TeX ends in ``}`` without a space
-    before the closing ``}}`` (Anki needs ``{{c1::\\frac{a}{b} }}``).
-    """
-    try:
-        clozes = _tex.find_clozes(tex)
-    except _tex.ClozeSyntaxError as exc:
-        return str(exc)
-    if not tex.strip():
-        return "empty formula"
-    return _tex.brace_problem(_tex.strip_clozes(tex, clozes))
-
-
-def cloze_variants(tex: str) -> ClozeVariants:
-    """Split TeX holding ``{{cN::x}}`` / ``{{cN::x::hint}}`` into its back and front TeX.
-
-    Raises FormulaError for cloze syntax ``tex_problem`` reports.
-    """
-    try:
-        clozes = _tex.find_clozes(tex)
-    except _tex.ClozeSyntaxError as exc:
-        raise FormulaError(str(exc)) from None
-    back = _tex.strip_clozes(tex, clozes)
-    fronts: dict[int, str] = {}
-    for n in sorted({c.number for c in clozes}):
-        fronts[n] = _tex.strip_clozes(tex, clozes, hide=n)
-    return ClozeVariants(back=back, fronts=fronts)
 
 
 # --- rendering --------------------------------------------------------------
@@ -240,49 +173,3 @@ def _render_fallback(tex: str, *, display: bool) -> RenderedFormula:
     except _fallback.FallbackError as exc:
         raise FormulaError(str(exc)) from None
     return RenderedFormula(svg, width, height, depth, renderer="ziamath")
-
-
-# --- HTML -------------------------------------------------------------------
-
-
-def _attr(text: str) -> str:
-    """Escape for an HTML attribute, also hiding ``{``, ``}`` and ``:`` from Anki's cloze parser."""
-    return (
-        html.escape(text, quote=True)
-        .replace("{", "&#123;")
-        .replace("}", "&#125;")
-        .replace(":", "&#58;")
-    )
-
-
-def formula_img_html(src: str, rendered: RenderedFormula, *, display: bool, alt: str) -> str:
-    """The ``<img>`` tag for a rendered formula, sized in em and set on the baseline.
-
-    ``alt`` (usually the TeX) is escaped so it can stand inside a cloze.
-    """
-    cls = "ag-math ag-display" if display else "ag-math"
-    style = f"width:{rendered.width_em:.3f}em"
-    if not display:
-        style += f";vertical-align:{-rendered.depth_em:.3f}em"
-    return f'<img class="{cls}" src="{_attr(src)}" alt="{_attr(alt)}" style="{style}">'
-
-
-def math_cloze_html(back_img: str, fronts: dict[int, str]) -> str:
-    """Field HTML for a clozed formula in image mode, from its ``<img>`` tags.
-
-    ``back_img`` shows the whole formula; ``fronts[n]`` the formula with cloze
-    ``n`` hidden. Each cloze number gets one real Anki cloze whose text is the
-    back image and whose hint is the front image, so Anki makes one card per
-    number and, on card ``n``'s front, puts ``[<front n>]`` in a ``.cloze`` span.
-    card.css hides the brackets and every ``.cloze-inactive`` copy inside
-    ``.ag-mc``; the trailing ``.ag-mc-all`` copy shows the whole formula on
-    cards whose number is not in this formula, and is hidden by the sibling
-    rule ``.ag-mc .cloze ~ .ag-mc-all`` otherwise.
-    """
-    for tag in (back_img, *fronts.values()):
-        if "}}" in tag or "::" in tag or "{{" in tag:
-            raise ValueError("image HTML inside a cloze must not hold '{{', '}}' or '::'")
-    parts = ['<span class="ag-mc">']
-    parts += [f"{{{{c{n}::{back_img}::{fronts[n]}}}}}" for n in sorted(fronts)]
-    parts.append(f'<span class="ag-mc-all">{back_img}</span></span>')
-    return "".join(parts)

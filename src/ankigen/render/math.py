@@ -19,9 +19,15 @@ from markdown_it.common.utils import escapeHtml
 from ankigen.diagnostics import Diagnostic, error
 from ankigen.model import Deck, ItemKind, Math, MathMode
 from ankigen.render.media import MediaCache, MediaFile, content_hash
+from ankigen.render.tex import (
+    RENDER_SETTINGS,
+    RenderedFormula,
+    cloze_variants,
+    formula_img_html,
+    math_cloze_html,
+    tex_problem,
+)
 
-#: Bump when formula drawing changes, so stale cache entries are not reused.
-RENDER_VERSION = "math-1"
 #: Below this many formulas a process pool costs more than it saves.
 _POOL_THRESHOLD = 24
 _INDEX = "math-index.json"
@@ -37,7 +43,7 @@ class _Job:
     @property
     def name(self) -> str:
         kind = "d" if self.display else "i"
-        return f"ag-math-{kind}-{content_hash(RENDER_VERSION, kind, self.tex)}.svg"
+        return f"ag-math-{kind}-{content_hash(RENDER_SETTINGS, kind, self.tex)}.svg"
 
 
 @dataclass(frozen=True)
@@ -67,8 +73,6 @@ class MathRenderer:
 
     def prepare(self, deck: Deck) -> list[Diagnostic]:
         """Check every formula of a deck and plan the images image mode needs."""
-        from ankigen.render.formula import tex_problem
-
         problems: list[Diagnostic] = []
         for item in deck.items:
             fronts = [(m, item.kind is ItemKind.CLOZE) for m in item.front.maths]
@@ -122,8 +126,6 @@ class MathRenderer:
         """The HTML for one formula, and the media files it references."""
         if mode is MathMode.MATHJAX or (math.tex, math.display) in self._invalid:
             return _mathjax(math), []
-        from ankigen.render.formula import cloze_variants, math_cloze_html
-
         if cloze and _has_cloze(math.tex):
             variants = cloze_variants(math.tex)
             back = self._image(_Job(variants.back, math.display))
@@ -170,8 +172,6 @@ class MathRenderer:
 def _jobs(math: Math, *, cloze: bool) -> list[_Job]:
     if not (cloze and _has_cloze(math.tex)):
         return [_Job(math.tex, math.display)]
-    from ankigen.render.formula import cloze_variants
-
     variants = cloze_variants(math.tex)
     return [
         _Job(variants.back, math.display),
@@ -204,8 +204,6 @@ def _draw_one(job: _Job) -> tuple[bytes, float, float, float] | str:
 def _img(drawn: _Drawn, math: Math) -> str:
     if not drawn.name:
         return ""
-    from ankigen.render.formula import RenderedFormula, formula_img_html
-
     size = RenderedFormula(b"", drawn.width, drawn.height, drawn.depth)
     return formula_img_html(drawn.name, size, display=math.display, alt=math.tex)
 

@@ -1,0 +1,134 @@
+"""The light half of formula handling: checks, cloze variants and ``<img>`` HTML.
+
+Nothing here imports matplotlib, so validating formulas in both math modes,
+and a warm rebuild whose images all come from the cache, stay fast. Drawing
+lives in ``ankigen.render.formula``.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from importlib.metadata import version
+
+from ankigen.render import _tex
+
+#: Font size formulas are drawn at, in points; every size is reported relative to it.
+DRAW_SIZE = 100.0
+FONTSET = "dejavusans"
+
+#: Everything that changes the bytes of an image: part of the media name hash.
+RENDER_SETTINGS = (
+    f"formula/v1 matplotlib={version('matplotlib')} fontset={FONTSET} size={DRAW_SIZE:g} "
+    f"ziamath={version('ziamath')}"
+)
+
+
+class FormulaError(Exception):
+    """TeX that cannot be drawn; str() says which construct failed."""
+
+
+@dataclass(frozen=True)
+class RenderedFormula:
+    """One formula as an SVG image, with sizes in em of the surrounding text.
+
+    ``height_em`` is the whole image height; ``depth_em`` is the part below the
+    baseline, so ``vertical-align: -{depth_em}em`` puts the baseline on the text's.
+    ``renderer`` says which engine drew it (``mathtext`` or ``ziamath``).
+    """
+
+    svg: bytes
+    width_em: float
+    height_em: float
+    depth_em: float
+    renderer: str = "mathtext"
+
+
+@dataclass(frozen=True)
+class ClozeVariants:
+    """The TeX variants of a formula holding clozes.
+
+    ``back`` shows every cloze's content; ``fronts[n]`` hides cloze ``n`` behind
+    a visible gap (``[...]`` or ``[hint]``) and shows the others.
+    """
+
+    back: str
+    fronts: dict[int, str] = field(default_factory=dict)
+
+
+# --- checks and clozes ------------------------------------------------------
+
+
+def tex_problem(tex: str) -> str | None:
+    """Cheap syntax check used in both math modes; a message, or None when fine.
+
+    Finds unbalanced braces, ``\\begin``/``\\end`` mismatches, a cloze with no
+    number or nothing in it, and a cloze whose TeX ends in ``}`` without a space
+    before the closing ``}}`` (Anki needs ``{{c1::\\frac{a}{b} }}``).
+    """
+    try:
+        clozes = _tex.find_clozes(tex)
+    except _tex.ClozeSyntaxError as exc:
+        return str(exc)
+    if not tex.strip():
+        return "empty formula"
+    return _tex.brace_problem(_tex.strip_clozes(tex, clozes))
+
+
+def cloze_variants(tex: str) -> ClozeVariants:
+    """Split TeX holding ``{{cN::x}}`` / ``{{cN::x::hint}}`` into its back and front TeX.
+
+    Raises FormulaError for cloze syntax ``tex_problem`` reports.
+    """
+    try:
+        clozes = _tex.find_clozes(tex)
+    except _tex.ClozeSyntaxError as exc:
+        raise FormulaError(str(exc)) from None
+    back = _tex.strip_clozes(tex, clozes)
+    fronts: dict[int, str] = {}
+    for n in sorted({c.number for c in clozes}):
+        fronts[n] = _tex.strip_clozes(tex, clozes, hide=n)
+    return ClozeVariants(back=back, fronts=fronts)
+
+
+def _attr(text: str) -> str:
+    """Escape for an HTML attribute, also hiding ``{``, ``}`` and ``:`` from Anki's cloze parser."""
+    return (
+        html.escape(text, quote=True)
+        .replace("{", "&#123;")
+        .replace("}", "&#125;")
+        .replace(":", "&#58;")
+    )
+
+
+def formula_img_html(src: str, rendered: RenderedFormula, *, display: bool, alt: str) -> str:
+    """The ``<img>`` tag for a rendered formula, sized in em and set on the baseline.
+
+    ``alt`` (usually the TeX) is escaped so it can stand inside a cloze.
+    """
+    cls = "ag-math ag-display" if display else "ag-math"
+    style = f"width:{rendered.width_em:.3f}em"
+    if not display:
+        style += f";vertical-align:{-rendered.depth_em:.3f}em"
+    return f'<img class="{cls}" src="{_attr(src)}" alt="{_attr(alt)}" style="{style}">'
+
+
+def math_cloze_html(back_img: str, fronts: dict[int, str]) -> str:
+    """Field HTML for a clozed formula in image mode, from its ``<img>`` tags.
+
+    ``back_img`` shows the whole formula; ``fronts[n]`` the formula with cloze
+    ``n`` hidden. Each cloze number gets one real Anki cloze whose text is the
+    back image and whose hint is the front image, so Anki makes one card per
+    number and, on card ``n``'s front, puts ``[<front n>]`` in a ``.cloze`` span.
+    card.css hides the brackets and every ``.cloze-inactive`` copy inside
+    ``.ag-mc``; the trailing ``.ag-mc-all`` copy shows the whole formula on
+    cards whose number is not in this formula, and is hidden by the sibling
+    rule ``.ag-mc .cloze ~ .ag-mc-all`` otherwise.
+    """
+    for tag in (back_img, *fronts.values()):
+        if "}}" in tag or "::" in tag or "{{" in tag:
+            raise ValueError("image HTML inside a cloze must not hold '{{', '}}' or '::'")
+    parts = ['<span class="ag-mc">']
+    parts += [f"{{{{c{n}::{back_img}::{fronts[n]}}}}}" for n in sorted(fronts)]
+    parts.append(f'<span class="ag-mc-all">{back_img}</span></span>')
+    return "".join(parts)
