@@ -68,11 +68,27 @@ class _FragmentRenderer(RendererHTML):
 
     def mark_open(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
                   env: EnvType) -> str:
-        return "{{c" + str(tokens[idx].meta["ord"]) + "::"
+        number = tokens[idx].meta.get("ord")
+        if number is None:
+            # A mark outside a cloze item's text (a reveal answer, an Extra):
+            # the walker reports it; here it stays literal text, never a crash.
+            _matching_close(tokens, idx).meta["literal"] = True
+            return "=="
+        return "{{c" + str(number) + "::"
 
     def mark_close(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
                    env: EnvType) -> str:
-        return "}}"
+        return "==" if tokens[idx].meta.get("literal") else "}}"
+
+
+def _matching_close(tokens: Sequence[Token], idx: int) -> Token:
+    """The ``mark_close`` that ends the ``mark_open`` at ``idx``."""
+    depth = 0
+    for token in tokens[idx:]:
+        depth += {"mark_open": 1, "mark_close": -1}.get(token.type, 0)
+        if depth == 0:
+            return token
+    return Token("mark_close", "mark", -1)  # unbalanced: a throw-away stand-in
 
 
 _RENDERER = _FragmentRenderer()
