@@ -115,8 +115,25 @@ _ORDER: dict[str, Callable[[sympy.Expr, sympy.Expr], object]] = {
 }
 
 
+_RATIONAL_ORDER: dict[str, Callable[[Fraction, Fraction], bool]] = {
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+}
+
+
+def _fraction(value: sympy.Expr) -> Fraction:
+    return Fraction(int(value.p), int(value.q))
+
+
 def _order(op: str, left: sympy.Expr, right: sympy.Expr) -> str | None:
     """``< <= > >=`` on two real numbers."""
+    if left.is_Rational and right.is_Rational:
+        # Exact rationals (the common case, e.g. in every step of a `for`)
+        # compare directly; sympy's relational machinery is far slower.
+        holds = _RATIONAL_ORDER[op](_fraction(left), _fraction(right))
+        return None if holds else f"left side is {show(left)}, right side is {show(right)}"
     _real("left", left)
     _real("right", right)
     result = _ORDER[op](left, right)
