@@ -35,17 +35,39 @@ def main() -> None:
 
 @main.command()
 @_PATHS
-@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False),
-              help="Folder for the .apkg files (default: build/).")
-@click.option("--figures", "figures_dir", type=click.Path(path_type=Path, file_okay=False),
-              help="Folder of figure scripts <id>.py (default: figures/).")
-@click.option("--math", "math", type=click.Choice(["image", "mathjax"]),
-              help="Render formulas as images, or leave them to Anki's MathJax "
-                   "(overrides each file's front matter; default: image).")
-@click.option("--figure-format", type=click.Choice(["svg", "png"]), default="svg",
-              show_default=True, help="Image format for figures.")
-def build(paths: tuple[Path, ...], out_dir: Path | None, figures_dir: Path | None,
-          math: str | None, figure_format: str) -> None:
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Folder for the .apkg files (default: build/).",
+)
+@click.option(
+    "--figures",
+    "figures_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Folder of figure scripts <id>.py (default: figures/).",
+)
+@click.option(
+    "--math",
+    "math",
+    type=click.Choice(["image", "mathjax"]),
+    help="Render formulas as images, or leave them to Anki's MathJax "
+    "(overrides each file's front matter; default: image).",
+)
+@click.option(
+    "--figure-format",
+    type=click.Choice(["svg", "png"]),
+    default="svg",
+    show_default=True,
+    help="Image format for figures.",
+)
+def build(
+    paths: tuple[Path, ...],
+    out_dir: Path | None,
+    figures_dir: Path | None,
+    math: str | None,
+    figure_format: str,
+) -> None:
     """Build OUT/<stem>.apkg for each content file in PATHS (default: content/).
 
     Every check runs first; if any content error is found, no deck is
@@ -68,22 +90,37 @@ def build(paths: tuple[Path, ...], out_dir: Path | None, figures_dir: Path | Non
         sys.exit(1)
     s = result.summary
     for deck in result.written:
-        click.echo(f"wrote {deck.path} ({deck.notes} notes, {deck.cards} cards, "
-                   f"{deck.media} media)")
-    click.echo(f"Built {_plural(s.decks, 'deck')}: {_plural(s.notes, 'note')}, "
-               f"{_plural(s.cards, 'card')}, {s.media} media; {_plural(s.checks, 'check')} "
-               f"passed; images: {s.images_drawn} rendered, {s.images_cached} from cache.")
+        click.echo(
+            f"wrote {deck.path} ({_plural(deck.notes, 'note')}, "
+            f"{_plural(deck.cards, 'card')}, {deck.media} media)"
+        )
+    click.echo(
+        f"Built {_plural(s.decks, 'deck')}: {_plural(s.notes, 'note')}, "
+        f"{_plural(s.cards, 'card')}, {s.media} media; {_plural(s.checks, 'check')} "
+        f"passed; images: {s.images_drawn} rendered, {s.images_cached} from cache."
+    )
 
 
 @main.command()
 @_PATHS
 @click.option("--strict", is_flag=True, help="Treat warnings (e.g. unverified claims) as errors.")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Diagnostics as FILE:LINE: text, or as JSON records.")
-@click.option("--figures", "figures_dir", type=click.Path(path_type=Path, file_okay=False),
-              help="Folder of figure scripts <id>.py (default: figures/).")
-def check(paths: tuple[Path, ...], strict: bool, output_format: str,
-          figures_dir: Path | None) -> None:
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Diagnostics as FILE:LINE: text, or as JSON records.",
+)
+@click.option(
+    "--figures",
+    "figures_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Folder of figure scripts <id>.py (default: figures/).",
+)
+def check(
+    paths: tuple[Path, ...], strict: bool, output_format: str, figures_dir: Path | None
+) -> None:
     """Parse, validate and run every check in PATHS, without writing a deck."""
     with _usage_errors():
         settings = load_settings(Path.cwd())
@@ -156,22 +193,34 @@ def _check_summary(result: BuildResult) -> str:
     s = result.summary
     errors = sum(d.is_error for d in result.diagnostics)
     warnings = len(result.diagnostics) - errors
-    verdict = ("all passed" if s.failed_checks == 0 else f"{s.failed_checks} failed")
+    verdict = "all passed" if s.failed_checks == 0 else f"{s.failed_checks} failed"
     tail = f"; {_plural(errors, 'error')}, {_plural(warnings, 'warning')}"
-    return (f"Checked {_plural(s.decks, 'deck')}: {_plural(s.items, 'item')}, "
-            f"{_plural(s.checks, 'check')}, {verdict}{tail}.")
+    return (
+        f"Checked {_plural(s.decks, 'deck')}: {_plural(s.items, 'item')}, "
+        f"{_plural(s.checks, 'check')}, {verdict}{tail}."
+    )
 
 
 def _json_report(result: BuildResult) -> dict[str, object]:
     s = result.summary
     return {
         "diagnostics": [
-            {"file": d.file, "line": d.line, "severity": d.severity.value,
-             "message": d.message, **({"detail": d.detail} if d.detail else {})}
+            {
+                "file": d.file,
+                "line": d.line,
+                "severity": d.severity.value,
+                "message": d.message,
+                **({"detail": d.detail} if d.detail else {}),
+            }
             for d in result.diagnostics
         ],
-        "summary": {"decks": s.decks, "items": s.items, "checks": s.checks,
-                    "failed_checks": s.failed_checks, "ok": not result.failed},
+        "summary": {
+            "decks": s.decks,
+            "items": s.items,
+            "checks": s.checks,
+            "failed_checks": s.failed_checks,
+            "ok": not result.failed,
+        },
     }
 
 

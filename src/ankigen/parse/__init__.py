@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import genanki
+from markdown_it.token import Token
 
 from ankigen.diagnostics import Diagnostic, error
 from ankigen.model import Deck, Item, ItemKind, MathMode
@@ -68,8 +70,9 @@ def parse_text(text: str, path: Path, root: Path, display_path: str) -> ParseRes
     return ParseResult(deck, tuple(sorted(diagnostics, key=lambda d: d.line)))
 
 
-def _front_matter(tokens: list, display_path: str,  # type: ignore[type-arg]
-                  diagnostics: list[Diagnostic]) -> FrontMatter:
+def _front_matter(
+    tokens: Sequence[Token], display_path: str, diagnostics: list[Diagnostic]
+) -> FrontMatter:
     if not tokens or tokens[0].type != "front_matter":
         return FrontMatter()
     front, problems = read_front_matter(tokens[0].content)
@@ -78,8 +81,14 @@ def _front_matter(tokens: list, display_path: str,  # type: ignore[type-arg]
     return front
 
 
-def _freeze(draft: Draft, front: FrontMatter, deck_name: str, key: str, display_path: str,
-            diagnostics: list[Diagnostic]) -> Item:
+def _freeze(
+    draft: Draft,
+    front: FrontMatter,
+    deck_name: str,
+    key: str,
+    display_path: str,
+    diagnostics: list[Diagnostic],
+) -> Item:
     """Render a draft's tokens and fix its identity."""
     question = render_inline(draft.front, draft.line)
     answer = render_blocks(draft.lead, draft.lead_line, draft.blocks)
@@ -87,9 +96,10 @@ def _freeze(draft: Draft, front: FrontMatter, deck_name: str, key: str, display_
     if question.is_empty and not question.maths and not question.images:
         what = "cloze text" if is_cloze else "question"
         diagnostics.append(error(display_path, draft.line, f"empty {what} before ':::'"))
-    if (not is_cloze and answer.is_empty and not answer.maths and not answer.images):
-        diagnostics.append(error(display_path, draft.line,
-                                 "empty answer: write the answer after ':::'"))
+    if not is_cloze and answer.is_empty and not answer.maths and not answer.images:
+        diagnostics.append(
+            error(display_path, draft.line, "empty answer: write the answer after ':::'")
+        )
     tags = _unique([*front.tags, *draft.tags, *draft.metadata.tags])
     subdeck = draft.section if front.subdecks and draft.section else None
     return Item(
@@ -132,12 +142,22 @@ def _duplicate_guids(items: list[Item], display_path: str) -> list[Diagnostic]:
         if earlier == item.line:
             continue
         how = f"id '{item.note_id}'" if item.note_id else "question"
-        problems.append(error(display_path, earlier,
-                              f"duplicate note: same {how} as the item at line {item.line}; "
-                              "give one of them a different id"))
-        problems.append(error(display_path, item.line,
-                              f"duplicate note: same {how} as the item at line {earlier}; "
-                              "give one of them a different id"))
+        problems.append(
+            error(
+                display_path,
+                earlier,
+                f"duplicate note: same {how} as the item at line {item.line}; "
+                "give one of them a different id",
+            )
+        )
+        problems.append(
+            error(
+                display_path,
+                item.line,
+                f"duplicate note: same {how} as the item at line {earlier}; "
+                "give one of them a different id",
+            )
+        )
     return problems
 
 

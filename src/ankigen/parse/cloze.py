@@ -70,6 +70,19 @@ def cloze_problems(children: Sequence[Token]) -> list[tuple[int, str]]:
                     f"empty cloze '{cloze.group(0)}' would make an empty card",
                 )
             )
+    plain = "".join(
+        c.content if c.type == "text" else _visible_text(c).replace("{", "(").replace("}", ")")
+        for c in children
+    )
+    for cloze in _CLOZE.finditer(plain):
+        if cloze.group(2).count("{") != cloze.group(2).count("}"):
+            problems.append(
+                (
+                    _offset(plain, cloze.start()),
+                    f"cloze '{cloze.group(0)}' ends at the first '}}}}', inside your braces "
+                    "(Anki reads it so): put a space between the braces, '} }}'",
+                )
+            )
     for opener in _OPENER.finditer(text):
         if opener.start() not in closed_at and not _inside_cloze(text, opener.start()):
             problems.append(

@@ -23,51 +23,57 @@ from ankigen.parse.metadata import is_comment
 class _FragmentRenderer(RendererHTML):
     """CommonMark HTML, except for math, images, raw HTML, code and marks."""
 
-    def math_inline(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
-                    env: EnvType) -> str:
+    def math_inline(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
         return _math_slot(tokens[idx], env, display=False)
 
-    def math_inline_double(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
-                           env: EnvType) -> str:
+    def math_inline_double(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
         return _math_slot(tokens[idx], env, display=True)
 
-    def math_block(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
-                   env: EnvType) -> str:
+    def math_block(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
         return _math_slot(tokens[idx], env, display=True) + "\n"
 
-    def image(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
-              env: EnvType) -> str:
+    def image(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
         token = tokens[idx]
         alt = self.renderInlineAsText(token.children or [], options, env)
         images: list[ImageRef] = env["images"]
         images.append(ImageRef(str(token.attrGet("src") or ""), alt, _line(token, env)))
         return f"{SLOT}i{len(images) - 1}{SLOT}"
 
-    def html_inline(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
-                    env: EnvType) -> str:
+    def html_inline(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
         return _escaped_html(tokens[idx].content)
 
-    def html_block(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
-                   env: EnvType) -> str:
+    def html_block(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
         content = tokens[idx].content
         if is_comment(content):
             return ""
         return f"<p>{_escaped_html(content.rstrip())}</p>\n"
 
-    def code_inline(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
-                    env: EnvType) -> str:
+    def code_inline(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
         return _literal_braces(super().code_inline(tokens, idx, options, env))
 
-    def code_block(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
-                   env: EnvType) -> str:
+    def code_block(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
         return _literal_braces(super().code_block(tokens, idx, options, env))
 
-    def fence(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
-              env: EnvType) -> str:
+    def fence(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
         return _literal_braces(super().fence(tokens, idx, options, env))
 
-    def mark_open(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
-                  env: EnvType) -> str:
+    def mark_open(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
         number = tokens[idx].meta.get("ord")
         if number is None:
             # A mark outside a cloze item's text (a reveal answer, an Extra):
@@ -76,8 +82,9 @@ class _FragmentRenderer(RendererHTML):
             return "=="
         return "{{c" + str(number) + "::"
 
-    def mark_close(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
-                   env: EnvType) -> str:
+    def mark_close(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
         return "==" if tokens[idx].meta.get("literal") else "}}"
 
 
@@ -101,8 +108,7 @@ def render_inline(children: Sequence[Token], line: int) -> Fragment:
     return Fragment(html, tuple(env["maths"]), tuple(env["images"]))
 
 
-def render_blocks(lead: Sequence[Token], lead_line: int,
-                  blocks: Sequence[Token]) -> Fragment:
+def render_blocks(lead: Sequence[Token], lead_line: int, blocks: Sequence[Token]) -> Fragment:
     """Render an answer: the inline ``lead`` after a separator, then whole blocks.
 
     A lone lead renders without a paragraph wrapper, so a one-line answer is

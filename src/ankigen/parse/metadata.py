@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 
@@ -51,12 +52,17 @@ def parse_comment(html: str) -> MetadataResult:
             return MetadataResult(None)
         fields[field.group(1)] = field.group(2).strip()
     if not any(key in fields for key in _KEYS):
+        # `<!-- tag: core -->` is a misspelt field, not a remark: say so.
+        for key in fields:
+            close = difflib.get_close_matches(key.lower(), _KEYS, n=1, cutoff=0.6)
+            if close:
+                return MetadataResult(
+                    None, f"unknown metadata field '{key}' (did you mean '{close[0]}'?)"
+                )
         return MetadataResult(None)
     unknown = sorted(set(fields) - set(_KEYS))
     if unknown:
-        return MetadataResult(
-            None, f"unknown metadata field '{unknown[0]}' (known: id, tags)"
-        )
+        return MetadataResult(None, f"unknown metadata field '{unknown[0]}' (known: id, tags)")
     note_id = fields.get("id")
     if note_id is not None and not _ID.match(note_id):
         return MetadataResult(None, f"metadata id '{note_id}' must be one word, without spaces")

@@ -25,6 +25,10 @@ _SEPARATOR = re.compile(r"(?:(?<=\s)|^):::(?=\s|$)")
 _SOURCE_SEPARATOR = re.compile(r"(?:(?<=\s)|^):::(?=\s|$)", re.MULTILINE)
 _CALLOUT = re.compile(r"^\[!(recall|formula|note)\][ \t]*(.*)$", re.IGNORECASE)
 _CHECK_FENCES = ("check", "formulas")
+_CLOZE_IN_ANSWER = (
+    "cloze syntax inside a list, table or quote of an answer is not a cloze; "
+    "write the cloze item as a paragraph of its own"
+)
 
 
 @dataclass(frozen=True)
@@ -112,8 +116,11 @@ class Walker:
     def _heading(self, open_token: Token, inline: Token) -> None:
         self._close()
         text = _plain_text(inline.children or [])
-        if open_token.tag == "h1" and self.result.title is None:
-            self.result.title = text
+        if open_token.tag == "h1":
+            # A later `#` heading ends the current section; only the first names the deck.
+            self.result.title = self.result.title if self.result.title is not None else text
+            self._section = self._section_tag = None
+            self._last_in_section = None
         elif open_token.tag == "h2":
             self._section = text
             self._section_tag = slugify(text) or None
@@ -121,10 +128,15 @@ class Walker:
 
     def _extend(self, block: list[Token]) -> None:
         """A block that is not an item: part of the open answer, else prose."""
-        if self._open is None:
-            return
         if block[0].type == "fence":
             self._check_fence_closed(block[0])
+        if self._open is None:
+            return
+        for token in block:
+            if token.type == "inline" and token.map and token.children:
+                _note_lines(token.children, token.map[0] + 1)
+                if has_cloze(token.children):
+                    self._problem(token.map[0] + 1, _CLOZE_IN_ANSWER)
         self._open.blocks.extend(block)
         self._open.answer_source.append(_source(block, self._lines))
         self._open.last_line = _end_line(block)
@@ -201,6 +213,7 @@ class Walker:
         if self._open is not None:
             self._open.blocks.extend(_paragraph_tokens(paragraph))
             self._open.answer_source.append(paragraph.source)
+            self._open.last_line = paragraph.end_line
             self._take_trailing_metadata(paragraph)
 
     def _start(
