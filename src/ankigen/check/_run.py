@@ -1,0 +1,150 @@
+"""Running a deck's ``formulas`` and ``check`` blocks (loads sympy).
+
+Kept apart from the package's entry point so that a deck with no checks
+never pays for importing sympy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import partial
+from types import MappingProxyType
+from typing import TypeVar
+
+from ankigen.diagnostics import Diagnostic, error
+from ankigen.model import CodeBlock, Deck
+
+from ._ast import Assert, Let
+from ._compile import compile_formula
+from ._errors import StatementError
+from ._evaluate import run_assert
+from ._grammar import defined_name, parse_statement
+from ._sympy import Definition
+from ._timeout import TimeLimitExceeded, call_with_time_limit
+
+T = TypeVar("T")
+
+
+@dataclass
+class Outcome:
+    """What running a deck's blocks found: problems, compiled formulas, counters."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    formulas: dict[str, Callable[..., float]] = field(default_factory=dict)
+    checks: int = 0
+    failed: int = 0
+
+
+def run_checks(deck: Deck, time_limit: float) -> Outcome:
+    """Define the formulas, compile them for figures, and decide every assert."""
+    run = _Run(deck.display_path, time_limit)
+    scope: dict[str, Definition] = {}
+    for block in deck.formulas:
+        run.formulas_block(block, scope)
+    formulas = run.compile_formulas(scope)
+    for item in deck.items:
+        for block in item.checks:
+            run.check_block(block, dict(scope))
+    return Outcome(run.diagnostics, formulas, run.checks, run.failed)
+
+
+class _Run:
+    """The state of checking one deck: its diagnostics and counters."""
+
+    def __init__(self, file: str, time_limit: float) -> None:
+        self.file = file
+        self.time_limit = time_limit
+        self.diagnostics: list[Diagnostic] = []
+        self.checks = 0
+        self.failed = 0
+
+    def report(self, line: int, message: str) -> None:
+        """Record an error at ``line``."""
+        self.diagnostics.append(error(self.file, line, message))
+
+    def formulas_block(self, block: CodeBlock, scope: dict[str, Definition]) -> None:
+        """Add a ``formulas`` block's names to the file-wide scope."""
+        for line, text in _lines(block):
+            statement = self.parse(line, text, scope)
+            if isinstance(statement, Assert):
+                self.report(line, "a formulas block holds only 'let'; put asserts in a check block")
+
+    def check_block(self, block: CodeBlock, scope: dict[str, Definition]) -> None:
+        """Run a ``check`` block; its ``let`` names live in ``scope``, a copy."""
+        for line, text in _lines(block):
+            is_assert = text.split("#", 1)[0].split()[:1] == ["assert"]
+            statement = self.parse(line, text, scope)
+            if isinstance(statement, Assert):
+                self.run_assert(line, statement, scope)
+            elif is_assert:  # an assert that did not parse
+                self.checks += 1
+                self.failed += 1
+
+    def parse(self, line: int, text: str, scope: dict[str, Definition]) -> Let | Assert | None:
+        """Parse one line and define its ``let``; report problems, return None then."""
+        try:
+            statement = parse_statement(text)
+        except StatementError as exc:
+            self.report(line, str(exc))
+            name = defined_name(text)
+            if name is not None and name not in scope:
+                # Later uses say the definition is broken, not "free symbol".
+                scope[name] = Definition(name, None, line, MappingProxyType({}))
+            return None
+        if isinstance(statement, Let):
+            self.define(line, statement, scope)
+        return statement
+
+    def define(self, line: int, let: Let, scope: dict[str, Definition]) -> None:
+        """Add a ``let`` to ``scope``, unless the name is already visible."""
+        earlier = scope.get(let.name)
+        if earlier is not None:
+            self.report(line, f"{let.name!r} is already defined at line {earlier.line}")
+            return
+        # The body sees the names defined before it, never later ones.
+        scope[let.name] = Definition(let.name, let.value, line, MappingProxyType(dict(scope)))
+
+    def run_assert(self, line: int, statement: Assert, scope: Mapping[str, Definition]) -> None:
+        """Decide one assertion under the time limit and record the outcome."""
+        self.checks += 1
+        frozen = MappingProxyType(dict(scope))
+        outcome, problem = self.guarded(partial(run_assert, statement, frozen))
+        problem = problem or outcome
+        if problem is not None:
+            self.failed += 1
+            self.report(line, problem)
+
+    def guarded(self, work: Callable[[], T]) -> tuple[T | None, str | None]:
+        """Run ``work``: its result, or the message for every way it can go wrong."""
+        try:
+            return call_with_time_limit(work, self.time_limit), None
+        except StatementError as exc:
+            return None, str(exc)
+        except TimeLimitExceeded:
+            return None, (
+                f"gave up after {self.time_limit:g} s; simplify the statement"
+                " or give numbers with 'where'"
+            )
+        except RecursionError:
+            return None, "expression too deeply nested (through its 'let' names)"
+        except Exception as exc:  # sympy can fail in many ways; never a traceback
+            return None, f"cannot evaluate: {type(exc).__name__}: {exc}"
+
+    def compile_formulas(self, scope: Mapping[str, Definition]) -> dict[str, Callable[..., float]]:
+        """Compile every defined ``formulas`` name for figures."""
+        compiled: dict[str, Callable[..., float]] = {}
+        for name, definition in scope.items():
+            if definition.value is None:
+                continue
+            formula, problem = self.guarded(partial(compile_formula, definition))
+            if formula is None:
+                self.report(definition.line, f"formula {name!r}: {problem}")
+            else:
+                compiled[name] = formula
+        return compiled
+
+
+def _lines(block: CodeBlock) -> list[tuple[int, str]]:
+    """Each line of a block with its line number in the content file."""
+    return [(block.line + n, text) for n, text in enumerate(block.text.splitlines())]
