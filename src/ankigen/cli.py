@@ -94,6 +94,8 @@ def build(
             f"wrote {deck.path} ({_plural(deck.notes, 'note')}, "
             f"{_plural(deck.cards, 'card')}, {deck.media} media)"
         )
+    if s.up_to_date:
+        click.echo(f"{_plural(s.up_to_date, 'deck')} already up to date (nothing changed)")
     click.echo(
         f"Built {_plural(s.decks, 'deck')}: {_plural(s.notes, 'note')}, "
         f"{_plural(s.cards, 'card')}, {s.media} media; {_plural(s.checks, 'check')} "

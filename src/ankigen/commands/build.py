@@ -12,13 +12,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ankigen.buildtime import build_time
-from ankigen.check import check_deck
+from ankigen.check import CheckReport, check_deck
 from ankigen.diagnostics import Diagnostic, Severity
 from ankigen.errors import AnkigenError, UsageError
 from ankigen.model import Deck, MathMode
 from ankigen.package import PackagedDeck, write_deck
 from ankigen.parse import parse_file
-from ankigen.render import Progress, RenderSettings, render_decks
+from ankigen.render import Progress, RenderedDeck, RenderSettings, render_decks
+from ankigen.render.media import MediaCache
+from ankigen.stamp import Stamp, file_hash, input_hash, is_up_to_date, load_stamp, save_stamp
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,7 @@ class BuildSummary:
     """Counts for the closing summary line."""
 
     decks: int = 0
+    up_to_date: int = 0
     items: int = 0
     checks: int = 0
     failed_checks: int = 0
@@ -85,12 +88,15 @@ class ContentFile:
 
 def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     """Build (or, with ``write=False``, only check) every content file."""
-    files = discover(options.paths)
-    diagnostics: list[Diagnostic] = []
+    cache = MediaCache(options.out_dir / ".cache")
+    plans = [_plan(source, options, cache) for source in discover(options.paths)]
+    current = [plan.stamp for plan in plans if plan.stamp is not None]
+    todo = {plan.source.path: plan for plan in plans if plan.stamp is None}
+    diagnostics: list[Diagnostic] = [w for stamp in current for w in stamp.replayed_warnings()]
 
     decks: list[Deck] = []
-    for source in files:
-        parsed = parse_file(source.path, source.root, display_path(source.path))
+    for plan in todo.values():
+        parsed = parse_file(plan.source.path, plan.source.root, display_path(plan.source.path))
         diagnostics.extend(parsed.diagnostics)
         if parsed.deck is not None:
             decks.append(_with_math(parsed.deck, options.math))
@@ -103,8 +109,7 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
         decks,
         formulas={path: report.formulas for path, report in reports.items()},
         formulas_source={deck.path: "\n".join(b.text for b in deck.formulas) for deck in decks},
-        settings=RenderSettings(options.figures_dir, options.out_dir / ".cache",
-                                options.figure_format),
+        settings=RenderSettings(options.figures_dir, cache.folder, options.figure_format),
         progress=progress,
     )
     diagnostics.extend(rendering.diagnostics)
@@ -113,25 +118,91 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     failed = any(d.is_error for d in diagnostics)
     written: list[PackagedDeck] = []
     if options.write and not failed:
-        for r in rendering.decks:
-            try:
-                written.append(write_deck(r, options.out_dir, build_time(r.deck.path)))
-            except OSError as exc:
-                raise WriteError(options.out_dir / f"{r.deck.stem}.apkg", exc) from exc
+        for rendered in rendering.decks:
+            plan = todo[rendered.deck.path]
+            deck_file = _write(rendered, options.out_dir, plan.build_time)
+            save_stamp(
+                cache,
+                rendered.deck.stem,
+                _stamp_of(plan, rendered, deck_file, reports[rendered.deck.path]),
+            )
+            written.append(deck_file)
 
     summary = BuildSummary(
-        decks=len(decks),
-        items=sum(len(d.items) for d in decks),
-        checks=sum(r.checks for r in reports.values()),
+        decks=len(plans),
+        up_to_date=len(current),
+        items=sum(len(d.items) for d in decks) + sum(p.items for p in current),
+        checks=sum(r.checks for r in reports.values()) + sum(p.checks for p in current),
         failed_checks=sum(r.failed for r in reports.values()),
-        notes=sum(p.notes for p in written),
-        cards=sum(p.cards for p in written),
-        media=sum(p.media for p in written),
+        notes=sum(p.notes for p in written) + sum(p.notes for p in current),
+        cards=sum(p.cards for p in written) + sum(p.cards for p in current),
+        media=sum(p.media for p in written) + sum(p.media for p in current),
         images_drawn=rendering.rendered,
-        images_cached=rendering.cached,
+        # An up-to-date deck's images all come from earlier builds.
+        images_cached=rendering.cached + sum(p.media for p in current),
     )
     ordered = sorted(diagnostics, key=lambda d: (d.file, d.line))
     return BuildResult(tuple(dict.fromkeys(ordered)), tuple(written), summary)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """A content file, the inputs hash of its deck, and its stamp if the deck is current."""
+
+    source: ContentFile
+    inputs: str
+    build_time: float
+    stamp: Stamp | None
+
+
+def _plan(source: ContentFile, options: BuildOptions, cache: MediaCache) -> _Plan:
+    """Decide whether a content file's deck must be built, or is already up to date."""
+    when = build_time(source.path)
+    settings = "|".join(
+        str(part)
+        for part in (
+            options.math,
+            options.figure_format,
+            options.figures_dir.resolve(),
+            source.root.resolve(),
+            options.strict,
+        )
+    )
+    inputs = input_hash(source.path, settings, when)
+    if not options.write:
+        return _Plan(source, inputs, when, None)
+    stamp = load_stamp(cache, source.path.stem)
+    deck_file = options.out_dir / f"{source.path.stem}.apkg"
+    current = stamp if is_up_to_date(stamp, inputs, deck_file) else None
+    return _Plan(source, inputs, when, current)
+
+
+def _write(rendered: RenderedDeck, out_dir: Path, when: float) -> PackagedDeck:
+    try:
+        return write_deck(rendered, out_dir, when)
+    except OSError as exc:
+        raise WriteError(out_dir / f"{rendered.deck.stem}.apkg", exc) from exc
+
+
+def _stamp_of(
+    plan: _Plan, rendered: RenderedDeck, written: PackagedDeck, report: CheckReport
+) -> Stamp:
+    warnings = [
+        {"file": d.file, "line": d.line, "message": d.message}
+        for d in report.diagnostics
+        if not d.is_error
+    ]
+    return Stamp(
+        inputs=plan.inputs,
+        sources={str(path): file_hash(path) for path in rendered.sources},
+        output=file_hash(written.path),
+        warnings=warnings,
+        items=len(rendered.deck.items),
+        checks=report.checks,
+        notes=written.notes,
+        cards=written.cards,
+        media=written.media,
+    )
 
 
 def discover(paths: Sequence[Path]) -> list[ContentFile]:
@@ -151,8 +222,10 @@ def discover(paths: Sequence[Path]) -> list[ContentFile]:
     for source in files:
         clash = stems.setdefault(source.path.stem, source.path)
         if clash != source.path:
-            raise UsageError(f"{clash} and {source.path} would both build "
-                             f"{source.path.stem}.apkg; rename one of them")
+            raise UsageError(
+                f"{clash} and {source.path} would both build "
+                f"{source.path.stem}.apkg; rename one of them"
+            )
     return files
 
 

@@ -46,11 +46,16 @@ class Note:
 
 @dataclass(frozen=True)
 class RenderedDeck:
-    """A deck's notes and the media they reference."""
+    """A deck's notes, the media they reference, and the files those came from.
+
+    ``sources`` are the figure scripts and image files the deck used, so a
+    later build can tell whether the deck is still up to date.
+    """
 
     deck: Deck
     notes: tuple[Note, ...]
     media: tuple[MediaFile, ...]
+    sources: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -69,11 +74,16 @@ class _Shipment:
 
     media: dict[str, MediaFile] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    sources: set[Path] = field(default_factory=set)
 
 
-def render_decks(decks: list[Deck], formulas: Mapping[Path, Formulas],
-                 formulas_source: Mapping[Path, str], settings: RenderSettings,
-                 progress: Progress | None = None) -> RenderReport:
+def render_decks(
+    decks: list[Deck],
+    formulas: Mapping[Path, Formulas],
+    formulas_source: Mapping[Path, str],
+    settings: RenderSettings,
+    progress: Progress | None = None,
+) -> RenderReport:
     """Render every deck: formulas (drawn in parallel, cached), figures and images."""
     cache = MediaCache(settings.cache_dir)
     maths = MathRenderer(cache)
@@ -86,13 +96,21 @@ def render_decks(decks: list[Deck], formulas: Mapping[Path, Formulas],
     for deck in decks:
         shipment = _Shipment()
         notes = tuple(
-            _note(deck, item_index, maths, figures, formulas.get(deck.path, {}),
-                  formulas_source.get(deck.path, ""), cache, shipment)
+            _note(
+                deck,
+                item_index,
+                maths,
+                figures,
+                formulas.get(deck.path, {}),
+                formulas_source.get(deck.path, ""),
+                cache,
+                shipment,
+            )
             for item_index in range(len(deck.items))
         )
         diagnostics.extend(shipment.diagnostics)
         media = tuple(shipment.media[name] for name in sorted(shipment.media))
-        rendered.append(RenderedDeck(deck, notes, media))
+        rendered.append(RenderedDeck(deck, notes, media, tuple(sorted(shipment.sources))))
     diagnostics.extend(maths.diagnostics)
     return RenderReport(
         tuple(rendered),
@@ -102,23 +120,42 @@ def render_decks(decks: list[Deck], formulas: Mapping[Path, Formulas],
     )
 
 
-def _note(deck: Deck, index: int, maths: MathRenderer, figures: _FigureDrawer,
-          formulas: Formulas, formulas_source: str, cache: MediaCache,
-          shipment: _Shipment) -> Note:
+def _note(
+    deck: Deck,
+    index: int,
+    maths: MathRenderer,
+    figures: _FigureDrawer,
+    formulas: Formulas,
+    formulas_source: str,
+    cache: MediaCache,
+    shipment: _Shipment,
+) -> Note:
     item = deck.items[index]
     is_cloze = item.kind is ItemKind.CLOZE
-    front = _fill(item.front, deck, maths, figures, formulas, formulas_source, cache,
-                  shipment, cloze=is_cloze)
-    back = _fill(item.back, deck, maths, figures, formulas, formulas_source, cache,
-                 shipment, cloze=False)
+    front = _fill(
+        item.front, deck, maths, figures, formulas, formulas_source, cache, shipment, cloze=is_cloze
+    )
+    back = _fill(
+        item.back, deck, maths, figures, formulas, formulas_source, cache, shipment, cloze=False
+    )
     source = html.escape(f"{deck.path.name}:{item.line}")
-    return Note(item.kind, (front, back, source), item.guid, item.tags,
-                item.subdeck or deck.name, item.line)
+    return Note(
+        item.kind, (front, back, source), item.guid, item.tags, item.subdeck or deck.name, item.line
+    )
 
 
-def _fill(fragment: Fragment, deck: Deck, maths: MathRenderer, figures: _FigureDrawer,
-          formulas: Formulas, formulas_source: str, cache: MediaCache,
-          shipment: _Shipment, *, cloze: bool) -> str:
+def _fill(
+    fragment: Fragment,
+    deck: Deck,
+    maths: MathRenderer,
+    figures: _FigureDrawer,
+    formulas: Formulas,
+    formulas_source: str,
+    cache: MediaCache,
+    shipment: _Shipment,
+    *,
+    cloze: bool,
+) -> str:
     """Replace the fragment's slots with math and image HTML."""
     if SLOT not in fragment.html:
         return fragment.html
@@ -132,29 +169,45 @@ def _fill(fragment: Fragment, deck: Deck, maths: MathRenderer, figures: _FigureD
                 shipment.media[file.name] = file
             parts[position] = math_html
         else:
-            parts[position] = _image_html(fragment, number, deck, figures, formulas,
-                                          formulas_source, cache, shipment)
+            parts[position] = _image_html(
+                fragment, number, deck, figures, formulas, formulas_source, cache, shipment
+            )
     return "".join(parts)
 
 
-def _image_html(fragment: Fragment, number: int, deck: Deck, figures: _FigureDrawer,
-                formulas: Formulas, formulas_source: str, cache: MediaCache,
-                shipment: _Shipment) -> str:
+def _image_html(
+    fragment: Fragment,
+    number: int,
+    deck: Deck,
+    figures: _FigureDrawer,
+    formulas: Formulas,
+    formulas_source: str,
+    cache: MediaCache,
+    shipment: _Shipment,
+) -> str:
     ref = fragment.images[number]
     alt = html.escape(ref.alt)
     if ref.figure_id is not None:
         result = figures.draw(ref.figure_id, formulas, formulas_source)
         css = "ag-figure"
-        media, problem, detail = result.media, result.problem, result.traceback
+        media, problem, detail, source = (
+            result.media,
+            result.problem,
+            result.traceback,
+            result.script,
+        )
     else:
         shipped = ship_image(ref.target, deck.path, deck.root, cache)
         css = "ag-image"
-        media, problem, detail = shipped.media, shipped.problem, ""
+        media, problem, detail, source = shipped.media, shipped.problem, "", shipped.source
     if media is None:
-        shipment.diagnostics.append(error(deck.display_path, ref.line, problem or "bad image",
-                                          detail))
+        shipment.diagnostics.append(
+            error(deck.display_path, ref.line, problem or "bad image", detail)
+        )
         return ""
     shipment.media[media.name] = media
+    if source is not None:
+        shipment.sources.add(source)
     return f'<img class="{css}" src="{html.escape(media.name)}" alt="{alt}">'
 
 
@@ -171,8 +224,14 @@ class _FigureDrawer:
     def draw(self, figure_id: str, formulas: Formulas, formulas_source: str) -> FigureResult:
         key = (figure_id, formulas_source)
         if key not in self._results:
-            result = draw_figure(figure_id, self._settings.figures_dir, formulas,
-                                 formulas_source, self._settings.figure_format, self._cache)
+            result = draw_figure(
+                figure_id,
+                self._settings.figures_dir,
+                formulas,
+                formulas_source,
+                self._settings.figure_format,
+                self._cache,
+            )
             if result.media is not None:
                 self.drawn += result.drawn
                 self.reused += not result.drawn

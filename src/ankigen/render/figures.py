@@ -34,6 +34,7 @@ class FigureResult:
     problem: str | None = None
     traceback: str = ""
     drawn: bool = False
+    script: Path | None = None
 
 
 def figure_script(figure_id: str, figures_dir: Path) -> Path | None:
@@ -46,25 +47,37 @@ def figure_script(figure_id: str, figures_dir: Path) -> Path | None:
     return script
 
 
-def draw_figure(figure_id: str, figures_dir: Path, formulas: Formulas, formulas_source: str,
-                image_format: str, cache: MediaCache) -> FigureResult:
+def draw_figure(
+    figure_id: str,
+    figures_dir: Path,
+    formulas: Formulas,
+    formulas_source: str,
+    image_format: str,
+    cache: MediaCache,
+) -> FigureResult:
     """Draw one figure (or take it from the cache) as SVG or PNG."""
     script = figure_script(figure_id, figures_dir)
     if script is None:
-        return FigureResult(None, f"unknown figure '{figure_id}': there is no "
-                                  f"{figures_dir / (figure_id + '.py')}")
+        return FigureResult(
+            None, f"unknown figure '{figure_id}': there is no {figures_dir / (figure_id + '.py')}"
+        )
     source = script.read_bytes()
-    name = (f"ag-fig-{figure_id}-"
-            f"{content_hash(_RENDER_VERSION, source, formulas_source, image_format)}"
-            f".{image_format}")
+    name = (
+        f"ag-fig-{figure_id}-"
+        f"{content_hash(_RENDER_VERSION, source, formulas_source, image_format)}"
+        f".{image_format}"
+    )
     if cache.has(name):
-        return FigureResult(cache.get(name))
+        return FigureResult(cache.get(name), script=script)
     try:
         data = _run_script(script, formulas, image_format)
     except Exception as exc:  # a figure script may raise anything; report, never crash
-        return FigureResult(None, f"figure '{figure_id}' failed: {type(exc).__name__}: {exc}",
-                            _script_traceback(exc, script))
-    return FigureResult(cache.put(name, data), drawn=True)
+        return FigureResult(
+            None,
+            f"figure '{figure_id}' failed: {type(exc).__name__}: {exc}",
+            _script_traceback(exc, script),
+        )
+    return FigureResult(cache.put(name, data), drawn=True, script=script)
 
 
 def _run_script(script: Path, formulas: Formulas, image_format: str) -> bytes:
@@ -78,9 +91,14 @@ def _run_script(script: Path, formulas: Formulas, image_format: str) -> bytes:
     draw(fig, formulas)
     buffer = io.BytesIO()
     with _deterministic_rc():
-        fig.savefig(buffer, format=image_format, metadata=_metadata(image_format),
-                    dpi=200 if image_format == "png" else "figure", transparent=False,
-                    bbox_inches="tight")
+        fig.savefig(
+            buffer,
+            format=image_format,
+            metadata=_metadata(image_format),
+            dpi=200 if image_format == "png" else "figure",
+            transparent=False,
+            bbox_inches="tight",
+        )
     return buffer.getvalue()
 
 

@@ -20,6 +20,7 @@ class ImageResult:
 
     media: MediaFile | None
     problem: str | None = None
+    source: Path | None = None
 
 
 def ship_image(target: str, content_file: Path, root: Path, cache: MediaCache) -> ImageResult:
@@ -30,28 +31,32 @@ def ship_image(target: str, content_file: Path, root: Path, cache: MediaCache) -
     may not pull in files from elsewhere on the machine.
     """
     if _SCHEME.match(target) or target.startswith("//"):
-        return ImageResult(None, f"image '{target}' is a URL; put the file next to the "
-                                 "content and use a relative path")
+        return ImageResult(
+            None,
+            f"image '{target}' is a URL; put the file next to the content and use a relative path",
+        )
     relative = unquote(target)
     if not relative:
         return ImageResult(None, "image has no path")
     if Path(relative).is_absolute() or relative.startswith("\\"):
-        return ImageResult(None, f"image path '{relative}' is absolute; use a path "
-                                 "relative to the content file")
+        return ImageResult(
+            None, f"image path '{relative}' is absolute; use a path relative to the content file"
+        )
     resolved = (content_file.parent / relative).resolve()
     if not resolved.is_relative_to(root.resolve()):
-        return ImageResult(None, f"image path '{relative}' leaves the content folder "
-                                 f"'{root}'")
+        return ImageResult(None, f"image path '{relative}' leaves the content folder '{root}'")
     if not resolved.is_file():
         return ImageResult(None, f"image file '{relative}' not found")
     suffix = resolved.suffix.lower()
     if suffix not in _EXTENSIONS:
-        return ImageResult(None, f"image '{relative}' is not a supported image type "
-                                 f"({', '.join(sorted(_EXTENSIONS))})")
+        return ImageResult(
+            None,
+            f"image '{relative}' is not a supported image type ({', '.join(sorted(_EXTENSIONS))})",
+        )
     data = resolved.read_bytes()
     if len(data) > _MAX_BYTES:
         return ImageResult(None, f"image '{relative}' is larger than 20 MB")
     name = f"ag-img-{content_hash(data)}{suffix}"
     if cache.has(name):
-        return ImageResult(cache.get(name))
-    return ImageResult(cache.put(name, data))
+        return ImageResult(cache.get(name), source=resolved)
+    return ImageResult(cache.put(name, data), source=resolved)

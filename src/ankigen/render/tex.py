@@ -66,13 +66,75 @@ def tex_problem(tex: str) -> str | None:
     number or nothing in it, and a cloze whose TeX ends in ``}`` without a space
     before the closing ``}}`` (Anki needs ``{{c1::\\frac{a}{b} }}``).
     """
+    limit = _limit_problem(tex)
+    if limit is not None:
+        return limit
     try:
         clozes = _tex.find_clozes(tex)
     except _tex.ClozeSyntaxError as exc:
         return str(exc)
     if not tex.strip():
         return "empty formula"
+    refused = next((c for c in _tex.commands(tex) if _is_refused(c)), None)
+    if refused is not None:
+        return (
+            f"{refused} is not allowed in a formula: it could put a link, style "
+            "or script on the card, or make Anki's MathJax loop"
+        )
     return _tex.brace_problem(_tex.strip_clozes(tex, clozes))
+
+
+#: Formulas past these sizes are refused before any parser sees them: they
+#: would take mathtext minutes or exhaust its recursion, and no card needs them.
+MAX_FORMULA_CHARS = 4000
+MAX_BRACE_DEPTH = 40
+
+#: MathJax commands that reach outside the formula (links, HTML attributes,
+#: styles, extensions) or define macros (which can recurse forever). Content
+#: is untrusted, and in mathjax mode Anki's MathJax would obey them.
+_REFUSED = frozenset(
+    {
+        "\\href",
+        "\\url",
+        "\\require",
+        "\\class",
+        "\\cssId",
+        "\\style",
+        "\\unicode",
+        "\\def",
+        "\\gdef",
+        "\\edef",
+        "\\xdef",
+        "\\let",
+        "\\newcommand",
+        "\\renewcommand",
+        "\\providecommand",
+        "\\DeclareMathOperator",
+        "\\newenvironment",
+    }
+)
+
+
+def _is_refused(command: str) -> bool:
+    return command in _REFUSED or command.startswith("\\html")
+
+
+def _limit_problem(tex: str) -> str | None:
+    if len(tex) > MAX_FORMULA_CHARS:
+        return (
+            f"formula is too long ({len(tex):,} characters; at most "
+            f"{MAX_FORMULA_CHARS:,}): split it up"
+        )
+    depth = deepest = 0
+    for char in tex:
+        if char == "{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char == "}":
+            depth -= 1
+    if deepest > MAX_BRACE_DEPTH:
+        return f"formula nests braces {deepest} deep (at most {MAX_BRACE_DEPTH})"
+    return None
 
 
 def cloze_variants(tex: str) -> ClozeVariants:

@@ -1,0 +1,95 @@
+"""Up-to-date checks: a deck whose inputs have not changed is not rebuilt.
+
+After a successful build each deck gets a stamp (``OUT/.cache/<stem>.stamp.json``)
+recording a hash of everything its bytes depend on — the content file, the
+options, the tool and renderer versions, the build time, and every figure
+script and image it used — plus a hash of the ``.apkg`` written. A later
+build whose inputs hash the same, and whose ``.apkg`` is still the one
+written, keeps the deck as it is: a build is a pure function of its inputs,
+so rebuilding would write the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+from importlib.metadata import version
+from pathlib import Path
+
+from ankigen import __version__
+from ankigen.diagnostics import Diagnostic, Severity
+from ankigen.render.media import MediaCache
+from ankigen.render.tex import RENDER_SETTINGS
+
+_FORMAT = 2
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """What one written deck was built from, and what the build reported."""
+
+    inputs: str
+    sources: dict[str, str]
+    output: str
+    warnings: list[dict[str, object]]
+    items: int
+    checks: int
+    notes: int
+    cards: int
+    media: int
+
+    def replayed_warnings(self) -> list[Diagnostic]:
+        """The warnings the build that wrote the deck reported."""
+        return [
+            Diagnostic(str(w["file"]), int(str(w["line"])), str(w["message"]), Severity.WARNING)
+            for w in self.warnings
+        ]
+
+
+def input_hash(content: Path, settings: str, build_time: float) -> str:
+    """A hash of the content file, the build settings and versions, and the build time."""
+    digest = hashlib.sha256()
+    for part in (
+        str(_FORMAT),
+        __version__,
+        version("genanki"),
+        RENDER_SETTINGS,
+        settings,
+        repr(build_time),
+    ):
+        digest.update(part.encode("utf-8") + b"\x1f")
+    digest.update(content.read_bytes())
+    return digest.hexdigest()
+
+
+def file_hash(path: Path) -> str:
+    """The sha256 of a file's bytes ("" when it cannot be read)."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return ""
+
+
+def load_stamp(cache: MediaCache, stem: str) -> Stamp | None:
+    """The stamp of the last successful build of ``stem``, if any."""
+    try:
+        data = json.loads(cache.path(f"{stem}.stamp.json").read_text("utf-8"))
+        return Stamp(**data)
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+def is_up_to_date(stamp: Stamp | None, inputs: str, deck: Path) -> bool:
+    """True when the deck on disk is exactly what building these inputs would write."""
+    if stamp is None or stamp.inputs != inputs:
+        return False
+    if any(file_hash(Path(path)) != digest for path, digest in stamp.sources.items()):
+        return False
+    return file_hash(deck) == stamp.output
+
+
+def save_stamp(cache: MediaCache, stem: str, stamp: Stamp) -> None:
+    """Record a successful build of ``stem``."""
+    data = json.dumps(asdict(stamp), sort_keys=True, indent=1).encode("utf-8")
+    cache.put(f"{stem}.stamp.json", data)
