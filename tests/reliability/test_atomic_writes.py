@@ -51,11 +51,11 @@ def _raise(exc: BaseException):  # type: ignore[no-untyped-def]
 
 
 INTERRUPTIONS = {
-    "ctrl-c in zip normalisation": ("ankigen.package._normalise_zip", KeyboardInterrupt()),
-    "disk full in zip normalisation": ("ankigen.package._normalise_zip",
+    "ctrl-c in zip writing": ("ankigen.package._write_zip", KeyboardInterrupt()),
+    "disk full in zip writing": ("ankigen.package._write_zip",
                                        OSError(errno.ENOSPC, "No space left on device")),
-    "ctrl-c in genanki write": ("genanki.Package.write_to_file", KeyboardInterrupt()),
-    "disk full in genanki write": ("genanki.Package.write_to_file",
+    "ctrl-c in genanki database": ("genanki.Package.write_to_db", KeyboardInterrupt()),
+    "disk full in genanki database": ("genanki.Package.write_to_db",
                                    OSError(errno.ENOSPC, "No space left on device")),
     "ctrl-c at the rename": ("ankigen.package.os.replace", KeyboardInterrupt()),
 }
@@ -79,7 +79,7 @@ def test_write_error_is_reported_not_a_traceback(project: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """A full disk is no content error, but the CLI still says what failed, plainly."""
     before = files_in(project / "out")
-    monkeypatch.setattr(genanki.Package, "write_to_file",
+    monkeypatch.setattr(genanki.Package, "write_to_db",
                         _raise(OSError(errno.ENOSPC, "No space left on device")))
     result = run_cli(["build", "content", "--out", "out", "--math", "mathjax"])
     assert result.exit_code == 1

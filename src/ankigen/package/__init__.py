@@ -9,10 +9,14 @@ given, and zip entries are written in a fixed order with fixed dates.
 from __future__ import annotations
 
 import hashlib
+import itertools
+import json
 import os
+import sqlite3
 import tempfile
 import time
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +25,7 @@ import genanki
 from ankigen.model import ItemKind
 from ankigen.package.note_types import cloze_model, reveal_model
 from ankigen.render import RenderedDeck
+from ankigen.render.media import MediaFile
 
 __all__ = ["PackagedDeck", "deck_id", "write_deck"]
 
@@ -50,64 +55,81 @@ def write_deck(rendered: RenderedDeck, out_dir: Path, timestamp: float) -> Packa
         target = decks.get(note.deck_name)
         if target is None:
             subdeck = "" if note.deck_name == deck.name else note.deck_name
-            target = decks[note.deck_name] = genanki.Deck(deck_id(deck.key, subdeck),
-                                                          note.deck_name)
+            target = decks[note.deck_name] = genanki.Deck(
+                deck_id(deck.key, subdeck), note.deck_name
+            )
         model = cloze_model() if note.kind is ItemKind.CLOZE else reveal_model()
         # `due` is the new-card position: cards come up in the order of the file.
-        gnote = genanki.Note(model=model, fields=list(note.fields), guid=note.guid,
-                             tags=list(note.tags), due=position, sort_field=note.fields[0])
+        gnote = genanki.Note(
+            model=model,
+            fields=list(note.fields),
+            guid=note.guid,
+            tags=list(note.tags),
+            due=position,
+            sort_field=note.fields[0],
+        )
         cards += len(gnote.cards)
         target.add_note(gnote)
     if deck.name not in decks:
         decks[deck.name] = genanki.Deck(deck_id(deck.key), deck.name)
-    package = genanki.Package(list(decks.values()),
-                              media_files=[str(m.path) for m in rendered.media])
+    package = genanki.Package(list(decks.values()))
     out_dir.mkdir(parents=True, exist_ok=True)
     target_path = out_dir / f"{deck.stem}.apkg"
-    _write_atomically(package, target_path, timestamp)
+    _write_atomically(package, rendered.media, target_path, timestamp)
     return PackagedDeck(target_path, len(rendered.notes), cards, len(rendered.media))
 
 
-def _write_atomically(package: genanki.Package, target: Path, timestamp: float) -> None:
-    fd, raw_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}-",
-                                    suffix=".raw")
+def _write_atomically(
+    package: genanki.Package, media: Sequence[MediaFile], target: Path, timestamp: float
+) -> None:
+    """Write the deck beside its target, then rename it into place."""
+    fd, temp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}-", suffix=".tmp")
     os.close(fd)
-    raw = Path(raw_name)
-    final = raw.with_suffix(".tmp")
+    temp = Path(temp_name)
     try:
-        package.write_to_file(str(raw), timestamp=timestamp)
-        _normalise_zip(raw, final, timestamp)
-        final.chmod(0o666 & ~_umask())
-        os.replace(final, target)
+        with tempfile.TemporaryDirectory(prefix="ankigen-") as scratch:
+            collection = Path(scratch) / "collection.anki2"
+            _write_collection(package, collection, timestamp)
+            _write_zip(collection, media, temp, timestamp)
+        temp.chmod(0o666 & ~_umask())
+        os.replace(temp, target)
     finally:
-        raw.unlink(missing_ok=True)
-        final.unlink(missing_ok=True)
+        temp.unlink(missing_ok=True)
 
 
-def _normalise_zip(source: Path, target: Path, timestamp: float) -> None:
-    """Rewrite genanki's zip with fixed entry dates and order.
+def _write_collection(package: genanki.Package, path: Path, timestamp: float) -> None:
+    """genanki fills an Anki collection database; ids and times come from ``timestamp``."""
+    connection = sqlite3.connect(path)
+    try:
+        package.write_to_db(connection.cursor(), timestamp, itertools.count(int(timestamp * 1000)))
+        connection.commit()
+    finally:
+        connection.close()
 
-    genanki stamps media entries with their files' modification times; the
-    media map names each file by its basename, which is the cache name the
-    cards reference.
+
+def _write_zip(
+    collection: Path, media: Sequence[MediaFile], target: Path, timestamp: float
+) -> None:
+    """The ``.apkg`` zip: the collection, the media map, then media, in a fixed order.
+
+    Every entry has the same date (the build time) and permissions, so the
+    same deck gives the same bytes. Media entries are numbered; the map names
+    each by the file name the cards reference.
     """
     date = time.gmtime(max(timestamp, 315532800))[:6]  # zip dates start in 1980
-    with zipfile.ZipFile(source) as zin, zipfile.ZipFile(
-        target, "w", compression=zipfile.ZIP_DEFLATED
-    ) as zout:
-        for name in sorted(zin.namelist(), key=_entry_order):
-            info = zipfile.ZipInfo(name, date_time=date)
-            info.external_attr = 0o644 << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
-            zout.writestr(info, zin.read(name))
+    media_map = {str(index): file.name for index, file in enumerate(media)}
+    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(_entry("collection.anki2", date), collection.read_bytes())
+        archive.writestr(_entry("media", date), json.dumps(media_map))
+        for index, file in enumerate(media):
+            archive.writestr(_entry(str(index), date), file.path.read_bytes())
 
 
-def _entry_order(name: str) -> tuple[int, int, str]:
-    if name == "collection.anki2":
-        return (0, 0, name)
-    if name == "media":
-        return (1, 0, name)
-    return (2, int(name) if name.isdigit() else 0, name)
+def _entry(name: str, date: tuple[int, ...]) -> zipfile.ZipInfo:
+    info = zipfile.ZipInfo(name, date_time=date)  # type: ignore[arg-type]
+    info.external_attr = 0o644 << 16
+    info.compress_type = zipfile.ZIP_DEFLATED
+    return info
 
 
 def _umask() -> int:
