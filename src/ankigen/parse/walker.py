@@ -25,6 +25,8 @@ _SEPARATOR = re.compile(r"(?:(?<=\s)|^):::(?=\s|$)")
 _SOURCE_SEPARATOR = re.compile(r"(?:(?<=\s)|^):::(?=\s|$)", re.MULTILINE)
 _CALLOUT = re.compile(r"^\[!(recall|formula|note)\][ \t]*(.*)$", re.IGNORECASE)
 _CHECK_FENCES = ("check", "formulas")
+#: An image whose target markdown-it refused (a URL scheme it does not link).
+_URL_IMAGE = re.compile(r"!\[[^\]\n]*\]\(\s*<?([A-Za-z][A-Za-z0-9+.-]*:[^\s>]*)")
 _CLOZE_IN_ANSWER = (
     "cloze syntax inside a list, table or quote of an answer is not a cloze; "
     "write the cloze item as a paragraph of its own"
@@ -182,6 +184,7 @@ class Walker:
     def _paragraph(self, paragraph: Paragraph) -> None:
         _note_lines(paragraph.children, paragraph.line)
         self._stray_dollars(paragraph)
+        self._url_images(paragraph)
         split = _find_separator(paragraph.children)
         next_item = None
         if split is not None:
@@ -289,6 +292,22 @@ class Walker:
 
     def _problem(self, line: int, message: str) -> None:
         self.result.problems.append((line, message))
+
+    def _url_images(self, paragraph: Paragraph) -> None:
+        # markdown-it makes no image of a javascript:, vbscript:, file: or data:
+        # (non-image) target and leaves the text as written: say so instead.
+        for child in paragraph.children:
+            if child.type != "text":
+                continue
+            for match in _URL_IMAGE.finditer(child.content):
+                target = match.group(1)
+                while target.endswith(")") and target.count(")") > target.count("("):
+                    target = target[:-1]
+                self._problem(
+                    child.meta.get("line", paragraph.line),
+                    f"image '{target}' is a URL; put the file next to the content "
+                    "and use a relative path",
+                )
 
     def _stray_dollars(self, paragraph: Paragraph) -> None:
         for line in sorted(set(paragraph.stray_dollar_lines)):
