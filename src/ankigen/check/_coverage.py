@@ -19,13 +19,12 @@ comment that says so, which is enough to silence the warning.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from ankigen.model import Item
 
 _IGNORED = (
-    re.compile(r"^[ \t]*(`{3,}|~{3,}).*?^[ \t]*\1", re.M | re.S),  # fenced code
-    re.compile(r"(`+).+?\1", re.S),  # inline code
     re.compile(r"<!--.*?-->", re.S),  # metadata comments
     re.compile(r"\]\([^)]*\)"),  # link and image targets
     re.compile(r"<[A-Za-z][A-Za-z0-9+.-]*:[^>\s]*>"),  # autolinks
@@ -41,7 +40,9 @@ UNVERIFIED = "unverified claim: the answer states a number or formula but has no
 
 def states_claim(markdown: str) -> bool:
     """True when the markdown states a number or an equation (see the module doc)."""
-    text = markdown
+    # Code first, by linear scans: backreference regexes for fences and
+    # spans backtrack badly on long runs of backticks.
+    text = _without_fences(_without_code_spans(markdown))
     for pattern in _IGNORED:
         text = pattern.sub(" ", text)
     maths = [m.group(1) or m.group(2) for m in _MATH.finditer(text)]
@@ -49,6 +50,54 @@ def states_claim(markdown: str) -> bool:
         return True
     prose = _MATH.sub(" ", text)
     return _PROSE_CLAIM.search(prose) is not None
+
+
+_TICKS = re.compile(r"`+")
+_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})")
+
+
+def _without_fences(text: str) -> str:
+    """Drop fenced code blocks: from a fence line to one of the same kind, at least as long."""
+    kept: list[str] = []
+    fence = ""
+    for line in text.split("\n"):
+        match = _FENCE.match(line)
+        if fence:
+            if match and match.group(1)[0] == fence[0] and len(match.group(1)) >= len(fence):
+                fence = ""
+            continue
+        if match:
+            fence = match.group(1)
+            continue
+        kept.append(line)
+    return "\n".join(kept)
+
+
+def _without_code_spans(text: str) -> str:
+    """Blank out inline code spans: a run of backticks up to the next run as long.
+
+    Done with a lookup per run length rather than a backreference regex,
+    which backtracks cubically on a long run of backticks.
+    """
+    runs = list(_TICKS.finditer(text))
+    by_length: dict[int, list[int]] = {}
+    for index, run in enumerate(runs):
+        by_length.setdefault(len(run.group()), []).append(index)
+    parts: list[str] = []
+    position = index = 0
+    while index < len(runs):
+        opener = runs[index]
+        same = by_length[len(opener.group())]
+        later = bisect.bisect_right(same, index)
+        if later == len(same):
+            index += 1  # no closing run: these backticks are literal
+            continue
+        closer = runs[same[later]]
+        parts.extend((text[position : opener.start()], " "))
+        position = closer.end()
+        index = same[later] + 1
+    parts.append(text[position:])
+    return "".join(parts)
 
 
 def needs_check(item: Item) -> bool:

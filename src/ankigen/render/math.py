@@ -112,7 +112,11 @@ class MathRenderer:
             _, math, display_path = self._pending[job.name]
             self._failed.add(job.name)
             self.diagnostics.append(
-                error(display_path, math.line, f"formula ${math.tex}$ cannot be drawn: {outcome}")
+                error(
+                    display_path,
+                    math.line,
+                    f"formula ${_shown(math.tex)}$ cannot be drawn: {outcome}",
+                )
             )
             return
         svg, width, height, depth = outcome
@@ -221,5 +225,10 @@ def _has_cloze(tex: str) -> bool:
 def _formula_error(deck: Deck, math: Math, problem: str) -> Diagnostic:
     delimiter = "$$" if math.display else "$"
     return error(
-        deck.display_path, math.line, f"formula {delimiter}{math.tex}{delimiter}: {problem}"
+        deck.display_path, math.line, f"formula {delimiter}{_shown(math.tex)}{delimiter}: {problem}"
     )
+
+
+def _shown(tex: str) -> str:
+    """A formula as quoted in a message: a very long one keeps only its ends."""
+    return tex if len(tex) <= 80 else f"{tex[:60]}…{tex[-15:]}"
