@@ -53,7 +53,7 @@ def test_dunder_names_are_only_symbols() -> None:
     report = check_text("assert __import__ == __import__\nassert __class__ + 1 > __class__")
     assert [d.message for d in report.diagnostics] == [
         "cannot compare: free symbol __class__ remains after substitution;"
-        " add them to 'where' or use '=='"
+        " add it to 'where' or use '=='"
     ]
 
 

@@ -97,7 +97,7 @@ def _require_numbers(left: sympy.Expr, right: sympy.Expr, ctx: Context) -> None:
     raise StatementError(
         f"cannot compare: free symbol{'s' if len(names) > 1 else ''} {', '.join(names)}"
         f" remain{'' if len(names) > 1 else 's'} after substitution;"
-        " add them to 'where' or use '=='"
+        f" add {'them' if len(names) > 1 else 'it'} to 'where' or use '=='"
     )
 
 

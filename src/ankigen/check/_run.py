@@ -128,6 +128,8 @@ class _Run:
             )
         except RecursionError:
             return None, "expression too deeply nested (through its 'let' names)"
+        except OverflowError:
+            return None, "a number in this statement is too large to evaluate"
         except Exception as exc:  # sympy can fail in many ways; never a traceback
             return None, f"cannot evaluate: {type(exc).__name__}: {exc}"
 

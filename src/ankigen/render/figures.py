@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import os
 import re
 import traceback
 from collections.abc import Callable, Mapping
@@ -130,4 +131,7 @@ def _script_traceback(exc: BaseException, script: Path) -> str:
     own = [f for f in frames if Path(f.filename).resolve() == script]
     lines = traceback.format_list(own or frames[-1:])
     lines.extend(traceback.format_exception_only(type(exc), exc))
-    return "Traceback (most recent call last):\n" + "".join(lines)
+    text = "Traceback (most recent call last):\n" + "".join(lines)
+    # Name the script as the author would type it, not by its absolute path.
+    shown = os.path.relpath(script) if script.is_relative_to(Path.cwd().resolve()) else str(script)
+    return text.replace(f'"{script}"', f'"{shown}"')
