@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ankigen.diagnostics import Diagnostic, error
-from ankigen.model import SLOT, Deck, Fragment, ItemKind, MathMode
+from ankigen.model import SLOT, Deck, Fragment, ImageRef, Item, ItemKind, Math, MathMode
 from ankigen.render.figures import FigureResult, Formulas, draw_figure
 from ankigen.render.images import ship_image
 from ankigen.render.math import MathRenderer
@@ -68,15 +68,6 @@ class RenderReport:
     cached: int = 0
 
 
-@dataclass
-class _Shipment:
-    """Media and diagnostics gathered while rendering one deck."""
-
-    media: dict[str, MediaFile] = field(default_factory=dict)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    sources: set[Path] = field(default_factory=set)
-
-
 def render_decks(
     decks: list[Deck],
     formulas: Mapping[Path, Formulas],
@@ -94,23 +85,16 @@ def render_decks(
     figures = _FigureDrawer(settings, cache)
     rendered: list[RenderedDeck] = []
     for deck in decks:
-        shipment = _Shipment()
-        notes = tuple(
-            _note(
-                deck,
-                item_index,
-                maths,
-                figures,
-                formulas.get(deck.path, {}),
-                formulas_source.get(deck.path, ""),
-                cache,
-                shipment,
-            )
-            for item_index in range(len(deck.items))
+        filler = _DeckFiller(
+            deck,
+            maths,
+            figures,
+            cache,
+            formulas.get(deck.path, {}),
+            formulas_source.get(deck.path, ""),
         )
-        diagnostics.extend(shipment.diagnostics)
-        media = tuple(shipment.media[name] for name in sorted(shipment.media))
-        rendered.append(RenderedDeck(deck, notes, media, tuple(sorted(shipment.sources))))
+        rendered.append(filler.rendered())
+        diagnostics.extend(filler.diagnostics)
     diagnostics.extend(maths.diagnostics)
     return RenderReport(
         tuple(rendered),
@@ -120,95 +104,84 @@ def render_decks(
     )
 
 
-def _note(
-    deck: Deck,
-    index: int,
-    maths: MathRenderer,
-    figures: _FigureDrawer,
-    formulas: Formulas,
-    formulas_source: str,
-    cache: MediaCache,
-    shipment: _Shipment,
-) -> Note:
-    item = deck.items[index]
-    is_cloze = item.kind is ItemKind.CLOZE
-    front = _fill(
-        item.front, deck, maths, figures, formulas, formulas_source, cache, shipment, cloze=is_cloze
-    )
-    back = _fill(
-        item.back, deck, maths, figures, formulas, formulas_source, cache, shipment, cloze=False
-    )
-    source = html.escape(f"{deck.path.name}:{item.line}")
-    return Note(
-        item.kind, (front, back, source), item.guid, item.tags, item.subdeck or deck.name, item.line
-    )
+class _DeckFiller:
+    """Fills one deck's math and image slots, gathering its media and problems."""
 
+    def __init__(
+        self,
+        deck: Deck,
+        maths: MathRenderer,
+        figures: _FigureDrawer,
+        cache: MediaCache,
+        formulas: Formulas,
+        formulas_source: str,
+    ) -> None:
+        self.deck = deck
+        self._maths = maths
+        self._figures = figures
+        self._cache = cache
+        self._formulas = formulas
+        self._formulas_source = formulas_source
+        self._media: dict[str, MediaFile] = {}
+        self._sources: set[Path] = set()
+        self.diagnostics: list[Diagnostic] = []
 
-def _fill(
-    fragment: Fragment,
-    deck: Deck,
-    maths: MathRenderer,
-    figures: _FigureDrawer,
-    formulas: Formulas,
-    formulas_source: str,
-    cache: MediaCache,
-    shipment: _Shipment,
-    *,
-    cloze: bool,
-) -> str:
-    """Replace the fragment's slots with math and image HTML."""
-    if SLOT not in fragment.html:
-        return fragment.html
-    parts = fragment.html.split(SLOT)
-    # Slots alternate with text: text, slot, text, slot, ...
-    for position in range(1, len(parts), 2):
-        kind, number = parts[position][0], int(parts[position][1:])
-        if kind == "m":
-            math_html, media = maths.html(fragment.maths[number], deck.math, cloze=cloze)
-            for file in media:
-                shipment.media[file.name] = file
-            parts[position] = math_html
-        else:
-            parts[position] = _image_html(
-                fragment, number, deck, figures, formulas, formulas_source, cache, shipment
+    def rendered(self) -> RenderedDeck:
+        """Every item of the deck as a note, with the media the notes reference."""
+        notes = tuple(self._note(item) for item in self.deck.items)
+        media = tuple(self._media[name] for name in sorted(self._media))
+        return RenderedDeck(self.deck, notes, media, tuple(sorted(self._sources)))
+
+    def _note(self, item: Item) -> Note:
+        front = self._fill(item.front, cloze=item.kind is ItemKind.CLOZE)
+        back = self._fill(item.back, cloze=False)
+        source = html.escape(f"{self.deck.path.name}:{item.line}")
+        deck_name = item.subdeck or self.deck.name
+        return Note(item.kind, (front, back, source), item.guid, item.tags, deck_name, item.line)
+
+    def _fill(self, fragment: Fragment, *, cloze: bool) -> str:
+        """Replace the fragment's slots with math and image HTML."""
+        if SLOT not in fragment.html:
+            return fragment.html
+        parts = fragment.html.split(SLOT)
+        # Slots alternate with text: text, slot, text, slot, ...
+        for position in range(1, len(parts), 2):
+            kind, number = parts[position][0], int(parts[position][1:])
+            if kind == "m":
+                parts[position] = self._math_html(fragment.maths[number], cloze=cloze)
+            else:
+                parts[position] = self._image_html(fragment.images[number])
+        return "".join(parts)
+
+    def _math_html(self, math: Math, *, cloze: bool) -> str:
+        math_html, media = self._maths.html(math, self.deck.math, cloze=cloze)
+        for file in media:
+            self._media[file.name] = file
+        return math_html
+
+    def _image_html(self, ref: ImageRef) -> str:
+        if ref.figure_id is not None:
+            drawn = self._figures.draw(ref.figure_id, self._formulas, self._formulas_source)
+            css = "ag-figure"
+            media, problem, detail, source = (
+                drawn.media,
+                drawn.problem,
+                drawn.traceback,
+                drawn.script,
             )
-    return "".join(parts)
-
-
-def _image_html(
-    fragment: Fragment,
-    number: int,
-    deck: Deck,
-    figures: _FigureDrawer,
-    formulas: Formulas,
-    formulas_source: str,
-    cache: MediaCache,
-    shipment: _Shipment,
-) -> str:
-    ref = fragment.images[number]
-    alt = html.escape(ref.alt)
-    if ref.figure_id is not None:
-        result = figures.draw(ref.figure_id, formulas, formulas_source)
-        css = "ag-figure"
-        media, problem, detail, source = (
-            result.media,
-            result.problem,
-            result.traceback,
-            result.script,
-        )
-    else:
-        shipped = ship_image(ref.target, deck.path, deck.root, cache)
-        css = "ag-image"
-        media, problem, detail, source = shipped.media, shipped.problem, "", shipped.source
-    if media is None:
-        shipment.diagnostics.append(
-            error(deck.display_path, ref.line, problem or "bad image", detail)
-        )
-        return ""
-    shipment.media[media.name] = media
-    if source is not None:
-        shipment.sources.add(source)
-    return f'<img class="{css}" src="{html.escape(media.name)}" alt="{alt}">'
+        else:
+            shipped = ship_image(ref.target, self.deck.path, self.deck.root, self._cache)
+            css = "ag-image"
+            media, problem, detail, source = shipped.media, shipped.problem, "", shipped.source
+        if media is None:
+            self.diagnostics.append(
+                error(self.deck.display_path, ref.line, problem or "bad image", detail)
+            )
+            return ""
+        self._media[media.name] = media
+        if source is not None:
+            self._sources.add(source)
+        return f'<img class="{css}" src="{html.escape(media.name)}" alt="{html.escape(ref.alt)}">'
 
 
 class _FigureDrawer:
