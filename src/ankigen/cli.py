@@ -20,6 +20,12 @@ from ankigen.errors import UsageError
 from ankigen.model import MathMode
 
 _PATHS = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+_FIGURES = click.option(
+    "--figures",
+    "figures_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Folder of figure scripts <id>.py (default: figures/).",
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -41,12 +47,7 @@ def main() -> None:
     type=click.Path(path_type=Path, file_okay=False),
     help="Folder for the .apkg files (default: build/).",
 )
-@click.option(
-    "--figures",
-    "figures_dir",
-    type=click.Path(path_type=Path, file_okay=False),
-    help="Folder of figure scripts <id>.py (default: figures/).",
-)
+@_FIGURES
 @click.option(
     "--math",
     "math",
@@ -114,12 +115,7 @@ def build(
     show_default=True,
     help="Diagnostics as FILE:LINE: text, or as JSON records.",
 )
-@click.option(
-    "--figures",
-    "figures_dir",
-    type=click.Path(path_type=Path, file_okay=False),
-    help="Folder of figure scripts <id>.py (default: figures/).",
-)
+@_FIGURES
 def check(
     paths: tuple[Path, ...], strict: bool, output_format: str, figures_dir: Path | None
 ) -> None:
