@@ -84,6 +84,9 @@ class Walker:
         self._section_tag: str | None = None
         self._last_in_section: Draft | None = None
         self._callout: str | None = None
+        # A cloze item without ':::' is closed at once, but a metadata comment
+        # on the next line still belongs to it.
+        self._awaiting_metadata: Draft | None = None
 
     def walk(self, tokens: Sequence[Token]) -> WalkResult:
         """Walk the top-level blocks of a file."""
@@ -107,7 +110,7 @@ class Walker:
         elif kind == "fence" and first.info.strip() in _CHECK_FENCES:
             self._code_block(first)
         elif kind == "blockquote_open" and self._callout is None and _callout_kind(block):
-            self._callout_block(block)
+            self._callout_block(block, _callout_kind(block) or "")
         elif kind == "html_block" and self._metadata_after(first):
             return
         elif kind == "math_block" and has_cloze([first]):
@@ -159,11 +162,11 @@ class Walker:
             return
         self._last_in_section.checks.append(code)
 
-    def _callout_block(self, block: list[Token]) -> None:
+    def _callout_block(self, block: list[Token], kind: str) -> None:
         self._close()
         inner = split_blocks(block[1:-1])
         marker = _paragraph_of(inner[0], self._lines)
-        kind, rest = _split_marker_line(marker)
+        rest = _after_marker_line(marker)
         if any(
             c.type == "text" and _SEPARATOR.search(c.content)
             for c in marker.children[: len(marker.children) - len(rest.children)]
@@ -262,8 +265,6 @@ class Walker:
         self._awaiting_metadata = None
 
     # -- metadata -------------------------------------------------------
-
-    _awaiting_metadata: Draft | None = None
 
     def _take_trailing_metadata(self, paragraph: Paragraph) -> None:
         comment = _trailing_comment(paragraph.children)
@@ -513,20 +514,15 @@ def _callout_kind(block: list[Token]) -> str | None:
     return match.group(1).lower() if match else None
 
 
-def _split_marker_line(marker: Paragraph) -> tuple[str, Paragraph]:
-    """Split a callout's first paragraph after its marker line."""
-    kind = (_CALLOUT.match(marker.source.split("\n", 1)[0].strip()) or _never()).group(1).lower()
+def _after_marker_line(marker: Paragraph) -> Paragraph:
+    """The rest of a callout's first paragraph, after its marker line."""
     for index, child in enumerate(marker.children):
         if child.type in ("softbreak", "hardbreak"):
             rest = marker.children[index + 1 :]
             source = marker.source.split("\n", 1)[1] if "\n" in marker.source else ""
             stray = tuple(n for n in marker.stray_dollar_lines if n > marker.line)
-            return kind, Paragraph(rest, marker.line + 1, marker.end_line, source, stray)
-    return kind, Paragraph([], marker.end_line, marker.end_line, "")
-
-
-def _never() -> re.Match[str]:
-    raise AssertionError("callout marker checked before splitting")
+            return Paragraph(rest, marker.line + 1, marker.end_line, source, stray)
+    return Paragraph([], marker.end_line, marker.end_line, "")
 
 
 def _split_source(source: str, front: list[Token], has_separator: bool) -> tuple[str, str]:
