@@ -63,14 +63,16 @@ def seen_cards(collection: Collection) -> list[SeenCard]:
     for card_id in collection.find_cards("", order="c.due, c.ord"):
         card = collection.get_card(card_id)
         note = card.note()
-        cards.append(SeenCard(
-            note_type=note.note_type()["name"],
-            deck=collection.decks.name(card.did),
-            tags=tuple(note.tags),
-            front=_without_style(card.question()),
-            back=_without_style(card.answer()),
-            guid=note.guid,
-        ))
+        cards.append(
+            SeenCard(
+                note_type=note.note_type()["name"],
+                deck=collection.decks.name(card.did),
+                tags=tuple(note.tags),
+                front=_without_style(card.question()),
+                back=_without_style(card.answer()),
+                guid=note.guid,
+            )
+        )
     return cards
 
 

@@ -28,7 +28,11 @@ def _git(content_file: Path, *args: str) -> str | None:
     try:
         result = subprocess.run(
             ["git", *args, "--", content_file.name],
-            cwd=content_file.parent, capture_output=True, text=True, timeout=10, check=False,
+            cwd=content_file.parent,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
         )
     except (OSError, subprocess.SubprocessError):
         return None

@@ -30,8 +30,9 @@ def load_settings(project_dir: Path) -> ProjectSettings:
         values = data.get("tool", {}).get("ankigen", {})
     unknown = sorted(set(values) - {"content", "figures", "out"})
     if unknown:
-        raise UsageError(f"{pyproject}: unknown [tool.ankigen] key '{unknown[0]}' "
-                         "(known: content, figures, out)")
+        raise UsageError(
+            f"{pyproject}: unknown [tool.ankigen] key '{unknown[0]}' (known: content, figures, out)"
+        )
 
     def folder(key: str, default: str) -> Path:
         value = values.get(key, default)
@@ -39,5 +40,6 @@ def load_settings(project_dir: Path) -> ProjectSettings:
             raise UsageError(f"{pyproject}: [tool.ankigen] {key} must be a string")
         return project_dir / value
 
-    return ProjectSettings(folder("content", "content"), folder("figures", "figures"),
-                           folder("out", "build"))
+    return ProjectSettings(
+        folder("content", "content"), folder("figures", "figures"), folder("out", "build")
+    )

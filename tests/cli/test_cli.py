@@ -56,7 +56,8 @@ def test_build_defaults_to_content_folder_and_prints_a_summary(project: Path) ->
 
 def test_pyproject_sets_the_folders(project: Path) -> None:
     (project / "pyproject.toml").write_text(
-        '[tool.ankigen]\ncontent = "questions"\nout = "dist"\n', "utf-8")
+        '[tool.ankigen]\ncontent = "questions"\nout = "dist"\n', "utf-8"
+    )
     (project / "questions").mkdir()
     shutil.copy(FIXTURES / "good.md", project / "questions" / "good.md")
     result = invoke("build", "--math", "mathjax")
@@ -103,7 +104,8 @@ def test_check_prints_a_one_line_summary(project: Path) -> None:
     result = invoke("check")
     assert result.exit_code == 0, result.output
     assert result.stdout.strip() == (
-        "Checked 1 deck: 2 items, 1 check, all passed; 0 errors, 0 warnings.")
+        "Checked 1 deck: 2 items, 1 check, all passed; 0 errors, 0 warnings."
+    )
     assert not (project / "build" / "good.apkg").exists()
 
 
@@ -123,9 +125,12 @@ def test_check_json_gives_machine_readable_records(project: Path) -> None:
     assert result.exit_code == 1
     report = json.loads(result.stdout)
     first = report["diagnostics"][0]
-    assert first == {"file": "content/broken.md", "line": 2, "severity": "error",
-                     "message": "unknown front matter key 'colour' (known: deck, key, tags, "
-                                "subdecks, math)"}
+    assert first == {
+        "file": "content/broken.md",
+        "line": 2,
+        "severity": "error",
+        "message": "unknown front matter key 'colour' (known: deck, key, tags, subdecks, math)",
+    }
     assert report["summary"]["ok"] is False
     assert report["summary"]["failed_checks"] == 1
 

@@ -22,10 +22,19 @@ def cards(tmp_path_factory: pytest.TempPathFactory) -> list[SeenCard]:
     project = tmp_path_factory.mktemp("other-author")
     shutil.copytree(FIXTURE, project, dirs_exist_ok=True)
     out = project / "build"
-    result = CliRunner().invoke(main, [
-        "build", str(project / "content"), "--figures", str(project / "figures"),
-        "--out", str(out), "--math", "mathjax",
-    ])
+    result = CliRunner().invoke(
+        main,
+        [
+            "build",
+            str(project / "content"),
+            "--figures",
+            str(project / "figures"),
+            "--out",
+            str(out),
+            "--math",
+            "mathjax",
+        ],
+    )
     assert result.exit_code == 0, result.output
     with fresh_collection() as collection:
         log = import_deck(collection, out / "cell-biology.apkg")
@@ -36,8 +45,14 @@ def cards(tmp_path_factory: pytest.TempPathFactory) -> list[SeenCard]:
 
 def test_notes_and_cards_in_file_order(cards: list[SeenCard]) -> None:
     kinds = [c.note_type for c in cards]
-    assert kinds == ["ankigen Reveal", "ankigen Reveal", "ankigen Cloze",
-                     "ankigen Cloze", "ankigen Cloze", "ankigen Cloze"]
+    assert kinds == [
+        "ankigen Reveal",
+        "ankigen Reveal",
+        "ankigen Cloze",
+        "ankigen Cloze",
+        "ankigen Cloze",
+        "ankigen Cloze",
+    ]
     assert {c.deck for c in cards} == {"Biology::Cells"}
 
 

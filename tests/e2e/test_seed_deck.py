@@ -20,10 +20,20 @@ SEED = ROOT / "content" / "distributed-training.md"
 
 def build(project: Path, *extra: str) -> Path:
     """Build the project's content in mathjax mode; return the deck path."""
-    result = CliRunner().invoke(main, [
-        "build", str(project / "content"), "--figures", str(project / "figures"),
-        "--out", str(project / "build"), "--math", "mathjax", *extra,
-    ])
+    result = CliRunner().invoke(
+        main,
+        [
+            "build",
+            str(project / "content"),
+            "--figures",
+            str(project / "figures"),
+            "--out",
+            str(project / "build"),
+            "--math",
+            "mathjax",
+            *extra,
+        ],
+    )
     assert result.exit_code == 0, result.output
     return project / "build" / "distributed-training.apkg"
 
@@ -80,16 +90,25 @@ def test_no_card_side_is_empty_or_shows_its_answer_on_the_front(cards: list[Seen
 
 
 def test_vocabulary_cloze_hides_and_reveals_the_word(cards: list[SeenCard]) -> None:
-    cloze = next(c for c in cards if c.note_type == "ankigen Cloze"
-                 and 'data-cloze="All&#x2D;reduce"' in c.front)
+    cloze = next(
+        c
+        for c in cards
+        if c.note_type == "ankigen Cloze" and 'data-cloze="All&#x2D;reduce"' in c.front
+    )
     assert "[...]" in cloze.front
     assert ">All-reduce</span>" in cloze.back
 
 
 def test_sections_and_callouts_become_tags(cards: list[SeenCard]) -> None:
     tags = {tag for card in cards for tag in card.tags}
-    assert {"distributed-training", "recall", "true-or-false-justify", "spot-the-error",
-            "why-questions", "edge-cases"} <= tags
+    assert {
+        "distributed-training",
+        "recall",
+        "true-or-false-justify",
+        "spot-the-error",
+        "why-questions",
+        "edge-cases",
+    } <= tags
 
 
 def test_figures_are_shipped_and_referenced(cards: list[SeenCard]) -> None:
@@ -97,15 +116,21 @@ def test_figures_are_shipped_and_referenced(cards: list[SeenCard]) -> None:
     assert 'src="ag-fig-s01-' in backs and 'src="ag-fig-s02-' in backs
 
 
-def test_edited_deck_updates_notes_in_place(project: Path, tmp_path: Path,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_edited_deck_updates_notes_in_place(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     edited = tmp_path / "edited"
     shutil.copytree(project, edited)
     seed = edited / "content" / "distributed-training.md"
     text = seed.read_text("utf-8")
     assert "False. Every device holds a full copy" in text
-    seed.write_text(text.replace("False. Every device holds a full copy",
-                                 "False (edited). Every device holds a full copy"), "utf-8")
+    seed.write_text(
+        text.replace(
+            "False. Every device holds a full copy",
+            "False (edited). Every device holds a full copy",
+        ),
+        "utf-8",
+    )
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     first = build(project)
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1800000000")
@@ -118,6 +143,5 @@ def test_edited_deck_updates_notes_in_place(project: Path, tmp_path: Path,
         assert log.updated >= 1
         assert collection.note_count() == before
         assert len(collection.find_notes('"Answer:*False (edited)*"')) == 1
-        ours = sorted(m["name"] for m in collection.models.all()
-                      if m["name"].startswith("ankigen"))
+        ours = sorted(m["name"] for m in collection.models.all() if m["name"].startswith("ankigen"))
         assert ours == ["ankigen Cloze", "ankigen Reveal"]  # no note type copies

@@ -23,10 +23,17 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def build(project: Path) -> str:
-    result = CliRunner().invoke(main, [
-        "build", str(project / "content"), "--figures", str(project / "figures"),
-        "--out", str(project / "build"),
-    ])
+    result = CliRunner().invoke(
+        main,
+        [
+            "build",
+            str(project / "content"),
+            "--figures",
+            str(project / "figures"),
+            "--out",
+            str(project / "build"),
+        ],
+    )
     assert result.exit_code == 0, result.output
     return result.stdout
 
@@ -68,11 +75,15 @@ def test_cloze_in_math_front_hides_only_the_clozed_part(cards: list[SeenCard]) -
     clozed = [c for c in cards if 'class="ag-mc"' in c.front]
     assert clozed, "the seed has clozes inside formulas"
     for card in clozed:
-        hidden = re.findall(r'<span class="cloze" data-cloze="[^"]*" data-ordinal="\d+">'
-                            r'\[(<img[^>]*>)\]</span>', card.front)
+        hidden = re.findall(
+            r'<span class="cloze" data-cloze="[^"]*" data-ordinal="\d+">'
+            r"\[(<img[^>]*>)\]</span>",
+            card.front,
+        )
         assert len(hidden) == 1  # the active cloze shows its "hidden" variant as the hint
-        shown_on_back = re.findall(r'<span class="cloze" data-ordinal="\d+">(<img[^>]*>)</span>',
-                                   card.back)
+        shown_on_back = re.findall(
+            r'<span class="cloze" data-ordinal="\d+">(<img[^>]*>)</span>', card.back
+        )
         assert len(shown_on_back) == 1 and shown_on_back[0] != hidden[0]
 
 

@@ -21,10 +21,14 @@ def dump_fragment(label: str, fragment: Fragment) -> list[str]:
     """A readable form of a fragment: slots shown as [m0], [i0]."""
     text = fragment.html.replace(SLOT, "|")
     lines = [f"  {label}: {text!r}"]
-    lines += [f"    math {i}: {m.tex!r} display={m.display} line={m.line}"
-              for i, m in enumerate(fragment.maths)]
-    lines += [f"    image {i}: {r.target!r} alt={r.alt!r} line={r.line}"
-              for i, r in enumerate(fragment.images)]
+    lines += [
+        f"    math {i}: {m.tex!r} display={m.display} line={m.line}"
+        for i, m in enumerate(fragment.maths)
+    ]
+    lines += [
+        f"    image {i}: {r.target!r} alt={r.alt!r} line={r.line}"
+        for i, r in enumerate(fragment.images)
+    ]
     return lines
 
 
@@ -35,8 +39,10 @@ def dump_deck(deck: Deck | None) -> list[str]:
     lines = [f"deck: {deck.name!r} key={deck.key!r} math={deck.math.value} tags={list(deck.tags)}"]
     lines += [f"formulas at line {b.line}: {b.text!r}" for b in deck.formulas]
     for item in deck.items:
-        lines.append(f"item line {item.line}: {item.kind.value} id={item.note_id} "
-                     f"tags={list(item.tags)} subdeck={item.subdeck}")
+        lines.append(
+            f"item line {item.line}: {item.kind.value} id={item.note_id} "
+            f"tags={list(item.tags)} subdeck={item.subdeck}"
+        )
         lines += dump_fragment("front", item.front)
         lines += dump_fragment("back", item.back)
         lines += [f"  check at line {c.line}: {c.text!r}" for c in item.checks]

@@ -13,8 +13,9 @@ from click.testing import CliRunner, Result
 from ankigen.cli import main
 
 #: A deck that builds cleanly in either math mode, with no media.
-GOOD_DECK = ("# Good deck\n\n"
-             "What is kept when a build fails? ::: The previous deck. <!-- id: kept -->\n")
+GOOD_DECK = (
+    "# Good deck\n\nWhat is kept when a build fails? ::: The previous deck. <!-- id: kept -->\n"
+)
 
 
 def run_cli(args: Sequence[str]) -> Result:
@@ -26,8 +27,11 @@ def files_in(folder: Path) -> dict[str, bytes]:
     """Every file under ``folder`` (the media cache excluded), by relative path."""
     if not folder.exists():
         return {}
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.is_file() and ".cache" not in p.relative_to(folder).parts}
+    return {
+        str(p.relative_to(folder)): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and ".cache" not in p.relative_to(folder).parts
+    }
 
 
 def leftovers(out: Path) -> list[str]:

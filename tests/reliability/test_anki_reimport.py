@@ -84,14 +84,17 @@ def _import(col: Collection, apkg: Path):  # type: ignore[no-untyped-def]
     """Import like the desktop app: Collection.import_anki_package with its presets."""
     options = col._backend.get_import_anki_package_presets()
     response = col.import_anki_package(
-        ImportAnkiPackageRequest(package_path=str(apkg), options=options))
+        ImportAnkiPackageRequest(package_path=str(apkg), options=options)
+    )
     col._clear_caches() if hasattr(col, "_clear_caches") else col.models._clear_cache()
     return response.log
 
 
 def _state(col: Collection) -> dict[str, object]:
-    notes = {guid: list(col.get_note(nid).fields)
-             for nid, guid in col.db.all("select id, guid from notes")}
+    notes = {
+        guid: list(col.get_note(nid).fields)
+        for nid, guid in col.db.all("select id, guid from notes")
+    }
     return {
         "notes": notes,
         "cards": col.db.scalar("select count() from cards"),
@@ -108,8 +111,9 @@ def _edit(project: Path, edits: list[tuple[str, str]]) -> None:
     path.write_text(text, "utf-8")
 
 
-def test_edited_deck_updates_in_place(project: Path, collection: Collection,
-                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_edited_deck_updates_in_place(
+    project: Path, collection: Collection, monkeypatch: pytest.MonkeyPatch
+) -> None:
     first = _import(collection, _build(project, "out1", T1, monkeypatch))
     assert (len(first.new), len(first.updated), len(first.duplicate)) == (5, 0, 0)
     before = _state(collection)
@@ -131,8 +135,9 @@ def test_edited_deck_updates_in_place(project: Path, collection: Collection,
         assert old.replace("$S = 1$", r"\(S = 1\)") not in all_fields
 
 
-def test_unchanged_rebuild_changes_nothing(project: Path, collection: Collection,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unchanged_rebuild_changes_nothing(
+    project: Path, collection: Collection, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _import(collection, _build(project, "out1", T1, monkeypatch))
     before = _state(collection)
     log = _import(collection, _build(project, "out2", T1, monkeypatch))
@@ -140,8 +145,9 @@ def test_unchanged_rebuild_changes_nothing(project: Path, collection: Collection
     assert _state(collection) == before
 
 
-def test_edited_question_without_id_is_a_new_note(project: Path, collection: Collection,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_edited_question_without_id_is_a_new_note(
+    project: Path, collection: Collection, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _import(collection, _build(project, "out1", T1, monkeypatch))
     before = _state(collection)
     _edit(project, [("Which question has no id?", "Which question has no id at all?")])

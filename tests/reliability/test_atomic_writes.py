@@ -40,30 +40,40 @@ def umask_022() -> Iterator[None]:
 
 
 def _options(project: Path) -> BuildOptions:
-    return BuildOptions(paths=(project / "content",), out_dir=project / "out",
-                        figures_dir=project / "figures", math=MathMode.MATHJAX)
+    return BuildOptions(
+        paths=(project / "content",),
+        out_dir=project / "out",
+        figures_dir=project / "figures",
+        math=MathMode.MATHJAX,
+    )
 
 
 def _raise(exc: BaseException):  # type: ignore[no-untyped-def]
     def fail(*args: object, **kwargs: object) -> None:
         raise exc
+
     return fail
 
 
 INTERRUPTIONS = {
     "ctrl-c in zip writing": ("ankigen.package._write_zip", KeyboardInterrupt()),
-    "disk full in zip writing": ("ankigen.package._write_zip",
-                                       OSError(errno.ENOSPC, "No space left on device")),
+    "disk full in zip writing": (
+        "ankigen.package._write_zip",
+        OSError(errno.ENOSPC, "No space left on device"),
+    ),
     "ctrl-c in genanki database": ("genanki.Package.write_to_db", KeyboardInterrupt()),
-    "disk full in genanki database": ("genanki.Package.write_to_db",
-                                   OSError(errno.ENOSPC, "No space left on device")),
+    "disk full in genanki database": (
+        "genanki.Package.write_to_db",
+        OSError(errno.ENOSPC, "No space left on device"),
+    ),
     "ctrl-c at the rename": ("ankigen.package.os.replace", KeyboardInterrupt()),
 }
 
 
 @pytest.mark.parametrize("where", sorted(INTERRUPTIONS))
-def test_interrupted_write_keeps_previous_deck(project: Path, where: str,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_interrupted_write_keeps_previous_deck(
+    project: Path, where: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     before = files_in(project / "out")
     target, exc = INTERRUPTIONS[where]
     monkeypatch.setattr(target, _raise(exc))
@@ -75,12 +85,14 @@ def test_interrupted_write_keeps_previous_deck(project: Path, where: str,
     assert leftovers(project / "out") == []
 
 
-def test_write_error_is_reported_not_a_traceback(project: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_write_error_is_reported_not_a_traceback(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A full disk is no content error, but the CLI still says what failed, plainly."""
     before = files_in(project / "out")
-    monkeypatch.setattr(genanki.Package, "write_to_db",
-                        _raise(OSError(errno.ENOSPC, "No space left on device")))
+    monkeypatch.setattr(
+        genanki.Package, "write_to_db", _raise(OSError(errno.ENOSPC, "No space left on device"))
+    )
     result = run_cli(["build", "content", "--out", "out", "--math", "mathjax"])
     assert result.exit_code == 1
     assert isinstance(result.exception, SystemExit), result.exception
@@ -123,8 +135,9 @@ def test_successful_rebuild_replaces_deck_and_leaves_no_temp(project: Path) -> N
     assert leftovers(project / "out") == []
 
 
-def test_package_module_writes_through_temp_file(project: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_package_module_writes_through_temp_file(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The deck reaches its final name only by one rename of a complete file."""
     renames: list[tuple[str, str]] = []
     real_replace = os.replace

@@ -24,8 +24,9 @@ from tests.reliability.support import GOOD_DECK, files_in, leftovers, run_cli
 SCENARIOS = Path(__file__).parent / "bad_input"
 
 
-@pytest.mark.parametrize("scenario", sorted(p for p in SCENARIOS.iterdir() if p.is_dir()),
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "scenario", sorted(p for p in SCENARIOS.iterdir() if p.is_dir()), ids=lambda p: p.name
+)
 def test_bad_input(scenario: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     work = tmp_path / "project"
     shutil.copytree(scenario, work, symlinks=True)
@@ -37,8 +38,9 @@ def test_bad_input(scenario: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     # A previous, good build of the same decks.
     for path in bad:
         path.write_text(GOOD_DECK, "utf-8")
-    good = run_cli(["build", "content", "--out", "out", "--figures", "figures",
-                    "--math", "mathjax"])
+    good = run_cli(
+        ["build", "content", "--out", "out", "--figures", "figures", "--math", "mathjax"]
+    )
     assert good.exit_code == 0, good.stderr
     before = files_in(out)
     assert sorted(before) == sorted(f"{p.stem}.apkg" for p in bad)

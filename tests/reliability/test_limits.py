@@ -35,12 +35,14 @@ def _project(tmp_path: Path, body: str) -> Path:
 
 def _build_bounded(project: Path, math: str) -> tuple[int | None, str, float]:
     """``ankigen build`` in its own process group, killed after HARD_TIMEOUT."""
-    return _run_bounded(project, "build", "content", "--out", "out", "--figures", "figures",
-                        "--math", math)
+    return _run_bounded(
+        project, "build", "content", "--out", "out", "--figures", "figures", "--math", math
+    )
 
 
-def _run_bounded(project: Path, *args: str,
-                 timeout: float = HARD_TIMEOUT) -> tuple[int | None, str, float]:
+def _run_bounded(
+    project: Path, *args: str, timeout: float = HARD_TIMEOUT
+) -> tuple[int | None, str, float]:
     """``ankigen ARGS`` in its own process group, killed after ``timeout`` seconds.
 
     Returns (exit code or None when it had to be killed, stderr, seconds).
@@ -48,8 +50,15 @@ def _run_bounded(project: Path, *args: str,
     env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
     command = [sys.executable, "-m", "ankigen", *args]
     started = time.monotonic()
-    process = subprocess.Popen(command, cwd=project, env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    process = subprocess.Popen(
+        command,
+        cwd=project,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         _, stderr = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -68,12 +77,19 @@ def test_huge_formula_is_refused_quickly_in_image_mode(tmp_path: Path) -> None:
     assert "Traceback" not in stderr
 
 
-@pytest.mark.parametrize(("formula", "message"), [
-    (NESTED_BRACES, "formula is too long"), (NESTED_FRACS, "formula is too long"),
-    (DEEP_BRACES, "formula nests braces 1500 deep"), (DEEP_FRACS, "formula nests braces"),
-], ids=["braces-10000", "fracs-3000", "braces-1500", "fracs-350"])
-def test_deeply_nested_formula_is_refused_in_image_mode(formula: str, message: str,
-                                                        tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("formula", "message"),
+    [
+        (NESTED_BRACES, "formula is too long"),
+        (NESTED_FRACS, "formula is too long"),
+        (DEEP_BRACES, "formula nests braces 1500 deep"),
+        (DEEP_FRACS, "formula nests braces"),
+    ],
+    ids=["braces-10000", "fracs-3000", "braces-1500", "fracs-350"],
+)
+def test_deeply_nested_formula_is_refused_in_image_mode(
+    formula: str, message: str, tmp_path: Path
+) -> None:
     project = _project(tmp_path, f"Q ::: {formula}")
     code, stderr, seconds = _build_bounded(project, "image")
     assert code == 1, f"killed after {seconds:.1f} s" if code is None else stderr
@@ -82,10 +98,14 @@ def test_deeply_nested_formula_is_refused_in_image_mode(formula: str, message: s
     assert message in stderr
 
 
-@pytest.mark.parametrize("formula", [HUGE_SUM, NESTED_BRACES, NESTED_FRACS, DEEP_BRACES],
-                         ids=["huge-sum", "braces", "fracs", "deep-braces"])
+@pytest.mark.parametrize(
+    "formula",
+    [HUGE_SUM, NESTED_BRACES, NESTED_FRACS, DEEP_BRACES],
+    ids=["huge-sum", "braces", "fracs", "deep-braces"],
+)
 def test_pathological_formula_is_refused_in_mathjax_mode(
-        formula: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    formula: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Anki's MathJax would have to typeset it on every review: refused here too."""
     project = _project(tmp_path, f"Q ::: {formula}")
     monkeypatch.chdir(project)
@@ -98,8 +118,9 @@ def test_pathological_formula_is_refused_in_mathjax_mode(
     assert not (project / "out" / "deck.apkg").exists()
 
 
-def test_refused_formula_error_is_a_readable_line(tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_refused_formula_error_is_a_readable_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     project = _project(tmp_path, f"Q ::: {HUGE_SUM}")
     monkeypatch.chdir(project)
     result = run_cli(["build", "content", "--out", "out", "--math", "mathjax"])
@@ -107,17 +128,22 @@ def test_refused_formula_error_is_a_readable_line(tmp_path: Path,
     assert max(len(line) for line in result.stderr.splitlines()) < 500
 
 
-@pytest.mark.parametrize("body", [
-    "> " * 10_000 + "Q ::: A",
-    "- " * 5_000 + "Q ::: A",
-    "Q ::: " + "[" * 20_000 + "x" + "]" * 20_000,
-    "{{c1::" * 5_000 + "x" + "}}" * 5_000,
-    "Q ::: " + "*" * 50_000,
-    "Q ::: " + "$" * 50_000,
-    "Q ::: A " * 20_000,
-], ids=["quotes", "lists", "brackets", "clozes", "stars", "dollars", "separators"])
-def test_pathological_markdown_is_handled_quickly(body: str, tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "body",
+    [
+        "> " * 10_000 + "Q ::: A",
+        "- " * 5_000 + "Q ::: A",
+        "Q ::: " + "[" * 20_000 + "x" + "]" * 20_000,
+        "{{c1::" * 5_000 + "x" + "}}" * 5_000,
+        "Q ::: " + "*" * 50_000,
+        "Q ::: " + "$" * 50_000,
+        "Q ::: A " * 20_000,
+    ],
+    ids=["quotes", "lists", "brackets", "clozes", "stars", "dollars", "separators"],
+)
+def test_pathological_markdown_is_handled_quickly(
+    body: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     project = _project(tmp_path, body)
     monkeypatch.chdir(project)
     started = time.monotonic()
@@ -128,15 +154,20 @@ def test_pathological_markdown_is_handled_quickly(body: str, tmp_path: Path,
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.parametrize("statement", [
-    "assert " + "(" * 5_000 + "1" + ")" * 5_000 + " == 1",
-    "assert " + "-" * 20_000 + "1 == 1",
-    "assert 2^2^2^2^2^2^2 == 1",
-    "assert 10^10^10 == 1",
-    "assert k == 1 for k in 1..1000000000",
-], ids=["parens", "minus", "power-tower", "huge-power", "huge-range"])
-def test_pathological_check_is_refused_with_an_error(statement: str, tmp_path: Path,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "assert " + "(" * 5_000 + "1" + ")" * 5_000 + " == 1",
+        "assert " + "-" * 20_000 + "1 == 1",
+        "assert 2^2^2^2^2^2^2 == 1",
+        "assert 10^10^10 == 1",
+        "assert k == 1 for k in 1..1000000000",
+    ],
+    ids=["parens", "minus", "power-tower", "huge-power", "huge-range"],
+)
+def test_pathological_check_is_refused_with_an_error(
+    statement: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     project = _project(tmp_path, f"Q ::: A.\n\n```check\n{statement}\n```")
     monkeypatch.chdir(project)
     started = time.monotonic()
@@ -147,12 +178,14 @@ def test_pathological_check_is_refused_with_an_error(statement: str, tmp_path: P
     assert "content/deck.md:6: " in result.stderr
 
 
-def test_hanging_simplify_is_stopped_by_the_time_limit(tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hanging_simplify_is_stopped_by_the_time_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A statement sympy cannot finish is given up after the per-statement limit."""
     limit = 1.0
-    monkeypatch.setattr(ankigen.commands.build, "check_deck",
-                        functools.partial(check_deck, time_limit=limit))
+    monkeypatch.setattr(
+        ankigen.commands.build, "check_deck", functools.partial(check_deck, time_limit=limit)
+    )
     statement = "assert (a+b+c+d)^30 == (a+b+c+d)^29*(a+b+c+d) + 1"
     project = _project(tmp_path, f"Q ::: A.\n\n```check\n{statement}\nassert 1 == 1\n```")
     monkeypatch.chdir(project)
@@ -167,7 +200,8 @@ def test_hanging_simplify_is_stopped_by_the_time_limit(tmp_path: Path,
 
 def test_run_of_backticks_does_not_hang_the_checker(tmp_path: Path) -> None:
     project = _project(tmp_path, "Q ::: " + "`" * 50_000)
-    code, stderr, seconds = _run_bounded(project, "check", "content", "--figures", "figures",
-                                         timeout=5.0)
+    code, stderr, seconds = _run_bounded(
+        project, "check", "content", "--figures", "figures", timeout=5.0
+    )
     assert code is not None, f"killed after {seconds:.1f} s"
     assert code in (0, 1), stderr

@@ -26,17 +26,61 @@ from tests.reliability.support import run_cli
 FIXTURES = sorted((Path(__file__).parent.parent / "parse" / "fixtures").glob("*.md"))
 SEEDS = [p.read_bytes() for p in FIXTURES]
 
-TOKENS = [b":::", b" ::: ", b"$", b"$$", b"\\$", b"{{c1::", b"{{c2::x::hint}}", b"}}", b"{{c::",
-          b"==", b"==x==", b">", b"> [!recall] ", b"> [!formula]\n> ", b"`", b"```", b"```check\n",
-          b"```formulas\nlet x = 1\n```\n", b"<!--", b"-->", b"<!-- id: a; tags: b -->", b"\x00",
-          b"\xff", b"\xc3", b"\xe2\x82", b"\n", b"\n\n", b"---\n", b"# ", b"## ", b"![x](", b")",
-          b"figure:", b"\\frac{", b"{", b"}", b"<script>", b"\r", b"\t", b"\\", b"*", b"_", b"|"]
+TOKENS = [
+    b":::",
+    b" ::: ",
+    b"$",
+    b"$$",
+    b"\\$",
+    b"{{c1::",
+    b"{{c2::x::hint}}",
+    b"}}",
+    b"{{c::",
+    b"==",
+    b"==x==",
+    b">",
+    b"> [!recall] ",
+    b"> [!formula]\n> ",
+    b"`",
+    b"```",
+    b"```check\n",
+    b"```formulas\nlet x = 1\n```\n",
+    b"<!--",
+    b"-->",
+    b"<!-- id: a; tags: b -->",
+    b"\x00",
+    b"\xff",
+    b"\xc3",
+    b"\xe2\x82",
+    b"\n",
+    b"\n\n",
+    b"---\n",
+    b"# ",
+    b"## ",
+    b"![x](",
+    b")",
+    b"figure:",
+    b"\\frac{",
+    b"{",
+    b"}",
+    b"<script>",
+    b"\r",
+    b"\t",
+    b"\\",
+    b"*",
+    b"_",
+    b"|",
+]
 
 #: ``ANKIGEN_FUZZ_SCALE=20 pytest tests/reliability/test_never_a_traceback.py`` explores
 #: twenty times as many examples, randomly; the default run is fixed and fast.
 SCALE = int(os.environ.get("ANKIGEN_FUZZ_SCALE", "1"))
-SETTINGS = settings(max_examples=300 * SCALE, deadline=None, derandomize=SCALE == 1,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=300 * SCALE,
+    deadline=None,
+    derandomize=SCALE == 1,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 @st.composite
@@ -49,9 +93,9 @@ def mutated(draw: st.DrawFn) -> bytes:
         if op == "insert":
             data[at:at] = draw(st.sampled_from(TOKENS))
         elif op == "delete":
-            data[at:at + draw(st.integers(1, 20))] = b""
+            data[at : at + draw(st.integers(1, 20))] = b""
         elif op == "duplicate":
-            data[at:at] = data[at:at + draw(st.integers(1, 20))]
+            data[at:at] = data[at : at + draw(st.integers(1, 20))]
         elif op == "byte":
             data[at:at] = bytes([draw(st.integers(0, 255))])
         else:
@@ -108,7 +152,9 @@ def _write(workdir: Path, data: bytes) -> Path:
 def _assert_clean(result, data: bytes) -> None:  # type: ignore[no-untyped-def]
     assert result.exit_code in (0, 1, 2), (data, result.output)
     assert result.exception is None or isinstance(result.exception, SystemExit), (
-        data, repr(result.exception))
+        data,
+        repr(result.exception),
+    )
     assert "Traceback" not in result.stderr, (data, result.stderr)
 
 
@@ -142,8 +188,18 @@ def test_check_cli_exits_cleanly(workdir: Path, data: bytes) -> None:
 def test_build_cli_exits_cleanly(workdir: Path, data: bytes) -> None:
     path = _write(workdir, data)
     out = path.parent / "out"
-    result = run_cli(["build", str(path), "--out", str(out), "--math", "mathjax",
-                      "--figures", str(workdir / "figures")])
+    result = run_cli(
+        [
+            "build",
+            str(path),
+            "--out",
+            str(out),
+            "--math",
+            "mathjax",
+            "--figures",
+            str(workdir / "figures"),
+        ]
+    )
     _assert_clean(result, data)
     if result.exit_code == 0:
         assert (out / "fuzz.apkg").is_file()

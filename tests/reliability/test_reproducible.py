@@ -54,12 +54,13 @@ def test_two_cold_builds_are_identical(project: Path, monkeypatch: pytest.Monkey
 
 
 def test_math_modes_are_each_reproducible(project: Path) -> None:
-    assert (_build("a", "--math", "mathjax").read_bytes()
-            == _build("b", "--math", "mathjax").read_bytes())
+    assert (
+        _build("a", "--math", "mathjax").read_bytes()
+        == _build("b", "--math", "mathjax").read_bytes()
+    )
 
 
-def test_zip_entries_fixed_order_and_dates(project: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_zip_entries_fixed_order_and_dates(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T1))
     with zipfile.ZipFile(_build("out")) as archive:
         infos = archive.infolist()
@@ -69,8 +70,9 @@ def test_zip_entries_fixed_order_and_dates(project: Path,
     assert {i.date_time for i in infos} == {time.gmtime(T1)[:6]}
 
 
-def test_source_date_epoch_sets_every_mod_time(project: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_source_date_epoch_sets_every_mod_time(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T1))
     assert _times(_build("one")) == {T1}
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T2))
@@ -82,16 +84,22 @@ def test_source_date_epoch_sets_every_mod_time(project: Path,
     assert {m["mod"] for m in json.loads(models).values()} == {T2}
 
 
-def test_outside_git_the_content_file_time_is_used(project: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_outside_git_the_content_file_time_is_used(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     os.utime("content/repro.md", (T1, T1))
     assert _times(_build("out")) == {T1}
 
 
 def _git(*args: str, when: int | None = None) -> None:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.invalid",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.invalid",
+    }
     if when is not None:
         env["GIT_AUTHOR_DATE"] = env["GIT_COMMITTER_DATE"] = f"@{when} +0000"
     subprocess.run(["git", *args], check=True, capture_output=True, env=env)
@@ -117,8 +125,9 @@ def test_in_git_the_commit_time_is_used(project: Path, monkeypatch: pytest.Monke
     assert _times(_build("out3")) == {T1 + 100}
 
 
-def test_uncommitted_edit_is_newer_than_the_commit(project: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_uncommitted_edit_is_newer_than_the_commit(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     _git("init", "-q")
     _git("add", "content", "figures")

@@ -19,12 +19,42 @@ import pytest
 
 from tests.reliability.support import deck_rows, note_fields, run_cli
 
-PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-                    "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082")
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"
+)
 
-ALLOWED_TAGS = {"p", "em", "strong", "code", "pre", "ul", "ol", "li", "blockquote", "a", "img",
-                "br", "hr", "h3", "h4", "h5", "h6", "span", "div", "del", "s", "sup", "sub",
-                "table", "thead", "tbody", "tr", "th", "td"}
+ALLOWED_TAGS = {
+    "p",
+    "em",
+    "strong",
+    "code",
+    "pre",
+    "ul",
+    "ol",
+    "li",
+    "blockquote",
+    "a",
+    "img",
+    "br",
+    "hr",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "span",
+    "div",
+    "del",
+    "s",
+    "sup",
+    "sub",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+}
 ALLOWED_ATTRIBUTES = {"class", "src", "alt", "href", "title", "start", "style"}
 SAFE_URL = re.compile(r"^(https?:|mailto:|#|[^:]*$)", re.IGNORECASE)
 
@@ -84,8 +114,8 @@ HTML_CASES = {
     "script block in answer": "Q ::: A\n\n<script>\nalert(1)\n</script>",
     "img onerror": "Q ::: <img src=x onerror=alert(1)>",
     "svg onload": "Q ::: <svg onload=alert(1)></svg>",
-    "iframe": "Q ::: <iframe src=\"javascript:alert(1)\"></iframe>",
-    "html link javascript": "Q ::: <a href=\"javascript:alert(1)\">x</a>",
+    "iframe": 'Q ::: <iframe src="javascript:alert(1)"></iframe>',
+    "html link javascript": 'Q ::: <a href="javascript:alert(1)">x</a>',
     "markdown link javascript": "Q ::: [x](javascript:alert(1))",
     "markdown link javascript upper case": "Q ::: [x](JaVaScRiPt:alert(1))",
     "markdown link javascript entity": "Q ::: [x](java&#115;cript:alert(1))",
@@ -95,14 +125,14 @@ HTML_CASES = {
     "markdown link vbscript": "Q ::: [x](vbscript:msgbox(1))",
     "markdown link data html": "Q ::: [x](data:text/html;base64,PHNjcmlwdD4=)",
     "markdown image javascript": "Q ::: ![x](javascript:alert(1))",
-    "image alt breaks out": "Q ::: ![x\" onerror=\"alert(1)](img.png)",
-    "image title breaks out": "Q ::: ![x](img.png \"t\\\" onerror=\\\"alert(1)\")",
-    "link title breaks out": "Q ::: [x](https://example.com \"t\\\" onclick=\\\"alert(1)\")",
+    "image alt breaks out": 'Q ::: ![x" onerror="alert(1)](img.png)',
+    "image title breaks out": 'Q ::: ![x](img.png "t\\" onerror=\\"alert(1)")',
+    "link title breaks out": 'Q ::: [x](https://example.com "t\\" onclick=\\"alert(1)")',
     "cloze holding script": "{{c1::<script>alert(1)</script>}} is hidden.",
-    "cloze hint breaks out": "{{c1::x::\" onmouseover=\"alert(1)}} is hidden.",
+    "cloze hint breaks out": '{{c1::x::" onmouseover="alert(1)}} is hidden.',
     "mark holding html": "==<img src=x onerror=alert(1)>== is hidden.",
     "callout title": "> [!note] <script>alert(1)</script>\n> Q ::: A",
-    "metadata comment": "Q ::: A <!-- id: x\"><script>alert(1)</script>; tags: a -->",
+    "metadata comment": 'Q ::: A <!-- id: x"><script>alert(1)</script>; tags: a -->',
     "html comment trick": "Q ::: A <!--> <script>alert(1)</script> -->",
     "inline math html": "Q ::: $</span><script>alert(1)</script>$",
     "display math html": "Q ::: $$<img src=x onerror=alert(1)>$$",
@@ -114,8 +144,9 @@ HTML_CASES = {
 
 @pytest.mark.parametrize("math", ["mathjax", "image"])
 @pytest.mark.parametrize("case", sorted(HTML_CASES))
-def test_no_live_markup_in_any_field(case: str, math: str, tmp_path: Path,
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_live_markup_in_any_field(
+    case: str, math: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     project = _project(tmp_path, HTML_CASES[case], monkeypatch)
     result = _build("--math", math)
     apkg = project / "out" / "deck.apkg"
@@ -142,7 +173,8 @@ MATHJAX_CASES = {
 @pytest.mark.parametrize("math", ["mathjax", "image"])
 @pytest.mark.parametrize("case", sorted(MATHJAX_CASES))
 def test_tex_commands_that_reach_outside_the_formula_are_refused(
-        case: str, math: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    case: str, math: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Anki's MathJax obeys \\href, \\require, \\class...: content may not use them."""
     source, command = MATHJAX_CASES[case]
     project = _project(tmp_path, source, monkeypatch)
@@ -163,18 +195,29 @@ def _shipped_media(apkg: Path) -> bytes:
         return b"".join(archive.read(n) for n in archive.namelist() if n != "collection.anki2")
 
 
-@pytest.mark.parametrize("reference", [
-    "../secret.png", "img/../../secret.png", "%2e%2e/secret.png", "..%2fsecret.png",
-    "link.png", "linkdir/secret.png", "/ROOT/secret.png", "file:///ROOT/secret.png",
-    "\\\\server\\secret.png",
-])
-def test_images_cannot_leave_the_content_folder(reference: str, tmp_path: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "reference",
+    [
+        "../secret.png",
+        "img/../../secret.png",
+        "%2e%2e/secret.png",
+        "..%2fsecret.png",
+        "link.png",
+        "linkdir/secret.png",
+        "/ROOT/secret.png",
+        "file:///ROOT/secret.png",
+        "\\\\server\\secret.png",
+    ],
+)
+def test_images_cannot_leave_the_content_folder(
+    reference: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "secret.png").write_bytes(PNG + SECRET)
     (tmp_path / "outside").mkdir()
     (tmp_path / "outside" / "secret.png").write_bytes(PNG + SECRET)
-    project = _project(tmp_path, f"Q ::: ![x]({reference.replace('ROOT', str(tmp_path)[1:])})",
-                       monkeypatch)
+    project = _project(
+        tmp_path, f"Q ::: ![x]({reference.replace('ROOT', str(tmp_path)[1:])})", monkeypatch
+    )
     (project / "content" / "img").mkdir()
     os.symlink("../secret.png", project / "content" / "link.png")
     os.symlink("../outside", project / "content" / "linkdir")
@@ -187,8 +230,9 @@ def test_images_cannot_leave_the_content_folder(reference: str, tmp_path: Path,
         assert SECRET not in cached.read_bytes()
 
 
-def test_image_inside_through_symlink_to_inside_is_fine(tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_image_inside_through_symlink_to_inside_is_fine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     project = _project(tmp_path, "Q ::: ![x](alias.png)", monkeypatch)
     os.symlink("img.png", project / "content" / "alias.png")
     result = _build("--math", "mathjax")
@@ -198,27 +242,45 @@ def test_image_inside_through_symlink_to_inside_is_fine(tmp_path: Path,
 
 # -- figure scripts: only from the figures folder ------------------------------------------
 
+
 def _sentinel_script(path: Path, sentinel: Path) -> None:
     path.write_text(
         "from pathlib import Path\n"
         f"Path({str(sentinel)!r}).write_text('ran')\n\n\n"
         "def draw(fig, formulas):\n"
         f"    Path({str(sentinel)!r}).write_text('drew')\n",
-        "utf-8")
+        "utf-8",
+    )
 
 
-@pytest.mark.parametrize("figure_id", [
-    "../evil", "../outside/evil", "/ROOT/outside/evil", "evil/../../evil", "..", ".evil",
-    "%2e%2e/evil", "..\\evil", "link", "sub/evil",
-])
+@pytest.mark.parametrize(
+    "figure_id",
+    [
+        "../evil",
+        "../outside/evil",
+        "/ROOT/outside/evil",
+        "evil/../../evil",
+        "..",
+        ".evil",
+        "%2e%2e/evil",
+        "..\\evil",
+        "link",
+        "sub/evil",
+    ],
+)
 def test_figure_ids_cannot_run_scripts_outside_the_figures_folder(
-        figure_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    figure_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     sentinel = tmp_path / "SENTINEL"
     figure_id = figure_id.replace("ROOT", str(tmp_path)[1:])
     project = _project(tmp_path, f"Q ::: ![x](figure:{figure_id})", monkeypatch)
     (tmp_path / "outside").mkdir()
-    for script in (tmp_path / "evil.py", tmp_path / "outside" / "evil.py",
-                   project / "evil.py", project / "figures" / ".evil.py"):
+    for script in (
+        tmp_path / "evil.py",
+        tmp_path / "outside" / "evil.py",
+        project / "evil.py",
+        project / "figures" / ".evil.py",
+    ):
         _sentinel_script(script, sentinel)
     (project / "figures" / "sub").mkdir()
     _sentinel_script(project / "figures" / "sub" / "evil.py", sentinel)
@@ -229,8 +291,7 @@ def test_figure_ids_cannot_run_scripts_outside_the_figures_folder(
     assert not sentinel.exists(), "a script outside the figures folder ran"
 
 
-def test_figure_in_the_figures_folder_runs(tmp_path: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_figure_in_the_figures_folder_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The positive control for the sentinel: a figure that is allowed does run."""
     sentinel = tmp_path / "SENTINEL"
     project = _project(tmp_path, "Q ::: ![x](figure:good)", monkeypatch)
@@ -246,14 +307,14 @@ CHECK_ATTACKS = [
     "assert __import__('os').system('touch SENTINEL') == 0",
     'assert __import__("os").system("touch SENTINEL") == 0',
     "let x = __import__('os').system('touch SENTINEL')",
-    "assert eval('__import__(\"os\").system(\"touch SENTINEL\")') == 0",
-    "assert exec('open(\"SENTINEL\", \"w\")') == 0",
+    'assert eval(\'__import__("os").system("touch SENTINEL")\') == 0',
+    'assert exec(\'open("SENTINEL", "w")\') == 0',
     "assert open('SENTINEL', 'w') == 0",
     "assert ().__class__.__base__.__subclasses__() == 0",
     "assert k.__class__ == 0",
     "assert x[0] == 0",
     "assert Symbol('x') == 0",
-    "assert sympify('__import__(\"os\").system(\"touch SENTINEL\")') == 0",
+    'assert sympify(\'__import__("os").system("touch SENTINEL")\') == 0',
     "assert S == 1 where k = __import__('os').system('touch SENTINEL')",
     "assert k < 2 for k in 1..__import__('os').system('touch SENTINEL')",
     "assert lambda: 0 == 0",
@@ -264,8 +325,9 @@ CHECK_ATTACKS = [
 
 @pytest.mark.parametrize("statement", CHECK_ATTACKS)
 @pytest.mark.parametrize("block", ["check", "formulas"])
-def test_checks_never_run_code(statement: str, block: str, tmp_path: Path,
-                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_checks_never_run_code(
+    statement: str, block: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     text = f"What is S? ::: S = 1.\n\n```{block}\n{statement}\n```"
     project = _project(tmp_path, text, monkeypatch)
     result = run_cli(["check", "content", "--figures", "figures"])
@@ -276,8 +338,9 @@ def test_checks_never_run_code(statement: str, block: str, tmp_path: Path,
     assert not (tmp_path / "SENTINEL").exists()
 
 
-def test_nothing_is_written_outside_the_output_folder(tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_nothing_is_written_outside_the_output_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     project = _project(tmp_path, "Q ::: A $x^2$ ![x](img.png)", monkeypatch)
     before = sorted(p.relative_to(project) for p in project.rglob("*"))
     result = _build("--math", "image")
@@ -287,16 +350,28 @@ def test_nothing_is_written_outside_the_output_folder(tmp_path: Path,
     assert deck_rows(project / "out" / "deck.apkg", "select count() from notes") == [(1,)]
 
 
-@pytest.mark.parametrize("field", [
-    "<script>alert(1)</script>", "<img src=x onerror=alert(1)>", '<a href="javascript:x">',
-    '<a href=" java&#115;cript:x">', "<svg onload=x>", '<img src="https://e.com/x.png">',
-    "<iframe></iframe>",
-])
+@pytest.mark.parametrize(
+    "field",
+    [
+        "<script>alert(1)</script>",
+        "<img src=x onerror=alert(1)>",
+        '<a href="javascript:x">',
+        '<a href=" java&#115;cript:x">',
+        "<svg onload=x>",
+        '<img src="https://e.com/x.png">',
+        "<iframe></iframe>",
+    ],
+)
 def test_the_detector_sees_live_markup(field: str) -> None:
     """The checker of the tests above is not blind."""
     assert live_problems(field) != []
 
 
 def test_the_detector_accepts_escaped_text() -> None:
-    assert live_problems('<p>&lt;script&gt; <a href="https://e.com">x</a> '
-                         '<img class="ag-image" src="ag-img-1.png" alt="a"></p>') == []
+    assert (
+        live_problems(
+            '<p>&lt;script&gt; <a href="https://e.com">x</a> '
+            '<img class="ag-image" src="ag-img-1.png" alt="a"></p>'
+        )
+        == []
+    )

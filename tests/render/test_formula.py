@@ -211,8 +211,11 @@ def test_cost_per_formula_within_mathtext_budget() -> None:
     def plain(tex: str) -> None:
         MathTextParser._parse_cached.cache_clear()
         with matplotlib.rc_context({"svg.fonttype": "path"}):
-            math_to_image(f"${tex.replace(chr(92) + 'implies', chr(92) + 'Rightarrow')}$",
-                          io.BytesIO(), format="svg")
+            math_to_image(
+                f"${tex.replace(chr(92) + 'implies', chr(92) + 'Rightarrow')}$",
+                io.BytesIO(),
+                format="svg",
+            )
 
     def ours(tex: str) -> None:
         _fresh(tex)

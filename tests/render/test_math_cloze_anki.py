@@ -297,11 +297,24 @@ def test_browser_shows_only_the_expected_image(
         profile = tempfile.mkdtemp(prefix="ag_chromium_")
         try:
             dom = subprocess.run(
-                [_CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", f"--user-data-dir={profile}", "--virtual-time-budget=3000",
-                 "--dump-dom", page.as_uri()],
-                capture_output=True, text=True, timeout=60, check=True,
+                [
+                    _CHROMIUM,
+                    "--headless",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--no-first-run",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                    f"--user-data-dir={profile}",
+                    "--virtual-time-budget=3000",
+                    "--dump-dom",
+                    page.as_uri(),
+                ],
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=True,
                 env={**os.environ, "HOME": profile},
             ).stdout
         finally:

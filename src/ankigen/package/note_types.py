@@ -25,17 +25,21 @@ def card_css() -> str:
 
 @lru_cache(maxsize=1)
 def reveal_model() -> genanki.Model:
-    """"ankigen Reveal": Question on the front, Answer below it on the back."""
+    """ "ankigen Reveal": Question on the front, Answer below it on the back."""
     return genanki.Model(
         REVEAL_MODEL_ID,
         "ankigen Reveal",
         fields=[{"name": "Question"}, {"name": "Answer"}, {"name": "Source"}],
-        templates=[{
-            "name": "Reveal",
-            "qfmt": '<div class="ag-card ag-front">{{Question}}</div>',
-            "afmt": ('<div class="ag-card ag-back">{{Question}}<hr id="answer">'
-                     '<div class="ag-answer">{{Answer}}</div>' + _SOURCE + "</div>"),
-        }],
+        templates=[
+            {
+                "name": "Reveal",
+                "qfmt": '<div class="ag-card ag-front">{{Question}}</div>',
+                "afmt": (
+                    '<div class="ag-card ag-back">{{Question}}<hr id="answer">'
+                    '<div class="ag-answer">{{Answer}}</div>' + _SOURCE + "</div>"
+                ),
+            }
+        ],
         css=card_css(),
         sort_field_index=0,
     )
@@ -43,18 +47,23 @@ def reveal_model() -> genanki.Model:
 
 @lru_cache(maxsize=1)
 def cloze_model() -> genanki.Model:
-    """"ankigen Cloze": one card per cloze number in Text; Extra on the back."""
+    """ "ankigen Cloze": one card per cloze number in Text; Extra on the back."""
     return genanki.Model(
         CLOZE_MODEL_ID,
         "ankigen Cloze",
         fields=[{"name": "Text"}, {"name": "Extra"}, {"name": "Source"}],
-        templates=[{
-            "name": "Cloze",
-            "qfmt": '<div class="ag-card ag-front">{{cloze:Text}}</div>',
-            "afmt": ('<div class="ag-card ag-back">{{cloze:Text}}'
-                     '{{#Extra}}<hr><div class="ag-extra">{{Extra}}</div>{{/Extra}}'
-                     + _SOURCE + "</div>"),
-        }],
+        templates=[
+            {
+                "name": "Cloze",
+                "qfmt": '<div class="ag-card ag-front">{{cloze:Text}}</div>',
+                "afmt": (
+                    '<div class="ag-card ag-back">{{cloze:Text}}'
+                    '{{#Extra}}<hr><div class="ag-extra">{{Extra}}</div>{{/Extra}}'
+                    + _SOURCE
+                    + "</div>"
+                ),
+            }
+        ],
         css=card_css(),
         model_type=genanki.Model.CLOZE,
         sort_field_index=0,
