@@ -10,7 +10,7 @@ from pathlib import Path
 import genanki
 from markdown_it.token import Token
 
-from ankigen.diagnostics import Diagnostic, error
+from ankigen.diagnostics import Diagnostic, error, warning
 from ankigen.model import Deck, Item, ItemKind, MathMode
 from ankigen.parse.fragment import render_blocks, render_inline
 from ankigen.parse.frontmatter import FrontMatter, read_front_matter
@@ -56,6 +56,15 @@ def parse_text(text: str, path: Path, root: Path, display_path: str) -> ParseRes
     key = front.key or path.stem
     items = [_freeze(draft, front, name, key, display_path, diagnostics) for draft in walked.drafts]
     diagnostics.extend(_duplicate_guids(items, display_path))
+    if not items:
+        diagnostics.append(
+            warning(
+                display_path,
+                1,
+                "no items: the deck will be empty; write "
+                "'question ::: answer' or a cloze such as '{{c1::word}}' to make cards",
+            )
+        )
     deck = Deck(
         path=path,
         display_path=display_path,
