@@ -159,7 +159,7 @@ def _usage_errors() -> Iterator[None]:
 @contextmanager
 def _progress(label: str) -> Iterator[Callable[[int, int], None] | None]:
     """A progress bar for long rendering, only when stdout is a terminal."""
-    if not sys.stdout.isatty():
+    if not _is_terminal():
         yield None
         return
     bar = None
@@ -176,6 +176,11 @@ def _progress(label: str) -> Iterator[Callable[[int, int], None] | None]:
     finally:
         if bar is not None:
             bar.__exit__(None, None, None)
+
+
+def _is_terminal() -> bool:
+    """Progress bars are for people watching, not for logs and pipes."""
+    return sys.stdout.isatty()
 
 
 def _report(result: BuildResult) -> None:

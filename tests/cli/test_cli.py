@@ -138,3 +138,22 @@ def test_check_json_gives_machine_readable_records(project: Path) -> None:
 def test_version() -> None:
     result = invoke("--version")
     assert result.exit_code == 0 and "ankigen" in result.output
+
+
+def test_rendering_shows_progress_on_a_terminal(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    formulas = "\n\n".join(f"Formula {n}? ::: $x^{{{n}}} + y_{{{n}}}$" for n in range(30))
+    (project / "content" / "many.md").write_text(f"# Many\n\n{formulas}\n", "utf-8")
+    monkeypatch.setattr("ankigen.cli._is_terminal", lambda: True)
+    result = invoke("build")
+    assert result.exit_code == 0, result.output
+    assert "Rendering" in result.stdout
+    assert "images: 30 rendered, 0 from cache" in result.stdout
+
+
+def test_no_progress_bar_in_logs(project: Path) -> None:
+    add(project, "good.md")
+    result = invoke("build")
+    assert result.exit_code == 0, result.output
+    assert "Rendering" not in result.stdout
