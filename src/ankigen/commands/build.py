@@ -124,7 +124,7 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
             save_stamp(
                 cache,
                 rendered.deck.stem,
-                _stamp_of(plan, rendered, deck_file, reports[rendered.deck.path]),
+                _stamp_of(plan, rendered, deck_file, reports[rendered.deck.path], diagnostics),
             )
             written.append(deck_file)
 
@@ -185,12 +185,18 @@ def _write(rendered: RenderedDeck, out_dir: Path, when: float) -> PackagedDeck:
 
 
 def _stamp_of(
-    plan: _Plan, rendered: RenderedDeck, written: PackagedDeck, report: CheckReport
+    plan: _Plan,
+    rendered: RenderedDeck,
+    written: PackagedDeck,
+    report: CheckReport,
+    diagnostics: list[Diagnostic],
 ) -> Stamp:
+    # Every warning about this file, from any stage, is replayed while it is current.
+    shown = rendered.deck.display_path
     warnings = [
         {"file": d.file, "line": d.line, "message": d.message}
-        for d in report.diagnostics
-        if not d.is_error
+        for d in diagnostics
+        if d.file == shown and not d.is_error
     ]
     return Stamp(
         inputs=plan.inputs,

@@ -52,7 +52,15 @@ def cloze_problems(children: Sequence[Token]) -> list[tuple[int, str]]:
     problems: list[tuple[int, str]] = []
     for opener in _OPENER.finditer(text):
         number = opener.group(1)
-        if not number or int(number) == 0:
+        if opener.group(0)[2] == "C":
+            problems.append(
+                (
+                    _offset(text, opener.start()),
+                    f"cloze '{opener.group(0)}' must be lower case, '{{{{c{number}::', "
+                    "or Anki makes no card for it",
+                )
+            )
+        elif not number or int(number) == 0:
             problems.append(
                 (
                     _offset(text, opener.start()),
@@ -75,7 +83,8 @@ def cloze_problems(children: Sequence[Token]) -> list[tuple[int, str]]:
         for c in children
     )
     for cloze in _CLOZE.finditer(plain):
-        if cloze.group(2).count("{") != cloze.group(2).count("}"):
+        body = cloze.group(2)
+        if "{{" not in body and body.count("{") != body.count("}"):
             problems.append(
                 (
                     _offset(plain, cloze.start()),

@@ -54,7 +54,7 @@ def parse_comment(html: str) -> MetadataResult:
     if not any(key in fields for key in _KEYS):
         # `<!-- tag: core -->` is a misspelt field, not a remark: say so.
         for key in fields:
-            close = difflib.get_close_matches(key.lower(), _KEYS, n=1, cutoff=0.6)
+            close = difflib.get_close_matches(key.lower(), _KEYS, n=1, cutoff=0.8)
             if close:
                 return MetadataResult(
                     None, f"unknown metadata field '{key}' (did you mean '{close[0]}'?)"

@@ -139,9 +139,12 @@ class Walker:
             return
         for token in block:
             if token.type == "inline" and token.map and token.children:
-                _note_lines(token.children, token.map[0] + 1)
+                first = token.map[0] + 1
+                _note_lines(token.children, first)
                 if has_cloze(token.children):
-                    self._problem(token.map[0] + 1, _CLOZE_IN_ANSWER)
+                    self._problem(first, _CLOZE_IN_ANSWER)
+                self._url_images(token.children, first)
+                self._stray_dollars([first + n for n in token.meta.get("stray_dollar_lines", ())])
         self._open.blocks.extend(block)
         self._open.answer_source.append(_source(block, self._lines))
         self._open.last_line = _end_line(block)
@@ -186,8 +189,7 @@ class Walker:
 
     def _paragraph(self, paragraph: Paragraph) -> None:
         _note_lines(paragraph.children, paragraph.line)
-        self._stray_dollars(paragraph)
-        self._url_images(paragraph)
+        self._stray_dollars(paragraph.stray_dollar_lines)
         split = _find_separator(paragraph.children)
         next_item = None
         if split is not None:
@@ -203,6 +205,8 @@ class Walker:
     def _paragraph_item(
         self, paragraph: Paragraph, split: tuple[list[Token], list[Token]] | None
     ) -> None:
+        if split is not None or self._open is not None or has_cloze(paragraph.children):
+            self._url_images(paragraph.children, paragraph.line)  # prose makes no card
         question = paragraph.children if split is None else split[0]
         if has_cloze(question):
             self._start(ItemKind.CLOZE, paragraph, split)
@@ -294,24 +298,21 @@ class Walker:
     def _problem(self, line: int, message: str) -> None:
         self.result.problems.append((line, message))
 
-    def _url_images(self, paragraph: Paragraph) -> None:
+    def _url_images(self, children: Sequence[Token], line: int) -> None:
         # markdown-it makes no image of a javascript:, vbscript:, file: or data:
         # (non-image) target and leaves the text as written: say so instead.
-        for child in paragraph.children:
+        for child in children:
             if child.type != "text":
                 continue
             for match in _URL_IMAGE.finditer(child.content):
-                target = match.group(1)
-                while target.endswith(")") and target.count(")") > target.count("("):
-                    target = target[:-1]
                 self._problem(
-                    child.meta.get("line", paragraph.line),
-                    f"image '{target}' is a URL; put the file next to the content "
-                    "and use a relative path",
+                    child.meta.get("line", line),
+                    f"image '{_link_target(match.group(1))}' is a URL; put the file next to "
+                    "the content and use a relative path",
                 )
 
-    def _stray_dollars(self, paragraph: Paragraph) -> None:
-        for line in sorted(set(paragraph.stray_dollar_lines)):
+    def _stray_dollars(self, lines: Sequence[int]) -> None:
+        for line in sorted(set(lines)):
             text = self._lines[line - 1] if 0 < line <= len(self._lines) else ""
             if "$$" in text.replace("\\$", ""):
                 self._problem(
@@ -458,6 +459,19 @@ def _split_at_next_item(
         stray = tuple(n for n in paragraph.stray_dollar_lines if n >= first)
         return lead[:index], Paragraph(rest, first, paragraph.end_line, source, stray)
     return lead, None
+
+
+def _link_target(text: str) -> str:
+    """The target of ``![alt](target)`` as written: up to its unmatched ``)``."""
+    depth = 0
+    for index, char in enumerate(text):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth < 0:
+                return text[:index]
+    return text
 
 
 def _text_like(token: Token, content: str) -> Token:

@@ -59,9 +59,8 @@ def draw_figure(
     """Draw one figure (or take it from the cache) as SVG or PNG."""
     script = figure_script(figure_id, figures_dir)
     if script is None:
-        return FigureResult(
-            None, f"unknown figure '{figure_id}': there is no {figures_dir / (figure_id + '.py')}"
-        )
+        expected = _shown(figures_dir / f"{figure_id}.py")
+        return FigureResult(None, f"unknown figure '{figure_id}': there is no {expected}")
     source = script.read_bytes()
     name = (
         f"ag-fig-{figure_id}-"
@@ -132,6 +131,10 @@ def _script_traceback(exc: BaseException, script: Path) -> str:
     lines = traceback.format_list(own or frames[-1:])
     lines.extend(traceback.format_exception_only(type(exc), exc))
     text = "Traceback (most recent call last):\n" + "".join(lines)
-    # Name the script as the author would type it, not by its absolute path.
-    shown = os.path.relpath(script) if script.is_relative_to(Path.cwd().resolve()) else str(script)
-    return text.replace(f'"{script}"', f'"{shown}"')
+    return text.replace(f'"{script}"', f'"{_shown(script)}"')
+
+
+def _shown(path: Path) -> str:
+    """A path as the author would type it: relative to the current folder when inside it."""
+    resolved = path.resolve()
+    return os.path.relpath(resolved) if resolved.is_relative_to(Path.cwd().resolve()) else str(path)

@@ -111,6 +111,12 @@ _REFUSED = frozenset(
         "\\providecommand",
         "\\DeclareMathOperator",
         "\\newenvironment",
+        "\\data",
+        "\\bbox",
+        "\\mmlToken",
+        "\\texttip",
+        "\\mathtip",
+        "\\toggle",
     }
 )
 
