@@ -18,6 +18,7 @@ from ankigen.errors import AnkigenError, UsageError
 from ankigen.model import Deck, MathMode
 from ankigen.package import PackagedDeck, write_deck
 from ankigen.parse import parse_file
+from ankigen.paths import display_path
 from ankigen.render import Progress, RenderedDeck, RenderSettings, render_decks
 from ankigen.render.media import MediaCache
 from ankigen.stamp import Stamp, file_hash, input_hash, is_up_to_date, load_stamp, save_stamp
@@ -233,14 +234,6 @@ def discover(paths: Sequence[Path]) -> list[ContentFile]:
                 f"{source.path.stem}.apkg; rename one of them"
             )
     return files
-
-
-def display_path(path: Path) -> str:
-    """The path as the user would type it: relative to the current folder when inside it."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
 
 
 def _with_math(deck: Deck, override: MathMode | None) -> Deck:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib.util
 import io
-import os
 import re
 import traceback
 from collections.abc import Callable, Mapping
@@ -18,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+from ankigen.paths import display_path
 from ankigen.render.media import MediaCache, MediaFile, content_hash
 
 _FIGURE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
@@ -59,7 +59,7 @@ def draw_figure(
     """Draw one figure (or take it from the cache) as SVG or PNG."""
     script = figure_script(figure_id, figures_dir)
     if script is None:
-        expected = _shown(figures_dir / f"{figure_id}.py")
+        expected = display_path(figures_dir / f"{figure_id}.py")
         return FigureResult(None, f"unknown figure '{figure_id}': there is no {expected}")
     source = script.read_bytes()
     name = (
@@ -131,10 +131,4 @@ def _script_traceback(exc: BaseException, script: Path) -> str:
     lines = traceback.format_list(own or frames[-1:])
     lines.extend(traceback.format_exception_only(type(exc), exc))
     text = "Traceback (most recent call last):\n" + "".join(lines)
-    return text.replace(f'"{script}"', f'"{_shown(script)}"')
-
-
-def _shown(path: Path) -> str:
-    """A path as the author would type it: relative to the current folder when inside it."""
-    resolved = path.resolve()
-    return os.path.relpath(resolved) if resolved.is_relative_to(Path.cwd().resolve()) else str(path)
+    return text.replace(f'"{script}"', f'"{display_path(script)}"')

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
 
+from ankigen.paths import display_path
 from ankigen.render.media import MediaCache, MediaFile, content_hash
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
@@ -44,7 +45,9 @@ def ship_image(target: str, content_file: Path, root: Path, cache: MediaCache) -
         )
     resolved = (content_file.parent / relative).resolve()
     if not resolved.is_relative_to(root.resolve()):
-        return ImageResult(None, f"image path '{relative}' leaves the content folder '{root}'")
+        return ImageResult(
+            None, f"image path '{relative}' leaves the content folder '{display_path(root)}'"
+        )
     if not resolved.is_file():
         return ImageResult(None, f"image file '{relative}' not found")
     suffix = resolved.suffix.lower()
