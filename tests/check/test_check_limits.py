@@ -90,7 +90,6 @@ def test_long_chain_of_lets_does_not_crash() -> None:
 def test_names_used_twice_are_built_once() -> None:
     # Without memoising, a60 would expand 2^60 times.
     lines = ["let a0 = x"] + [f"let a{i} = a{i - 1} + a{i - 1}" for i in range(1, 61)]
-    start = time.monotonic()
+    # The time limit is the guard: a 2^60-fold expansion would exceed it.
     report = check_text("\n".join([*lines, "assert a60 == 2^60*x"]), time_limit=2.0)
     assert report.diagnostics == ()
-    assert time.monotonic() - start < 2.0
