@@ -8,7 +8,7 @@ import time
 import pytest
 from check_support import check_text, messages
 
-from ankigen.check._timeout import TimeLimitExceeded, call_with_time_limit
+from ankigen.timelimit import TimeLimitExceeded, call_with_time_limit
 
 
 def _spin() -> None:

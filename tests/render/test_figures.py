@@ -66,3 +66,33 @@ def test_each_figure_runs_once_per_build_with_the_files_formulas(
     result = CliRunner().invoke(main, ["build", "--math", "mathjax"])
     assert result.exit_code == 0, result.output
     assert (figures / "runs.txt").read_text() == "x"
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("    import sys\n    sys.exit(0)\n", "figure 'bad' failed: SystemExit: 0"),
+        ("    while True:\n        pass\n", "figure 'bad' did not finish within 0.3 s"),
+    ],
+    ids=["exits", "loops"],
+)
+def test_a_figure_that_exits_or_hangs_is_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str, message: str
+) -> None:
+    monkeypatch.setattr("ankigen.render.figures.FIGURE_TIME_LIMIT", 0.3)
+    (tmp_path / "bad.py").write_text(f"def draw(fig, formulas):\n{body}", "utf-8")
+    result = draw_figure("bad", tmp_path, {}, "", "svg", MediaCache(tmp_path / "cache"))
+    assert result.media is None
+    assert result.problem == message
+
+
+def test_what_a_figure_prints_stays_out_of_the_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "chatty.py").write_text(
+        "def draw(fig, formulas):\n    print('hello')\n    fig.add_subplot().plot([1, 2])\n",
+        "utf-8",
+    )
+    result = draw_figure("chatty", tmp_path, {}, "", "svg", MediaCache(tmp_path / "cache"))
+    assert result.media is not None
+    assert capsys.readouterr().out == ""

@@ -14,6 +14,7 @@ from typing import TypeVar
 
 from ankigen.diagnostics import Diagnostic, error
 from ankigen.model import CodeBlock, Deck
+from ankigen.timelimit import TimeLimitExceeded, call_with_time_limit
 
 from ._ast import Assert, Let
 from ._compile import compile_formula
@@ -21,7 +22,6 @@ from ._errors import StatementError
 from ._evaluate import run_assert
 from ._grammar import defined_name, parse_statement
 from ._sympy import Definition
-from ._timeout import TimeLimitExceeded, call_with_time_limit
 
 T = TypeVar("T")
 

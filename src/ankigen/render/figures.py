@@ -7,6 +7,7 @@ per build for each set of formulas; results are cached by content hash.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import io
 import re
@@ -19,12 +20,16 @@ from types import ModuleType
 
 from ankigen.paths import display_path
 from ankigen.render.media import MediaCache, MediaFile, content_hash
+from ankigen.timelimit import TimeLimitExceeded, call_with_time_limit
 
 _FIGURE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 #: Bump when the way figures are saved changes, so old cache entries are not reused.
 _RENDER_VERSION = "fig-1"
 
 Formulas = Mapping[str, Callable[..., float]]
+
+#: Seconds a figure script may take before the build gives up on it.
+FIGURE_TIME_LIMIT = 60.0
 
 
 @dataclass(frozen=True)
@@ -69,9 +74,18 @@ def draw_figure(
     )
     if cache.has(name):
         return FigureResult(cache.get(name), script=script)
+    # A script's prints would break the tool's output; what it says is dropped.
+    chatter = io.StringIO()
     try:
-        data = _run_script(script, formulas, image_format)
-    except Exception as exc:  # a figure script may raise anything; report, never crash
+        with contextlib.redirect_stdout(chatter), contextlib.redirect_stderr(chatter):
+            data = call_with_time_limit(
+                lambda: _run_script(script, formulas, image_format), FIGURE_TIME_LIMIT
+            )
+    except TimeLimitExceeded:
+        return FigureResult(
+            None, f"figure '{figure_id}' did not finish within {FIGURE_TIME_LIMIT:g} s"
+        )
+    except (Exception, SystemExit) as exc:  # a script may raise anything, even exit
         return FigureResult(
             None,
             f"figure '{figure_id}' failed: {type(exc).__name__}: {exc}",

@@ -1,10 +1,10 @@
-"""Run one statement under a wall-clock limit, so ``simplify`` cannot hang a build.
+"""Run work under a wall-clock limit: a check statement (``simplify``) or a figure.
 
 On the main thread of a Unix process a SIGALRM timer interrupts the work
 (the previous handler is restored afterwards). Elsewhere (a worker thread,
 or a platform without ``setitimer``) the work runs in a helper thread that
 is sent an asynchronous exception when time is up. Both interrupt only
-Python code; the size guards of ``_sympy`` keep single C-level operations
+Python code; the checker's size guards keep single C-level operations
 (huge integer powers) from happening at all.
 """
 
