@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -183,15 +183,16 @@ def _jobs(math: Math, *, cloze: bool) -> list[_Job]:
     ]
 
 
-def _draw_all(jobs: list[_Job]) -> Iterable[tuple[bytes, float, float, float] | str]:
+def _draw_all(jobs: list[_Job]) -> Iterator[tuple[bytes, float, float, float] | str]:
+    """Outcomes in job order, as they come: every core draws when there are many."""
     workers = os.cpu_count() or 1
     if len(jobs) < _POOL_THRESHOLD or workers < 2:
-        return map(_draw_one, jobs)
-    pool = ProcessPoolExecutor(max_workers=workers)
-    try:
-        return list(pool.map(_draw_one, jobs, chunksize=max(1, len(jobs) // (workers * 8))))
-    finally:
-        pool.shutdown()
+        yield from map(_draw_one, jobs)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        # Small chunks keep the progress bar moving; not so small that
+        # sending jobs to the workers costs more than drawing them.
+        yield from pool.map(_draw_one, jobs, chunksize=max(1, len(jobs) // (workers * 8)))
 
 
 def _draw_one(job: _Job) -> tuple[bytes, float, float, float] | str:
