@@ -9,10 +9,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from ankigen.cli import main
 from tests.anki_support import SeenCard, fresh_collection, import_deck, seen_cards
+from tests.e2e.project import build_project
 
 FIXTURE = Path(__file__).parent / "fixtures" / "other-author"
 
@@ -22,20 +21,7 @@ def cards(tmp_path_factory: pytest.TempPathFactory) -> list[SeenCard]:
     project = tmp_path_factory.mktemp("other-author")
     shutil.copytree(FIXTURE, project, dirs_exist_ok=True)
     out = project / "build"
-    result = CliRunner().invoke(
-        main,
-        [
-            "build",
-            str(project / "content"),
-            "--figures",
-            str(project / "figures"),
-            "--out",
-            str(out),
-            "--math",
-            "mathjax",
-        ],
-    )
-    assert result.exit_code == 0, result.output
+    build_project(project, "--math", "mathjax")
     with fresh_collection() as collection:
         log = import_deck(collection, out / "cell-biology.apkg")
         assert (log.new, log.updated, log.duplicate) == (5, 0, 0)

@@ -7,34 +7,19 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from ankigen.cli import main
 from ankigen.model import ItemKind
 from ankigen.parse import parse_file
 from tests.anki_support import SeenCard, fresh_collection, import_deck, seen_cards
 from tests.conftest import ROOT
+from tests.e2e.project import build_project
 
 SEED = ROOT / "content" / "distributed-training.md"
 
 
 def build(project: Path, *extra: str) -> Path:
     """Build the project's content in mathjax mode; return the deck path."""
-    result = CliRunner().invoke(
-        main,
-        [
-            "build",
-            str(project / "content"),
-            "--figures",
-            str(project / "figures"),
-            "--out",
-            str(project / "build"),
-            "--math",
-            "mathjax",
-            *extra,
-        ],
-    )
-    assert result.exit_code == 0, result.output
+    build_project(project, "--math", "mathjax", *extra)
     return project / "build" / "distributed-training.apkg"
 
 

@@ -7,11 +7,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from ankigen.cli import main
 from tests.anki_support import SeenCard, fresh_collection, import_deck, seen_cards
 from tests.conftest import ROOT
+from tests.e2e.project import build_project
 
 
 @pytest.fixture(scope="module")
@@ -23,19 +22,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def build(project: Path) -> str:
-    result = CliRunner().invoke(
-        main,
-        [
-            "build",
-            str(project / "content"),
-            "--figures",
-            str(project / "figures"),
-            "--out",
-            str(project / "build"),
-        ],
-    )
-    assert result.exit_code == 0, result.output
-    return result.stdout
+    return build_project(project)
 
 
 @pytest.fixture(scope="module")
