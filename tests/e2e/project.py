@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from ankigen.cli import main
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def build_project(project: Path, *extra: str) -> str:
@@ -25,3 +28,10 @@ def build_project(project: Path, *extra: str) -> str:
     )
     assert result.exit_code == 0, result.output
     return result.stdout
+
+
+def copy_seed_project(root: Path) -> Path:
+    """A copy of the repository's content/ and figures/ under ``root``."""
+    shutil.copytree(REPO / "content", root / "content")
+    shutil.copytree(REPO / "figures", root / "figures")
+    return root

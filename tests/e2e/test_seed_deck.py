@@ -12,7 +12,7 @@ from ankigen.model import ItemKind
 from ankigen.parse import parse_file
 from tests.anki_support import SeenCard, fresh_collection, import_deck, seen_cards
 from tests.conftest import ROOT
-from tests.e2e.project import build_project
+from tests.e2e.project import build_project, copy_seed_project
 
 SEED = ROOT / "content" / "distributed-training.md"
 
@@ -25,10 +25,7 @@ def build(project: Path, *extra: str) -> Path:
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("seed")
-    shutil.copytree(ROOT / "content", root / "content")
-    shutil.copytree(ROOT / "figures", root / "figures")
-    return root
+    return copy_seed_project(tmp_path_factory.mktemp("seed"))
 
 
 @pytest.fixture(scope="module")

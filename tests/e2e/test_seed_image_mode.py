@@ -3,22 +3,17 @@
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
 from tests.anki_support import SeenCard, fresh_collection, import_deck, seen_cards
-from tests.conftest import ROOT
-from tests.e2e.project import build_project
+from tests.e2e.project import build_project, copy_seed_project
 
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("seed-images")
-    shutil.copytree(ROOT / "content", root / "content")
-    shutil.copytree(ROOT / "figures", root / "figures")
-    return root
+    return copy_seed_project(tmp_path_factory.mktemp("seed-images"))
 
 
 def build(project: Path) -> str:

@@ -158,6 +158,8 @@ class _Plan:
 
 def _plan(source: ContentFile, options: BuildOptions, cache: MediaCache) -> _Plan:
     """Decide whether a content file's deck must be built, or is already up to date."""
+    if not options.write:
+        return _Plan(source, "", 0.0, None)  # `check` writes no deck: nothing to compare
     when = build_time(source.path)
     settings = "|".join(
         str(part)
@@ -170,8 +172,6 @@ def _plan(source: ContentFile, options: BuildOptions, cache: MediaCache) -> _Pla
         )
     )
     inputs = input_hash(source.path, settings, when)
-    if not options.write:
-        return _Plan(source, inputs, when, None)
     stamp = load_stamp(cache, source.path.stem)
     deck_file = options.out_dir / f"{source.path.stem}.apkg"
     current = stamp if is_up_to_date(stamp, inputs, deck_file) else None
