@@ -20,6 +20,20 @@ from ankigen.errors import UsageError
 from ankigen.model import MathMode
 
 _PATHS = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+_STRICT = click.option(
+    "--strict",
+    is_flag=True,
+    help="Treat every warning (unverified claims, near-miss syntax, ...) as an error.",
+)
+_FORMAT = click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "github"]),
+    default="text",
+    show_default=True,
+    help="Diagnostics as FILE:LINE:COL: text, as JSON records, or as GitHub "
+    "workflow commands (annotations on a pull request).",
+)
 _FIGURES = click.option(
     "--figures",
     "figures_dir",
@@ -62,12 +76,16 @@ def main() -> None:
     show_default=True,
     help="Image format for figures.",
 )
+@_STRICT
+@_FORMAT
 def build(
     paths: tuple[Path, ...],
     out_dir: Path | None,
     figures_dir: Path | None,
     math: str | None,
     figure_format: str,
+    strict: bool,
+    output_format: str,
 ) -> None:
     """Build OUT/<stem>.apkg for each content file in PATHS (default: content/).
 
@@ -82,10 +100,14 @@ def build(
             figures_dir=figures_dir or settings.figures,
             math=MathMode(math) if math else None,
             figure_format=figure_format,
+            strict=strict,
         )
         with _progress("Rendering") as progress:
             result = run(options, progress)
-    _report(result)
+    if output_format == "json":
+        click.echo(json.dumps(_json_report(result), indent=2))
+        sys.exit(1 if result.failed else 0)
+    _report(result, output_format)
     if result.failed:
         click.echo(f"Build failed: {_error_count(result)}; no deck was written.", err=True)
         sys.exit(1)
@@ -106,15 +128,8 @@ def build(
 
 @main.command()
 @_PATHS
-@click.option("--strict", is_flag=True, help="Treat warnings (e.g. unverified claims) as errors.")
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Diagnostics as FILE:LINE: text, or as JSON records.",
-)
+@_STRICT
+@_FORMAT
 @_FIGURES
 def check(
     paths: tuple[Path, ...], strict: bool, output_format: str, figures_dir: Path | None
@@ -133,7 +148,7 @@ def check(
     if output_format == "json":
         click.echo(json.dumps(_json_report(result), indent=2))
     else:
-        _report(result)
+        _report(result, output_format)
         click.echo(_check_summary(result))
     sys.exit(1 if result.failed else 0)
 
@@ -183,9 +198,13 @@ def _is_terminal() -> bool:
     return sys.stdout.isatty()
 
 
-def _report(result: BuildResult) -> None:
+def _report(result: BuildResult, output_format: str = "text") -> None:
     for diagnostic in result.diagnostics:
-        click.echo(diagnostic.format(), err=True)
+        if output_format == "github":
+            # Workflow commands are read from stdout by the GitHub runner.
+            click.echo(diagnostic.format_github())
+        else:
+            click.echo(diagnostic.format(), err=True)
 
 
 def _error_count(result: BuildResult) -> str:
@@ -207,16 +226,7 @@ def _check_summary(result: BuildResult) -> str:
 def _json_report(result: BuildResult) -> dict[str, object]:
     s = result.summary
     return {
-        "diagnostics": [
-            {
-                "file": d.file,
-                "line": d.line,
-                "severity": d.severity.value,
-                "message": d.message,
-                **({"detail": d.detail} if d.detail else {}),
-            }
-            for d in result.diagnostics
-        ],
+        "diagnostics": [d.to_record() for d in result.diagnostics],
         "summary": {
             "decks": s.decks,
             "items": s.items,
@@ -224,6 +234,7 @@ def _json_report(result: BuildResult) -> dict[str, object]:
             "failed_checks": s.failed_checks,
             "ok": not result.failed,
         },
+        "written": [str(deck.path) for deck in result.written],
     }
 
 

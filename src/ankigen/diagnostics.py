@@ -1,7 +1,16 @@
-"""Diagnostics: every content problem, with the place it comes from."""
+"""Diagnostics: every content problem, with the place it comes from.
+
+One problem type for every stage. A diagnostic carries its file, line and
+(where known) column, a severity, a stable code (``AG101``…, listed in
+``docs/format.md``) and a message; this module is also the one serializer for
+the three output formats (text, JSON, GitHub workflow commands) and for the
+warnings an up-to-date deck replays from its stamp.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -15,10 +24,12 @@ class Severity(StrEnum):
 
 @dataclass(frozen=True, order=True)
 class Diagnostic:
-    """One problem found in content, located at ``file:line`` (1-based).
+    """One problem found in content, located at ``file:line[:column]`` (1-based).
 
-    ``detail`` holds extra lines (for example a figure script's traceback) that
-    are printed indented under the message.
+    ``column`` is 0 when only the line is known. ``detail`` holds extra lines
+    (for example a figure script's traceback) printed indented under the
+    message. ``code`` is a stable identifier such as ``AG101`` that CI and
+    editors can select or ignore.
     """
 
     file: str
@@ -26,32 +37,102 @@ class Diagnostic:
     message: str
     severity: Severity = Severity.ERROR
     detail: str = ""
+    column: int = 0
+    code: str = ""
 
     @property
     def is_error(self) -> bool:
         """True when this diagnostic stops a build."""
         return self.severity is Severity.ERROR
 
+    @property
+    def location(self) -> str:
+        """``FILE:LINE`` or ``FILE:LINE:COL``."""
+        if self.column > 0:
+            return f"{self.file}:{self.line}:{self.column}"
+        return f"{self.file}:{self.line}"
+
     def format(self) -> str:
-        """Render as ``FILE:LINE: message`` with any detail indented below."""
+        """Render as ``FILE:LINE[:COL]: message`` with any detail indented below."""
         prefix = "warning: " if self.severity is Severity.WARNING else ""
-        head = f"{self.file}:{self.line}: {prefix}{self.message}"
+        head = f"{self.location}: {prefix}{self.message}"
         if not self.detail:
             return head
         body = "\n".join("    " + line for line in self.detail.rstrip("\n").splitlines())
         return f"{head}\n{body}"
 
+    def format_github(self) -> str:
+        """Render as a GitHub Actions workflow command (an annotation on the pull request).
 
-def error(file: str, line: int, message: str, detail: str = "") -> Diagnostic:
+        Syntax: ``::error file=F,line=L,col=C,title=T::message``. Property values
+        escape ``%``, CR, LF, ``:`` and ``,``; the message escapes ``%``, CR and LF.
+        """
+        props = [f"file={_github_property(self.file)}", f"line={self.line}"]
+        if self.column > 0:
+            props.append(f"col={self.column}")
+        if self.code:
+            props.append(f"title={_github_property(self.code)}")
+        text = self.message if not self.detail else f"{self.message}\n{self.detail.rstrip()}"
+        return f"::{self.severity.value} {','.join(props)}::{_github_data(text)}"
+
+    def to_record(self) -> dict[str, object]:
+        """A JSON-ready record (used by ``--format json`` and by build stamps)."""
+        record: dict[str, object] = {
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "severity": self.severity.value,
+            "code": self.code,
+            "message": self.message,
+        }
+        if self.detail:
+            record["detail"] = self.detail
+        return record
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, object]) -> Diagnostic:
+        """The inverse of :meth:`to_record`."""
+        return cls(
+            file=str(record["file"]),
+            line=int(str(record["line"])),
+            message=str(record["message"]),
+            severity=Severity(str(record.get("severity", "warning"))),
+            detail=str(record.get("detail", "")),
+            column=int(str(record.get("column", 0))),
+            code=str(record.get("code", "")),
+        )
+
+
+def error(
+    file: str, line: int, message: str, detail: str = "", *, column: int = 0, code: str = ""
+) -> Diagnostic:
     """Shorthand for an error diagnostic."""
-    return Diagnostic(file, line, message, Severity.ERROR, detail)
+    return Diagnostic(file, line, message, Severity.ERROR, detail, column, code)
 
 
-def warning(file: str, line: int, message: str) -> Diagnostic:
+def warning(
+    file: str, line: int, message: str, detail: str = "", *, column: int = 0, code: str = ""
+) -> Diagnostic:
     """Shorthand for a warning diagnostic."""
-    return Diagnostic(file, line, message, Severity.WARNING)
+    return Diagnostic(file, line, message, Severity.WARNING, detail, column, code)
 
 
-def sort_diagnostics(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-    """Order diagnostics by file, then line, keeping the order found within a line."""
-    return sorted(diagnostics, key=lambda d: (d.file, d.line))
+def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Order by file, line and column (stable within a place), without duplicates."""
+    unique = dict.fromkeys(diagnostics)
+    return sorted(unique, key=lambda d: (d.file, d.line, d.column))
+
+
+def strictly(diagnostics: Iterable[Diagnostic], strict: bool) -> list[Diagnostic]:
+    """With ``--strict``, every warning of every stage counts as an error."""
+    if not strict:
+        return list(diagnostics)
+    return [dataclasses.replace(d, severity=Severity.ERROR) for d in diagnostics]
+
+
+def _github_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _github_property(text: str) -> str:
+    return _github_data(text).replace(":", "%3A").replace(",", "%2C")

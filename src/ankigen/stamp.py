@@ -18,11 +18,11 @@ from importlib.metadata import version
 from pathlib import Path
 
 from ankigen import __version__
-from ankigen.diagnostics import Diagnostic, Severity
+from ankigen.diagnostics import Diagnostic
 from ankigen.render.media import MediaCache
 from ankigen.render.tex import RENDER_SETTINGS
 
-_FORMAT = 2
+_FORMAT = 3
 
 
 @dataclass(frozen=True)
@@ -41,10 +41,7 @@ class Stamp:
 
     def replayed_warnings(self) -> list[Diagnostic]:
         """The warnings the build that wrote the deck reported."""
-        return [
-            Diagnostic(str(w["file"]), int(str(w["line"])), str(w["message"]), Severity.WARNING)
-            for w in self.warnings
-        ]
+        return [Diagnostic.from_record(w) for w in self.warnings]
 
 
 def input_hash(content: Path, settings: str, build_time: float) -> str:

@@ -128,7 +128,9 @@ def test_check_json_gives_machine_readable_records(project: Path) -> None:
     assert first == {
         "file": "content/broken.md",
         "line": 2,
+        "column": 0,
         "severity": "error",
+        "code": "",
         "message": "unknown front matter key 'colour' (known: deck, key, tags, subdecks, math)",
     }
     assert report["summary"]["ok"] is False
@@ -157,3 +159,28 @@ def test_no_progress_bar_in_logs(project: Path) -> None:
     result = invoke("build")
     assert result.exit_code == 0, result.output
     assert "Rendering" not in result.stdout
+
+
+def test_check_github_format_prints_workflow_commands(project: Path) -> None:
+    add(project, "warning.md")
+    result = invoke("check", "--format", "github")
+    assert result.exit_code == 0
+    assert "::warning file=content/warning.md,line=3" in result.stdout
+    assert "::unverified claim" in result.stdout
+
+
+def test_build_strict_fails_on_a_warning_and_writes_nothing(project: Path) -> None:
+    add(project, "warning.md")
+    result = invoke("build", "--strict", "--math", "mathjax")
+    assert result.exit_code == 1
+    assert "content/warning.md:3: unverified claim" in result.stderr
+    assert not (project / "build" / "warning.apkg").exists()
+    relaxed = invoke("build", "--math", "mathjax")
+    assert relaxed.exit_code == 0
+    assert (project / "build" / "warning.apkg").is_file()
+
+
+def test_strict_applies_to_parse_warnings_too(project: Path) -> None:
+    (project / "content" / "empty.md").write_text("# Empty\n\nJust prose.\n", "utf-8")
+    assert invoke("check").exit_code == 0
+    assert invoke("check", "--strict").exit_code == 1

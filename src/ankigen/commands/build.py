@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ankigen.buildtime import build_time
 from ankigen.check import CheckReport, check_deck
-from ankigen.diagnostics import Diagnostic, Severity
+from ankigen.diagnostics import Diagnostic, sort_diagnostics, strictly
 from ankigen.errors import AnkigenError, UsageError
 from ankigen.model import Deck, MathMode
 from ankigen.package import PackagedDeck, write_deck
@@ -104,7 +104,7 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
 
     reports = {deck.path: check_deck(deck) for deck in decks}
     for report in reports.values():
-        diagnostics.extend(_strict(report.diagnostics, options.strict))
+        diagnostics.extend(report.diagnostics)
 
     rendering = render_decks(
         decks,
@@ -114,6 +114,8 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
         progress=progress,
     )
     diagnostics.extend(rendering.diagnostics)
+    # With --strict every warning of every stage is an error, so it stops the build too.
+    diagnostics = strictly(diagnostics, options.strict)
 
     # A build with any error writes nothing: every good deck on disk stays.
     failed = any(d.is_error for d in diagnostics)
@@ -142,8 +144,7 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
         # An up-to-date deck's images all come from earlier builds.
         images_cached=rendering.cached + sum(p.media for p in current),
     )
-    ordered = sorted(diagnostics, key=lambda d: (d.file, d.line))
-    return BuildResult(tuple(dict.fromkeys(ordered)), tuple(written), summary)
+    return BuildResult(tuple(sort_diagnostics(diagnostics)), tuple(written), summary)
 
 
 @dataclass(frozen=True)
@@ -194,11 +195,7 @@ def _stamp_of(
 ) -> Stamp:
     # Every warning about this file, from any stage, is replayed while it is current.
     shown = rendered.deck.display_path
-    warnings = [
-        {"file": d.file, "line": d.line, "message": d.message}
-        for d in diagnostics
-        if d.file == shown and not d.is_error
-    ]
+    warnings = [d.to_record() for d in diagnostics if d.file == shown and not d.is_error]
     return Stamp(
         inputs=plan.inputs,
         sources={str(path): file_hash(path) for path in rendered.sources},
@@ -239,10 +236,3 @@ def discover(paths: Sequence[Path]) -> list[ContentFile]:
 def _with_math(deck: Deck, override: MathMode | None) -> Deck:
     """The command line's ``--math`` wins over the file's front matter."""
     return deck if override is None else dataclasses.replace(deck, math=override)
-
-
-def _strict(diagnostics: Sequence[Diagnostic], strict: bool) -> list[Diagnostic]:
-    """With ``--strict``, warnings count as errors."""
-    if not strict:
-        return list(diagnostics)
-    return [dataclasses.replace(d, severity=Severity.ERROR) for d in diagnostics]
