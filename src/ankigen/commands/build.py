@@ -7,12 +7,21 @@ together and decides, from the diagnostics, whether decks are written.
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ankigen.buildtime import build_time
+from ankigen.buildtime import BuildClock
 from ankigen.check import CheckReport, check_deck
+from ankigen.commands.diff import DeckDiff
+from ankigen.commands.release import (
+    baseline_for,
+    compare_release,
+    deck_times,
+    release_problems,
+    staging,
+)
 from ankigen.diagnostics import Diagnostic, sort_diagnostics, strictly
 from ankigen.errors import AnkigenError, UsageError
 from ankigen.model import Deck, MathMode
@@ -35,6 +44,8 @@ class BuildOptions:
     figure_format: str = "svg"
     write: bool = True
     strict: bool = False
+    #: The release learners have (an .apkg, or a folder of them): report what this one changes.
+    against: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -60,6 +71,8 @@ class BuildResult:
     diagnostics: tuple[Diagnostic, ...]
     written: tuple[PackagedDeck, ...]
     summary: BuildSummary
+    #: With ``--against``: what importing each written deck over its old release does.
+    diffs: tuple[DeckDiff, ...] = ()
 
     @property
     def failed(self) -> bool:
@@ -90,7 +103,8 @@ class ContentFile:
 def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     """Build (or, with ``write=False``, only check) every content file."""
     cache = MediaCache(options.out_dir / ".cache")
-    plans = [_plan(source, options, cache) for source in discover(options.paths)]
+    clock = BuildClock(Path.cwd())
+    plans = [_plan(source, options, cache, clock) for source in discover(options.paths)]
     current = [plan.stamp for plan in plans if plan.stamp is not None]
     todo = {plan.source.path: plan for plan in plans if plan.stamp is None}
     diagnostics: list[Diagnostic] = [w for stamp in current for w in stamp.replayed_warnings()]
@@ -118,18 +132,21 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     diagnostics = strictly(diagnostics, options.strict)
 
     # A build with any error writes nothing: every good deck on disk stays.
-    failed = any(d.is_error for d in diagnostics)
     written: list[PackagedDeck] = []
-    if options.write and not failed:
-        for rendered in rendering.decks:
-            plan = todo[rendered.deck.path]
-            deck_file = _write(rendered, options.out_dir, plan.build_time)
-            save_stamp(
-                cache,
-                rendered.deck.stem,
-                _stamp_of(plan, rendered, deck_file, reports[rendered.deck.path], diagnostics),
-            )
-            written.append(deck_file)
+    diffs: list[DeckDiff] = []
+    if options.write and not any(d.is_error for d in diagnostics):
+        with staging(options.out_dir) as stage:
+            staged = [(r, _write(r, stage, clock)) for r in rendering.decks]
+            if options.against is not None:
+                diffs, problems = _compare(staged, options.against)
+                diagnostics.extend(strictly(problems, options.strict))
+            if not any(d.is_error for d in diagnostics):
+                for rendered, deck_file in staged:
+                    plan, report = todo[rendered.deck.path], reports[rendered.deck.path]
+                    published = _publish(deck_file, options.out_dir)
+                    stamp = _stamp_of(plan, rendered, published, report, diagnostics)
+                    save_stamp(cache, rendered.deck.stem, stamp)
+                    written.append(published)
 
     summary = BuildSummary(
         decks=len(plans),
@@ -144,7 +161,7 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
         # An up-to-date deck's images all come from earlier builds.
         images_cached=rendering.cached + sum(p.media for p in current),
     )
-    return BuildResult(tuple(sort_diagnostics(diagnostics)), tuple(written), summary)
+    return BuildResult(tuple(sort_diagnostics(diagnostics)), tuple(written), summary, tuple(diffs))
 
 
 @dataclass(frozen=True)
@@ -157,11 +174,13 @@ class _Plan:
     stamp: Stamp | None
 
 
-def _plan(source: ContentFile, options: BuildOptions, cache: MediaCache) -> _Plan:
+def _plan(
+    source: ContentFile, options: BuildOptions, cache: MediaCache, clock: BuildClock
+) -> _Plan:
     """Decide whether a content file's deck must be built, or is already up to date."""
     if not options.write:
         return _Plan(source, "", 0.0, None)  # `check` writes no deck: nothing to compare
-    when = build_time(source.path)
+    when = clock.time_of([source.path, *_settings_files()])
     settings = "|".join(
         str(part)
         for part in (
@@ -175,15 +194,46 @@ def _plan(source: ContentFile, options: BuildOptions, cache: MediaCache) -> _Pla
     inputs = input_hash(source.path, settings, when)
     stamp = load_stamp(cache, source.path.stem)
     deck_file = options.out_dir / f"{source.path.stem}.apkg"
-    current = stamp if is_up_to_date(stamp, inputs, deck_file) else None
-    return _Plan(source, inputs, when, current)
+    # --against compares the deck it writes with the old release: always build it.
+    fresh = options.against is None and is_up_to_date(stamp, inputs, deck_file)
+    return _Plan(source, inputs, when, stamp if fresh else None)
 
 
-def _write(rendered: RenderedDeck, out_dir: Path, when: float) -> PackagedDeck:
+def _compare(
+    staged: list[tuple[RenderedDeck, PackagedDeck]], against: Path
+) -> tuple[list[DeckDiff], list[Diagnostic]]:
+    """Each staged deck against its old release (a deck new to learners: all added)."""
+    diffs: list[DeckDiff] = []
+    problems: list[Diagnostic] = []
+    for rendered, deck_file in staged:
+        old = baseline_for(against, rendered.deck.stem, len(staged))
+        diffs.append(compare_release(rendered, deck_file.path, old))
+        problems.extend(release_problems(diffs[-1], rendered))
+    return diffs, problems
+
+
+def _settings_files() -> list[Path]:
+    """The project settings every note is shaped by (an input of every note's time)."""
+    pyproject = Path.cwd() / "pyproject.toml"
+    return [pyproject] if pyproject.is_file() else []
+
+
+def _write(rendered: RenderedDeck, stage: Path, clock: BuildClock) -> PackagedDeck:
+    times = deck_times(rendered, clock, _settings_files())
     try:
-        return write_deck(rendered, out_dir, when)
+        return write_deck(rendered, stage, times.deck, times.notes)
     except OSError as exc:
-        raise WriteError(out_dir / f"{rendered.deck.stem}.apkg", exc) from exc
+        raise WriteError(stage.parent / f"{rendered.deck.stem}.apkg", exc) from exc
+
+
+def _publish(staged: PackagedDeck, out_dir: Path) -> PackagedDeck:
+    """Rename a staged deck into place (atomic: same file system)."""
+    target = out_dir / staged.path.name
+    try:
+        os.replace(staged.path, target)
+    except OSError as exc:
+        raise WriteError(target, exc) from exc
+    return dataclasses.replace(staged, path=target)
 
 
 def _stamp_of(
