@@ -198,7 +198,9 @@ def diff_summary(diff: DeckDiff) -> str:
 def _lines(label: str, notes: tuple[NoteChange, ...], *, with_reason: bool = False) -> list[str]:
     out = []
     for change in notes[:_SHOWN]:
-        where = f" ({change.source})" if change.source else ""
+        named = [f"id {change.id}"] if change.id else []
+        where = f" ({', '.join([change.source, *named] if change.source else named)})"
+        where = "" if where == " ()" else where
         why = f": {change.reason}" if with_reason and change.reason else ""
         out.append(f"  {label}: {change.first_field}{where}{why}")
     if len(notes) > _SHOWN:
