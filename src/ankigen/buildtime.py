@@ -42,6 +42,7 @@ class BuildClock:
         self._head: float | None = None
         self._asked_head = False
         self._dirty: dict[Path, bool] = {}
+        self._root: Path | None = None
 
     def time_of(self, inputs: Iterable[Path]) -> float:
         """The time of the newest of ``inputs`` (seconds since the epoch, whole seconds)."""
@@ -51,7 +52,7 @@ class BuildClock:
         head = self._head_time()
         if head is None:
             return float(max((int(_file_time(p)) for p in paths), default=0))
-        self._learn_dirty(paths)
+        self.learn(paths)
         times = [max(head, int(_file_time(p))) if self._dirty[p] else head for p in paths]
         return float(max(times, default=head))
 
@@ -62,9 +63,11 @@ class BuildClock:
             self._head = float(out) if out and out.isdigit() else None
         return self._head
 
-    def _learn_dirty(self, paths: list[Path]) -> None:
-        """One ``git status`` for every input not asked about yet."""
-        unknown = [p for p in paths if p not in self._dirty]
+    def learn(self, inputs: Iterable[Path]) -> None:
+        """Ask git once about every input not asked about yet (call it with many at once)."""
+        if self._epoch is not None or self._head_time() is None:
+            return
+        unknown = sorted({p.resolve() for p in inputs} - set(self._dirty))
         if not unknown:
             return
         for path in unknown:
@@ -82,11 +85,17 @@ class BuildClock:
         if out is None:  # git failed: treat every input as uncommitted
             self._dirty.update(dict.fromkeys(unknown, True))
             return
-        top = _git(self._project, "rev-parse", "--show-toplevel")
-        root = Path(top).resolve() if top else self._project.resolve()
+        root = self._toplevel()
         changed = [(root / name).resolve() for name in _status_paths(out)]
         for path in unknown:
             self._dirty[path] = any(path == c or c in path.parents for c in changed)
+
+    def _toplevel(self) -> Path:
+        """The work tree's top folder, which ``git status`` paths are relative to."""
+        if self._root is None:
+            top = _git(self._project, "rev-parse", "--show-toplevel")
+            self._root = Path(top).resolve() if top else self._project.resolve()
+        return self._root
 
 
 def _status_paths(porcelain: str) -> list[str]:

@@ -70,3 +70,13 @@ def test_an_ignored_input_counts_as_uncommitted(project: Path) -> None:
     times = _note_times("out")
     assert times.pop("A picture: ") == T2
     assert set(times.values()) == {T1 + 10}
+
+
+def test_touching_an_uncommitted_figure_is_not_up_to_date(project: Path) -> None:
+    with open("figures/line.py", "a", encoding="utf-8") as script:
+        script.write("    ax.set_title('edited')\n")
+    os.utime("figures/line.py", (T2, T2))
+    assert _note_times("out")["What does t"] == T2
+    # Same bytes, later time: the deck's stamp counts the figure's time, so it rebuilds.
+    os.utime("figures/line.py", (T2 + 100, T2 + 100))
+    assert _note_times("out")["What does t"] == T2 + 100

@@ -104,7 +104,9 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     """Build (or, with ``write=False``, only check) every content file."""
     cache = MediaCache(options.out_dir / ".cache")
     clock = BuildClock(Path.cwd())
-    plans = [_plan(source, options, cache, clock) for source in discover(options.paths)]
+    sources = discover(options.paths)
+    clock.learn([*(s.path for s in sources), *_settings_files()])
+    plans = [_plan(source, options, cache, clock) for source in sources]
     current = [plan.stamp for plan in plans if plan.stamp is not None]
     todo = {plan.source.path: plan for plan in plans if plan.stamp is None}
     diagnostics: list[Diagnostic] = [w for stamp in current for w in stamp.replayed_warnings()]
@@ -136,6 +138,7 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     diffs: list[DeckDiff] = []
     if options.write and not any(d.is_error for d in diagnostics):
         with staging(options.out_dir) as stage:
+            clock.learn(path for r in rendering.decks for path in r.sources)
             staged = [(r, _write(r, stage, clock)) for r in rendering.decks]
             if options.against is not None:
                 diffs, problems = _compare(staged, options.against)
@@ -180,7 +183,10 @@ def _plan(
     """Decide whether a content file's deck must be built, or is already up to date."""
     if not options.write:
         return _Plan(source, "", 0.0, None)  # `check` writes no deck: nothing to compare
-    when = clock.time_of([source.path, *_settings_files()])
+    stamp = load_stamp(cache, source.path.stem)
+    # The figures and images the last build used count too: an uncommitted one has its own time.
+    shown = [Path(p) for p in stamp.sources] if stamp else []
+    when = clock.time_of([source.path, *_settings_files(), *shown])
     settings = "|".join(
         str(part)
         for part in (
@@ -192,7 +198,6 @@ def _plan(
         )
     )
     inputs = input_hash(source.path, settings, when)
-    stamp = load_stamp(cache, source.path.stem)
     deck_file = options.out_dir / f"{source.path.stem}.apkg"
     # --against compares the deck it writes with the old release: always build it.
     fresh = options.against is None and is_up_to_date(stamp, inputs, deck_file)
