@@ -15,13 +15,7 @@ from pathlib import Path
 from ankigen.buildtime import BuildClock
 from ankigen.check import CheckReport, check_deck
 from ankigen.commands.diff import DeckDiff
-from ankigen.commands.release import (
-    baseline_for,
-    compare_release,
-    deck_times,
-    release_problems,
-    staging,
-)
+from ankigen.commands.release import compare_staged, deck_times, settings_files, staging
 from ankigen.diagnostics import Diagnostic, sort_diagnostics, strictly
 from ankigen.errors import AnkigenError, UsageError
 from ankigen.model import Deck, MathMode
@@ -105,7 +99,7 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     cache = MediaCache(options.out_dir / ".cache")
     clock = BuildClock(Path.cwd())
     sources = discover(options.paths)
-    clock.learn([*(s.path for s in sources), *_settings_files()])
+    clock.learn([*(s.path for s in sources), *settings_files()])
     plans = [_plan(source, options, cache, clock) for source in sources]
     current = [plan.stamp for plan in plans if plan.stamp is not None]
     todo = {plan.source.path: plan for plan in plans if plan.stamp is None}
@@ -141,7 +135,7 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
             clock.learn(path for r in rendering.decks for path in r.sources)
             staged = [(r, _write(r, stage, clock)) for r in rendering.decks]
             if options.against is not None:
-                diffs, problems = _compare(staged, options.against)
+                diffs, problems = compare_staged(staged, options.against)
                 diagnostics.extend(strictly(problems, options.strict))
             if not any(d.is_error for d in diagnostics):
                 for rendered, deck_file in staged:
@@ -186,7 +180,7 @@ def _plan(
     stamp = load_stamp(cache, source.path.stem)
     # The figures and images the last build used count too: an uncommitted one has its own time.
     shown = [Path(p) for p in stamp.sources] if stamp else []
-    when = clock.time_of([source.path, *_settings_files(), *shown])
+    when = clock.time_of([source.path, *settings_files(), *shown])
     settings = "|".join(
         str(part)
         for part in (
@@ -204,27 +198,8 @@ def _plan(
     return _Plan(source, inputs, when, stamp if fresh else None)
 
 
-def _compare(
-    staged: list[tuple[RenderedDeck, PackagedDeck]], against: Path
-) -> tuple[list[DeckDiff], list[Diagnostic]]:
-    """Each staged deck against its old release (a deck new to learners: all added)."""
-    diffs: list[DeckDiff] = []
-    problems: list[Diagnostic] = []
-    for rendered, deck_file in staged:
-        old = baseline_for(against, rendered.deck.stem, len(staged))
-        diffs.append(compare_release(rendered, deck_file.path, old))
-        problems.extend(release_problems(diffs[-1], rendered))
-    return diffs, problems
-
-
-def _settings_files() -> list[Path]:
-    """The project settings every note is shaped by (an input of every note's time)."""
-    pyproject = Path.cwd() / "pyproject.toml"
-    return [pyproject] if pyproject.is_file() else []
-
-
 def _write(rendered: RenderedDeck, stage: Path, clock: BuildClock) -> PackagedDeck:
-    times = deck_times(rendered, clock, _settings_files())
+    times = deck_times(rendered, clock, settings_files())
     try:
         return write_deck(rendered, stage, times.deck, times.notes)
     except OSError as exc:

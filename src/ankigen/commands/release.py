@@ -23,6 +23,7 @@ from ankigen.buildtime import BuildClock
 from ankigen.commands.diff import NOT_NEWER, SCHEMA_CHANGED, TYPE_CHANGED, DeckDiff, compare
 from ankigen.diagnostics import Diagnostic, error, warning
 from ankigen.errors import UsageError
+from ankigen.package import PackagedDeck
 from ankigen.render import RenderedDeck
 
 
@@ -50,6 +51,25 @@ def staging(out_dir: Path) -> Iterator[Path]:
         yield folder
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def settings_files() -> list[Path]:
+    """The project settings every note is shaped by (an input of every note's time)."""
+    pyproject = Path.cwd() / "pyproject.toml"
+    return [pyproject] if pyproject.is_file() else []
+
+
+def compare_staged(
+    staged: Sequence[tuple[RenderedDeck, PackagedDeck]], against: Path
+) -> tuple[list[DeckDiff], list[Diagnostic]]:
+    """Each staged deck against its old release (a deck new to learners: all added)."""
+    diffs: list[DeckDiff] = []
+    problems: list[Diagnostic] = []
+    for rendered, deck_file in staged:
+        old = baseline_for(against, rendered.deck.stem, len(staged))
+        diffs.append(compare_release(rendered, deck_file.path, old))
+        problems.extend(release_problems(diffs[-1], rendered))
+    return diffs, problems
 
 
 def baseline_for(against: Path, stem: str, decks: int) -> Path | None:
