@@ -19,6 +19,7 @@ from pathlib import Path
 from ankigen.errors import AnkigenError
 
 _COLLECTIONS = ("collection.anki21", "collection.anki2")
+_NEWER = "collection.anki21b"  # zstd-compressed: not readable with the standard library
 
 
 class UnreadableDeck(AnkigenError):
@@ -72,7 +73,8 @@ def read_deck_file(path: Path) -> DeckFile:
         with zipfile.ZipFile(path) as archive, tempfile.TemporaryDirectory() as tmp:
             names = set(archive.namelist())
             member = next((n for n in _COLLECTIONS if n in names), None)
-            if member is None:
+            # A newer export's collection.anki2 is a stub that says "update Anki".
+            if member is None or (member == "collection.anki2" and _NEWER in names):
                 raise UnreadableDeck(_no_collection(path, names))
             archive.extract(member, tmp)
             return _read_collection(path, Path(tmp) / member)
@@ -83,7 +85,7 @@ def read_deck_file(path: Path) -> DeckFile:
 
 
 def _no_collection(path: Path, names: set[str]) -> str:
-    if "collection.anki21b" in names:
+    if _NEWER in names:
         return (
             f"{path}: written by a newer Anki export format; export it again with "
             "'Support older Anki versions' checked"
