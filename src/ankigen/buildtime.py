@@ -43,18 +43,30 @@ class BuildClock:
         self._asked_head = False
         self._dirty: dict[Path, bool] = {}
         self._root: Path | None = None
+        self._times: dict[Path, int] = {}
 
     def time_of(self, inputs: Iterable[Path]) -> float:
         """The time of the newest of ``inputs`` (seconds since the epoch, whole seconds)."""
         if self._epoch is not None:
             return self._epoch
-        paths = sorted({p.resolve() for p in inputs})
+        return float(max((self._time(p) for p in inputs), default=self._head_time() or 0))
+
+    def _time(self, path: Path) -> int:
+        """One input's time, worked out once per build (a build sees one snapshot)."""
+        known = self._times.get(path)
+        if known is not None:
+            return known
+        resolved = path.resolve()
         head = self._head_time()
+        self.learn([resolved])
         if head is None:
-            return float(max((int(_file_time(p)) for p in paths), default=0))
-        self.learn(paths)
-        times = [max(head, int(_file_time(p))) if self._dirty[p] else head for p in paths]
-        return float(max(times, default=head))
+            known = int(_file_time(resolved))  # outside git: the file's own time
+        elif self._dirty[resolved]:
+            known = max(int(head), int(_file_time(resolved)))
+        else:
+            known = int(head)
+        self._times[path] = known
+        return known
 
     def _head_time(self) -> float | None:
         if not self._asked_head:
