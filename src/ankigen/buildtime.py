@@ -82,8 +82,15 @@ class BuildClock:
         unknown = sorted({p.resolve() for p in inputs} - set(self._dirty))
         if not unknown:
             return
-        for path in unknown:
-            self._dirty[path] = False
+        root = self._toplevel()
+        # A file outside the work tree is not committed: it has its own time.
+        self._dirty.update((p, not p.is_relative_to(root)) for p in unknown)
+        inside = [p for p in unknown if p.is_relative_to(root)]
+        for start in range(0, len(inside), _PATHS_PER_CALL):
+            self._ask_status(root, inside[start : start + _PATHS_PER_CALL])
+
+    def _ask_status(self, root: Path, paths: list[Path]) -> None:
+        """Mark the paths ``git status`` lists (modified, untracked, ignored) as uncommitted."""
         out = _git(
             self._project,
             "status",
@@ -92,14 +99,13 @@ class BuildClock:
             "--untracked-files=all",
             "--ignored=matching",
             "--",
-            *(str(p) for p in unknown),
+            *(str(p) for p in paths),
         )
-        if out is None:  # git failed: treat every input as uncommitted
-            self._dirty.update(dict.fromkeys(unknown, True))
+        if out is None:  # git failed: treat these inputs as uncommitted
+            self._dirty.update(dict.fromkeys(paths, True))
             return
-        root = self._toplevel()
         changed = [(root / name).resolve() for name in _status_paths(out)]
-        for path in unknown:
+        for path in paths:
             self._dirty[path] = any(path == c or c in path.parents for c in changed)
 
     def _toplevel(self) -> Path:
@@ -122,6 +128,10 @@ def _status_paths(porcelain: str) -> list[str]:
         paths.append(entry[3:].rstrip("/"))
         skip = entry[0] in "RC"
     return paths
+
+
+#: Paths per ``git status`` call, to stay far below the system's argument-size limit.
+_PATHS_PER_CALL = 500
 
 
 def _file_time(path: Path) -> float:

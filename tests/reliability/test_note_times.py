@@ -80,3 +80,17 @@ def test_touching_an_uncommitted_figure_is_not_up_to_date(project: Path) -> None
     # Same bytes, later time: the deck's stamp counts the figure's time, so it rebuilds.
     os.utime("figures/line.py", (T2 + 100, T2 + 100))
     assert _note_times("out")["What does t"] == T2 + 100
+
+
+def test_a_figure_outside_the_work_tree_has_its_own_time(project: Path) -> None:
+    outside = project.parent / "shared-figures"
+    shutil.copytree(project / "figures", outside)
+    os.utime(outside / "line.py", (T2, T2))
+    result = run_cli(
+        ["build", "content", "--out", "out", "--math", "mathjax", "--figures", str(outside)]
+    )
+    assert result.exit_code == 0, result.output
+    rows = deck_rows(Path("out") / "repro.apkg", "select sfld, mod from notes")
+    times = {str(first)[:11]: int(mod) for first, mod in rows}
+    assert times.pop("What does t") == T2
+    assert set(times.values()) == {T1}
