@@ -99,7 +99,8 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     cache = MediaCache(options.out_dir / ".cache")
     clock = BuildClock(Path.cwd())
     sources = discover(options.paths)
-    clock.learn([*(s.path for s in sources), *settings_files()])
+    if options.write:  # `check` writes no deck: no times to work out
+        clock.learn([*(s.path for s in sources), *settings_files()])
     plans = [_plan(source, options, cache, clock) for source in sources]
     current = [plan.stamp for plan in plans if plan.stamp is not None]
     todo = {plan.source.path: plan for plan in plans if plan.stamp is None}
