@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from ankigen import anki_markup
 from ankigen.diagnostics import Diagnostic, error
 from ankigen.model import SLOT, Deck, Fragment, ImageRef, Item, ItemKind, Math, MathMode
 from ankigen.render.figures import FigureResult, Formulas, draw_figure
@@ -135,7 +136,8 @@ class _DeckFiller:
     def _note(self, item: Item) -> Note:
         front = self._fill(item.front, cloze=item.kind is ItemKind.CLOZE)
         back = self._fill(item.back, cloze=False)
-        source = html.escape(f"{self.deck.path.name}:{item.line}")
+        # The file name is the author's too: `[sound:x.mp3].md` must not play.
+        source = anki_markup.inert(html.escape(f"{self.deck.path.name}:{item.line}"))
         deck_name = item.subdeck or self.deck.name
         return Note(item.kind, (front, back, source), item.guid, item.tags, deck_name, item.line)
 
@@ -181,7 +183,8 @@ class _DeckFiller:
         self._media[media.name] = media
         if source is not None:
             self._sources.add(source)
-        return f'<img class="{css}" src="{html.escape(media.name)}" alt="{html.escape(ref.alt)}">'
+        src, alt = anki_markup.attribute(media.name), anki_markup.attribute(ref.alt)
+        return f'<img class="{css}" src="{src}" alt="{alt}">'
 
 
 class _FigureDrawer:

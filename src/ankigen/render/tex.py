@@ -7,10 +7,10 @@ lives in ``ankigen.render.formula``.
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass, field
 from importlib.metadata import version
 
+from ankigen import anki_markup
 from ankigen.render import _tex
 
 #: Font size formulas are drawn at, in points; every size is reported relative to it.
@@ -160,13 +160,8 @@ def cloze_variants(tex: str) -> ClozeVariants:
 
 
 def _attr(text: str) -> str:
-    """Escape for an HTML attribute, also hiding ``{``, ``}`` and ``:`` from Anki's cloze parser."""
-    return (
-        html.escape(text, quote=True)
-        .replace("{", "&#123;")
-        .replace("}", "&#125;")
-        .replace(":", "&#58;")
-    )
+    """Escape for an HTML attribute that Anki's cloze and command parsers read nothing in."""
+    return anki_markup.attribute(text)
 
 
 def formula_img_html(src: str, rendered: RenderedFormula, *, display: bool, alt: str) -> str:
