@@ -51,6 +51,7 @@ def parse_text(text: str, path: Path, root: Path, display_path: str) -> ParseRes
     front = _front_matter(tokens, display_path, diagnostics)
     walked = Walker(text.splitlines()).walk(tokens)
     diagnostics.extend(error(display_path, line, message) for line, message in walked.problems)
+    diagnostics.extend(_mathjax_delimiters(tokens, display_path))
 
     name = front.deck or walked.title or path.stem
     key = front.key or path.stem
@@ -77,6 +78,26 @@ def parse_text(text: str, path: Path, root: Path, display_path: str) -> ParseRes
         tags=front.tags,
     )
     return ParseResult(deck, tuple(sorted(diagnostics, key=lambda d: d.line)))
+
+
+def _mathjax_delimiters(tokens: Sequence[Token], display_path: str) -> list[Diagnostic]:
+    """Format §13: ``\\(`` or ``\\[`` in text is Anki's MathJax, not this format's math."""
+    found: list[Diagnostic] = []
+    for block in tokens:
+        first_line = block.map[0] if block.map else 0
+        for line_offset, column, spelling in block.meta.get("mathjax_delimiters", ()):
+            meant = "$…$" if spelling.endswith("(") else "$$…$$"
+            found.append(
+                warning(
+                    display_path,
+                    first_line + 1 + line_offset,
+                    f"'{spelling}' is Anki's MathJax delimiter, not math in this format: "
+                    f"the card shows it as written; write {meant} for a formula",
+                    column=column,
+                    code="AG600",
+                )
+            )
+    return found
 
 
 def _front_matter(

@@ -77,7 +77,7 @@ class MathRenderer:
         for item in deck.items:
             fronts = [(m, item.kind is ItemKind.CLOZE) for m in item.front.maths]
             for math, in_cloze in [*fronts, *((m, False) for m in item.back.maths)]:
-                problem = tex_problem(math.tex)
+                problem = tex_problem(math.tex, mathjax=deck.math is MathMode.MATHJAX)
                 if problem:
                     self._invalid.add((math.tex, math.display))
                     problems.append(_formula_error(deck, math, problem))
