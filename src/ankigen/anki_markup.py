@@ -41,6 +41,17 @@ _ATTRIBUTE_EXTRA = str.maketrans(
 _LITERAL_EXTRA = str.maketrans({"{": "&#123;", "}": "&#125;", ":": "&#58;"})
 
 
+#: A URL scheme as browsers read it, once they drop blanks and control characters.
+_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
+_SAFE_SCHEME = re.compile(r"^(https?|mailto):", re.IGNORECASE)
+
+
+def is_safe_link(href: str) -> bool:
+    """True for a link target with no scheme (a relative link) or http, https or mailto."""
+    url = re.sub(r"[\x00-\x20]", "", href)
+    return not _SCHEME.match(url) or bool(_SAFE_SCHEME.match(url))
+
+
 def attribute(value: str) -> str:
     """Escape a value for a double-quoted HTML attribute that Anki reads nothing in."""
     return html.escape(value, quote=True).translate(_ATTRIBUTE_EXTRA)

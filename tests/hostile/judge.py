@@ -53,7 +53,9 @@ ELEMENTS: dict[str, frozenset[str]] = {
 }
 CLASSES = re.compile(r"^(ag-[a-z-]+|cloze|cloze-inactive|language-[\w.+#&;-]*)$")
 STYLE = re.compile(r"^(width|vertical-align|text-align):\s*-?[0-9.]*[a-z%]*$")
-LINK = re.compile(r"^(https?:|mailto:|#|[^:]*$)", re.IGNORECASE)
+SAFE_SCHEME = re.compile(r"^(https?|mailto):", re.IGNORECASE)
+#: A URL scheme as a browser reads it (anything else before a ``:`` makes the URL relative).
+SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
 #: Commands MathJax obeys that reach outside a formula or define others (judge's own list).
 MATHJAX_DANGER = re.compile(
     r"\\(href|url|require|class|cssId|style|unicode|mmlToken|bbox|data|toggle|texttip|"
@@ -115,7 +117,7 @@ class _Judge(HTMLParser):
             problems += [
                 f"style {s!r} on <{tag}>" for s in value.split(";") if s and not STYLE.match(s)
             ]
-        elif name == "href" and not LINK.match(re.sub(r"[\x00-\x20]", "", value)):
+        elif name == "href" and _unsafe_link(value):
             problems.append(f"link {value!r}")
         elif name == "src" and value not in self.media:
             problems.append(f"image {value!r} is no media file of the deck")
@@ -134,6 +136,12 @@ class _Judge(HTMLParser):
                 self.verdict.problems.append(f"MathJax would typeset {match.group(0)!r}")
             elif MATHJAX_DANGER.search(tex):
                 self.verdict.problems.append(f"MathJax would obey {match.group(0)!r}")
+
+
+def _unsafe_link(href: str) -> bool:
+    """True for a URL whose scheme is not http(s) or mailto (browsers drop blanks first)."""
+    url = re.sub(r"[\x00-\x20]", "", href)
+    return bool(SCHEME.match(url)) and not SAFE_SCHEME.match(url)
 
 
 def judge(side_html: str, media: Iterable[str], *, mathjax: bool) -> Verdict:

@@ -91,6 +91,18 @@ class _FragmentRenderer(RendererHTML):
     def fence(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
         return _literal_braces(super().fence(tokens, idx, options, env))
 
+    def link_open(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        token = tokens[idx]
+        if not anki_markup.is_safe_link(str(token.attrGet("href") or "")):
+            # Only http(s) and mailto links leave the card: any other scheme
+            # (ms-msdt:, vscode:, file:...) would reach the learner's system
+            # handlers. The text stays, as an inert <a> without a target.
+            token = token.copy()
+            token.attrs.pop("href", None)
+        return self.renderToken([token], 0, options, env)
+
     def mark_open(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
