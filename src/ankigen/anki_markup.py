@@ -68,8 +68,13 @@ def inert(field_html: str) -> str:
     Safe on whole fragments because every attribute the build writes went
     through ``attribute``: a raw ``[`` or ``\\`` can only stand in text.
     """
-    without_commands = _COMMAND_BRACKET.sub("&#91;", field_html)
+    without_commands = inert_commands(field_html)
     return _MATHJAX_DELIMITER.sub(lambda _: LITERAL_BACKSLASH, without_commands)
+
+
+def inert_commands(field_html: str) -> str:
+    """Make only the bracket commands inert (for TeX that MathJax must still read whole)."""
+    return _COMMAND_BRACKET.sub("&#91;", field_html)
 
 
 def split_cloze_separators(text_html: str) -> str:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from markdown_it.common.utils import escapeHtml
 
+from ankigen import anki_markup
 from ankigen.diagnostics import Diagnostic, error
 from ankigen.model import Deck, ItemKind, Math, MathMode
 from ankigen.render.media import MediaCache, MediaFile, content_hash
@@ -214,9 +215,10 @@ def _img(drawn: _Drawn, math: Math) -> str:
 
 
 def _mathjax(math: Math) -> str:
+    # MathJax reads `&#91;` as `[`; Anki's sound and LaTeX parsers do not.
     if math.display:
-        return escapeHtml(f"\\[{math.tex}\\]")
-    return escapeHtml(f"\\({math.tex}\\)")
+        return anki_markup.inert_commands(escapeHtml(f"\\[{math.tex}\\]"))
+    return anki_markup.inert_commands(escapeHtml(f"\\({math.tex}\\)"))
 
 
 def _has_cloze(tex: str) -> bool:
