@@ -164,7 +164,7 @@ class _DeckFiller:
     def _image_html(self, ref: ImageRef) -> str:
         if ref.figure_id is not None:
             drawn = self._figures.draw(ref.figure_id, self._formulas, self._formulas_source)
-            css = "ag-figure"
+            css, code = "ag-figure", ""
             media, problem, detail, source = (
                 drawn.media,
                 drawn.problem,
@@ -175,9 +175,10 @@ class _DeckFiller:
             shipped = ship_image(ref.target, self.deck.path, self.deck.root, self._cache)
             css = "ag-image"
             media, problem, detail, source = shipped.media, shipped.problem, "", shipped.source
+            code = shipped.code
         if media is None:
             self.diagnostics.append(
-                error(self.deck.display_path, ref.line, problem or "bad image", detail)
+                error(self.deck.display_path, ref.line, problem or "bad image", detail, code=code)
             )
             return ""
         self._media[media.name] = media

@@ -23,6 +23,7 @@ class ImageResult:
     media: MediaFile | None
     problem: str | None = None
     source: Path | None = None
+    code: str = ""
 
 
 def ship_image(target: str, content_file: Path, root: Path, cache: MediaCache) -> ImageResult:
@@ -63,7 +64,7 @@ def ship_image(target: str, content_file: Path, root: Path, cache: MediaCache) -
     if suffix == ".svg":
         cleaned = sanitise_svg(data)
         if cleaned.data is None:
-            return ImageResult(None, f"SVG image '{relative}' {cleaned.problem}")
+            return ImageResult(None, f"SVG image '{relative}' {cleaned.problem}", code="AG602")
         data = cleaned.data
     name = f"ag-img-{content_hash(data)}{suffix}"
     if cache.has(name):

@@ -78,14 +78,18 @@ def tex_problem(tex: str, *, mathjax: bool = False) -> str | None:
         return str(exc)
     if not tex.strip():
         return "empty formula"
-    refused = _refused_command(tex, mathjax=mathjax)
+    refused = refused_command(tex, mathjax=mathjax)
     if refused is not None:
         return refused
     return _tex.brace_problem(_tex.strip_clozes(tex, clozes))
 
 
-def _refused_command(tex: str, *, mathjax: bool) -> str | None:
-    """Why a command of ``tex`` may not reach a card, or None."""
+def refused_command(tex: str, *, mathjax: bool) -> str | None:
+    """Why a command or environment of ``tex`` may not reach a card, or None.
+
+    In both modes: commands that link, style, load or define (deny-list), and
+    ``\\(``, ``\\)``, ``\\[``, ``\\]``; with ``mathjax``, anything off the allow-list.
+    """
     for token in _tex.tokens(tex):
         if token in tex_allowed.DELIMITER_SYMBOLS:
             return (
