@@ -60,3 +60,27 @@ def test_broken_xml_is_a_problem_not_a_crash() -> None:
     cleaned = sanitise_svg(HEAD + b"<rect")
     assert cleaned.data is None
     assert "not well-formed" in (cleaned.problem or "")
+
+
+def test_a_matplotlib_figure_with_a_raster_passes_unchanged_in_its_drawing() -> None:
+    import io
+
+    from matplotlib.figure import Figure
+
+    figure = Figure()
+    axes = figure.subplots()
+    axes.plot([1, 2], [3, 4], marker="o")
+    axes.imshow([[1, 2], [3, 4]])
+    exported = io.BytesIO()
+    figure.savefig(exported, format="svg")
+    assert exported.getvalue().count(b"<!DOCTYPE svg PUBLIC") == 1
+    cleaned = sanitise_svg(exported.getvalue())
+    assert cleaned.problem is None
+    assert cleaned.data is not None
+    assert b"<image " in cleaned.data and b"data:image/png;base64," in cleaned.data
+    assert b"<metadata" not in cleaned.data and b"DOCTYPE" not in cleaned.data
+
+
+def test_an_embedded_picture_must_be_a_raster() -> None:
+    cleaned = sanitise_svg(HEAD + b'<image href="data:image/svg+xml;base64,PHN2Zz4="/></svg>')
+    assert "<image>" in (cleaned.problem or "")

@@ -54,6 +54,13 @@ text-rendering image-rendering paint-order
 """
 _ATTRIBUTES = frozenset(_ATTRIBUTES_TEXT.split())
 
+#: Entity declarations (expanding ones make an "XML bomb") and DOCTYPEs with an
+#: internal subset. A bare ``<!DOCTYPE svg PUBLIC …>``, as matplotlib writes, is
+#: harmless: the parser never fetches the DTD, and the output drops it.
+_DECLARATIONS = re.compile(rb"<!ENTITY|<!DOCTYPE[^>\[]*\[", re.IGNORECASE)
+#: A raster picture embedded in the SVG (matplotlib's imshow writes these).
+_RASTER = re.compile(r"^data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]*$")
+
 _LOCAL_URL = re.compile(r"url\(\s*['\"]?#[^)'\"]*['\"]?\s*\)", re.IGNORECASE)
 _CSS_DANGER = re.compile(r"@import|expression\s*\(|javascript:|behavior\s*:|-moz-binding|<|\\")
 
@@ -72,8 +79,7 @@ class _Refused(Exception):
 
 def sanitise_svg(data: bytes) -> SvgResult:
     """The SVG rewritten to the allow-list, or a problem naming what was refused."""
-    head = data[:4096].lower()
-    if b"<!doctype" in head or b"<!entity" in data.lower():
+    if _DECLARATIONS.search(data):
         return SvgResult(None, "holds a DOCTYPE or entity declaration; save it as plain SVG")
     try:
         root = ET.fromstring(data)
@@ -98,6 +104,9 @@ def _clean(element: ET.Element) -> None:
             element.remove(child)  # comments and processing instructions
             continue
         name = _local(child.tag)
+        if name == "image" and _is_raster(child):
+            _clean_attributes(child, raster=True)
+            continue
         if name in _REFUSED_ELEMENTS:
             raise _Refused(f"it holds a <{name}> element, which can run, link or load")
         if not child.tag.startswith(f"{{{SVG}}}") or name not in _ELEMENTS:
@@ -106,7 +115,13 @@ def _clean(element: ET.Element) -> None:
         _clean(child)
 
 
-def _clean_attributes(element: ET.Element) -> None:
+def _is_raster(image: ET.Element) -> bool:
+    """True for an ``<image>`` whose only picture is an embedded PNG, JPEG, GIF or WebP."""
+    hrefs = [v for k, v in image.attrib.items() if _local(k) == "href"]
+    return len(hrefs) == 1 and bool(_RASTER.match(hrefs[0]))
+
+
+def _clean_attributes(element: ET.Element, *, raster: bool = False) -> None:
     for key in list(element.attrib):
         name = _local(key)
         value = element.attrib[key]
@@ -116,6 +131,8 @@ def _clean_attributes(element: ET.Element) -> None:
         if not namespace_ok or name not in _ATTRIBUTES:
             del element.attrib[key]
             continue
+        if name == "href" and raster:
+            continue  # checked by _is_raster: an embedded picture, not a reference
         if name == "href" and not value.strip().startswith("#"):
             raise _Refused(f"the reference href={value[:60]!r}: only '#id' inside the file is kept")
         _check_css(value, f"{name}= on <{_local(element.tag)}>")
