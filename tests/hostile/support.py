@@ -22,7 +22,8 @@ class Case:
 
     ``outcome`` is ``built`` or ``refused``; ``diagnostics`` are texts the
     build's messages must hold; ``shows`` are texts a learner must read,
-    literally, on some card; ``modes`` are the math modes to build in.
+    literally, on some card; ``modes`` are the math modes to build in;
+    ``options`` are extra command-line options (``--strict``).
     """
 
     name: str
@@ -31,6 +32,7 @@ class Case:
     modes: tuple[str, ...]
     diagnostics: tuple[str, ...]
     shows: tuple[str, ...]
+    options: tuple[str, ...] = ()
 
 
 def load_cases() -> list[Case]:
@@ -46,6 +48,7 @@ def load_cases() -> list[Case]:
                 tuple(spec.get("modes", ["image", "mathjax"])),
                 tuple(spec.get("diagnostics", [])),
                 tuple(spec.get("shows", [])),
+                tuple(spec.get("options", [])),
             )
         )
     return cases

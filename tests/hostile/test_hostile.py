@@ -46,7 +46,9 @@ def test_hostile_case(
     shutil.copytree(case.folder, tmp_path / "case", symlinks=True)
     monkeypatch.chdir(tmp_path / "case")
     Path("figures").mkdir(exist_ok=True)
-    result = run_cli(["build", "content", "--out", "out", "--figures", "figures", "--math", mode])
+    result = run_cli(
+        ["build", "content", "--out", "out", "--figures", "figures", "--math", mode, *case.options]
+    )
     messages = result.stderr
     assert "Traceback" not in messages
     for expected in case.diagnostics:
