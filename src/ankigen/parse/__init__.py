@@ -91,8 +91,8 @@ def _mathjax_delimiters(tokens: Sequence[Token], display_path: str) -> list[Diag
                 warning(
                     display_path,
                     first_line + 1 + line_offset,
-                    f"'{spelling}' is Anki's MathJax delimiter, not math in this format: "
-                    f"the card shows it as written; write {meant} for a formula",
+                    f"'{spelling}' is Anki's MathJax delimiter, not math in this format "
+                    f"(it is shown as written): write {meant} for a formula",
                     column=column,
                     code="AG600",
                 )
