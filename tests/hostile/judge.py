@@ -51,7 +51,7 @@ ELEMENTS: dict[str, frozenset[str]] = {
         "td": "style",
     }.items()
 }
-CLASSES = re.compile(r"^(ag-[a-z-]+|cloze|cloze-inactive|language-[\w.+#&;-]*)$")
+CLASSES = re.compile(r"^(ag-[a-z-]+|cloze|cloze-inactive|language-\S*)$")
 STYLE = re.compile(r"^(width|vertical-align|text-align):\s*-?[0-9.]*[a-z%]*$")
 SAFE_SCHEME = re.compile(r"^(https?|mailto):", re.IGNORECASE)
 #: A URL scheme as a browser reads it (anything else before a ``:`` makes the URL relative).
