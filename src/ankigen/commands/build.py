@@ -33,6 +33,8 @@ class BuildOptions:
     figures_dir: Path
     math: MathMode | None = None
     figure_format: str = "svg"
+    #: The math mode of files whose front matter names none (the project's default).
+    default_math: MathMode = MathMode.IMAGE
     write: bool = True
     strict: bool = False
 
@@ -97,7 +99,12 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
 
     decks: list[Deck] = []
     for plan in todo.values():
-        parsed = parse_file(plan.source.path, plan.source.root, display_path(plan.source.path))
+        parsed = parse_file(
+            plan.source.path,
+            plan.source.root,
+            display_path(plan.source.path),
+            options.default_math,
+        )
         diagnostics.extend(parsed.diagnostics)
         if parsed.deck is not None:
             decks.append(_with_math(parsed.deck, options.math))
@@ -166,6 +173,7 @@ def _plan(source: ContentFile, options: BuildOptions, cache: MediaCache) -> _Pla
         str(part)
         for part in (
             options.math,
+            options.default_math,
             options.figure_format,
             options.figures_dir.resolve(),
             source.root.resolve(),
