@@ -212,3 +212,14 @@ def _json_report(result: BuildResult) -> dict[str, object]:
 
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _add_author_commands() -> None:
+    """``init``, ``preview`` and ``watch`` live in ``ankigen.cli_author``."""
+    from ankigen import cli_author
+
+    for command in cli_author.COMMANDS:
+        main.add_command(command)
+
+
+_add_author_commands()
