@@ -62,6 +62,8 @@ class BuildResult:
     diagnostics: tuple[Diagnostic, ...]
     written: tuple[PackagedDeck, ...]
     summary: BuildSummary
+    #: The decks rendered in this run (not those already up to date), for the preview.
+    rendered: tuple[RenderedDeck, ...] = ()
 
     @property
     def failed(self) -> bool:
@@ -151,7 +153,9 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
         # An up-to-date deck's images all come from earlier builds.
         images_cached=rendering.cached + sum(p.media for p in current),
     )
-    return BuildResult(tuple(sort_diagnostics(diagnostics)), tuple(written), summary)
+    return BuildResult(
+        tuple(sort_diagnostics(diagnostics)), tuple(written), summary, rendering.decks
+    )
 
 
 @dataclass(frozen=True)
