@@ -6,11 +6,26 @@ codes; the work is done in ``ankigen.commands``.
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
+from ankigen.cli_options import (
+    figure_format_option,
+    figures_option,
+    math_option,
+    paths_argument,
+    resolve,
+    strict_option,
+)
+from ankigen.commands.build import BuildResult
 from ankigen.commands.init import create_project
+from ankigen.commands.preview import PreviewResult
+from ankigen.commands.preview import preview as run_preview
+from ankigen.diagnostics import Diagnostic
 from ankigen.errors import UsageError
 
 
@@ -50,4 +65,78 @@ def init(directory: Path) -> None:
     )
 
 
-COMMANDS = (init,)
+@click.command()
+@paths_argument
+@click.option(
+    "--out",
+    "preview_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Folder for the pages (default: build/preview/ of the project).",
+)
+@figures_option
+@math_option
+@figure_format_option
+@strict_option
+def preview(
+    paths: tuple[Path, ...],
+    preview_dir: Path | None,
+    figures_dir: Path | None,
+    math: str | None,
+    figure_format: str,
+    strict: bool | None,
+) -> None:
+    """Write OUT/preview/<stem>.html: every card of each deck, front and back.
+
+    Each card is rendered exactly as Anki renders it (every cloze number,
+    the note type's CSS, MathJax for mathjax decks from the page's own
+    folder, no network), with its FILE:LINE, and switches for night mode and
+    phone width. Open the page in any browser; no deck is written.
+
+    \b
+    Example:
+      ankigen preview && xdg-open build/preview/statistics.html
+      ankigen preview --math mathjax content/statistics.md
+
+    The whole content format: docs/format.md in the ankigen sources.
+    """
+    with _usage_errors():
+        options = resolve(paths, None, figures_dir, math, figure_format, strict, write=False)
+        result = run_preview(options, preview_dir or options.out_dir / "preview")
+    print_diagnostics(result.build.diagnostics)
+    if result.build.failed:
+        click.echo(f"Preview failed: {_errors(result.build)}; no page was written.", err=True)
+        sys.exit(1)
+    print_pages(result)
+
+
+def print_diagnostics(diagnostics: tuple[Diagnostic, ...]) -> None:
+    """Each problem as FILE:LINE:COL: message, on standard error."""
+    for diagnostic in diagnostics:
+        click.echo(diagnostic.format(), err=True)
+
+
+def print_pages(result: PreviewResult) -> None:
+    """One line per page written."""
+    for page in result.pages:
+        click.echo(f"preview {page.path} ({page.cards} card{'' if page.cards == 1 else 's'})")
+
+
+def _errors(result: BuildResult) -> str:
+    count = sum(d.is_error for d in result.diagnostics)
+    return f"{count} error{'' if count == 1 else 's'}"
+
+
+@contextmanager
+def _usage_errors() -> Iterator[None]:
+    """Usage errors exit 2 with click's message; an unwritable folder exits 1, plainly."""
+    try:
+        yield
+    except UsageError as exc:
+        raise click.UsageError(str(exc)) from None
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        click.echo(f"Failed: cannot write{where}: {exc.strerror or exc}", err=True)
+        sys.exit(1)
+
+
+COMMANDS = (init, preview)
