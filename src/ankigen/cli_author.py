@@ -6,6 +6,7 @@ codes; the work is done in ``ankigen.commands``.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,19 +15,24 @@ from pathlib import Path
 import click
 
 from ankigen.cli_options import (
+    build_flags,
     figure_format_option,
     figures_option,
+    format_option,
     math_option,
     paths_argument,
     resolve,
     strict_option,
 )
-from ankigen.commands.build import BuildResult
+from ankigen.commands.build import BuildResult, discover
 from ankigen.commands.init import create_project
 from ankigen.commands.preview import PreviewResult
 from ankigen.commands.preview import preview as run_preview
+from ankigen.commands.watch import Rebuild, watched_folders
+from ankigen.commands.watch import watch as run_watch
 from ankigen.diagnostics import Diagnostic
 from ankigen.errors import UsageError
+from ankigen.paths import display_path
 
 
 @click.command()
@@ -139,4 +145,76 @@ def _usage_errors() -> Iterator[None]:
         sys.exit(1)
 
 
-COMMANDS = (init, preview)
+@click.command()
+@paths_argument
+@build_flags
+@format_option
+def watch(
+    paths: tuple[Path, ...],
+    out_dir: Path | None,
+    figures_dir: Path | None,
+    math: str | None,
+    figure_format: str,
+    strict: bool | None,
+    output_format: str,
+) -> None:
+    """Rebuild the decks and their preview on every save, until Ctrl-C.
+
+    Watches the content files, the images beside them and the figure
+    scripts. Each rebuild prints its problems and keeps going, so fix and
+    save again; a failed rebuild leaves the last good decks and preview. An
+    open preview page (OUT/preview/<stem>.html) reloads itself after each
+    rebuild.
+
+    \b
+    Example:
+      ankigen watch                  # then open build/preview/<stem>.html
+      ankigen watch --math mathjax content/statistics.md
+
+    The whole content format: docs/format.md in the ankigen sources.
+    """
+    with _usage_errors():
+        options = resolve(paths, out_dir, figures_dir, math, figure_format, strict)
+        discover(options.paths)  # a missing path is a usage error, before watching starts
+        folders = watched_folders(options)
+    shown = ", ".join(display_path(folder) for folder in folders)
+    click.echo(f"watching {shown} (Ctrl-C to stop)")
+    try:
+        run_watch(options, options.out_dir / "preview", lambda r: print_rebuild(r, output_format))
+    except KeyboardInterrupt:
+        click.echo("stopped watching")
+    sys.exit(0)
+
+
+def print_rebuild(rebuild: Rebuild, output_format: str = "text") -> None:
+    """What one rebuild found and wrote, then that the watch goes on."""
+    if rebuild.changed:
+        click.echo("changed: " + ", ".join(display_path(path) for path in rebuild.changed))
+    if rebuild.build is None:
+        click.echo(f"rebuild failed: {rebuild.problem}; waiting for changes", err=True)
+        return
+    result = rebuild.build
+    if output_format == "json":
+        click.echo(json.dumps({"diagnostics": [d.to_record() for d in result.diagnostics]}))
+    elif output_format == "github":
+        for diagnostic in result.diagnostics:
+            click.echo(diagnostic.format_github())
+    else:
+        print_diagnostics(result.diagnostics)
+    if result.failed:
+        click.echo(
+            f"rebuild failed: {_errors(result)}; the last good decks and preview stay; "
+            "waiting for changes",
+            err=True,
+        )
+        return
+    for deck in result.written:
+        click.echo(f"wrote {display_path(deck.path)} ({deck.notes} notes, {deck.cards} cards)")
+    for page in rebuild.pages:
+        click.echo(f"preview {display_path(page.path)} ({page.cards} cards)")
+    if not result.written:
+        click.echo("decks already up to date")
+    click.echo("waiting for changes")
+
+
+COMMANDS = (init, preview, watch)
