@@ -72,3 +72,14 @@ def test_a_missing_media_file_is_reported_on_the_page(tmp_path: Path) -> None:
     opened = open_page(page)
     assert opened.attribute("html", "data-problems") == "1"
     assert f"cannot load {image.name}" in opened.dom
+
+
+def test_an_open_page_reloads_itself_when_a_rebuild_changes_its_version(tmp_path: Path) -> None:
+    assert CliRunner().invoke(main, ["init", str(tmp_path / "deck")]).exit_code == 0
+    result = CliRunner().invoke(main, ["preview", str(tmp_path / "deck" / "content")])
+    assert result.exit_code == 0, result.output
+    page = tmp_path / "deck" / "build" / "preview" / "deck.html"
+    assert open_page(page).attribute("html", "data-navigation") == "navigate"
+    version = page.with_name("deck.version.js")
+    version.write_text(version.read_text("utf-8").replace('= "', '= "rebuilt-'), "utf-8")
+    assert open_page(page).attribute("html", "data-navigation") == "reload"

@@ -2,6 +2,9 @@
 // keeps them), the ready flag, and the reload after `ankigen watch` rebuilds.
 (function () {
   var body = document.body;
+  // "reload" after a rebuild (or F5), "navigate" when opened.
+  var navigation = performance.getEntriesByType("navigation")[0];
+  document.documentElement.dataset.navigation = navigation ? navigation.type : "navigate";
   var params = new URLSearchParams(location.search);
 
   function apply() {
@@ -49,7 +52,13 @@
     script.onload = function () {
       script.remove();
       var latest = (window.ankigenVersions || {})[stem];
-      if (latest && latest !== mine) location.reload();
+      if (!latest || latest === mine) return;
+      // Reload once per new version: if the page on disk is still the old one
+      // (written by an older ankigen, say), do not reload again and again.
+      var key = "ankigen-reloaded:" + stem;
+      if (sessionStorage.getItem(key) === latest) return;
+      sessionStorage.setItem(key, latest);
+      location.reload();
     };
     script.onerror = function () { script.remove(); };
     document.head.appendChild(script);
