@@ -41,13 +41,18 @@ def project_root(paths: Sequence[Path], cwd: Path) -> Path:
 
     Walks up from the first path's content folder (the folder itself, or a
     file's folder) to the nearest ``pyproject.toml`` with ``[tool.ankigen]``.
-    Without one, the project is the content folder's parent; with no paths, ``cwd``.
+    Without one, the project is the content folder's parent, or ``cwd`` when
+    the content folder is ``cwd`` itself (``ankigen build notes.md`` in a flat
+    folder never writes outside it); with no paths, ``cwd``.
     """
     if not paths:
         return _nearest_project(cwd.absolute()) or cwd
     first = paths[0].absolute()
     content_dir = first if first.is_dir() else first.parent
-    return _nearest_project(content_dir) or content_dir.parent
+    found = _nearest_project(content_dir)
+    if found is not None:
+        return found
+    return cwd if content_dir.resolve() == cwd.resolve() else content_dir.parent
 
 
 def settings_for(paths: Sequence[Path], cwd: Path) -> ProjectSettings:

@@ -104,3 +104,13 @@ def test_bad_project_settings_are_usage_errors(
     result = invoke("check")
     assert result.exit_code == 2
     assert message in result.output
+
+
+def test_a_file_in_the_current_folder_builds_into_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "sums.md").write_text(MATH, "utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = invoke("build", "sums.md", "--math", "mathjax")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "build" / "sums.apkg").is_file()
