@@ -14,9 +14,23 @@ from pathlib import Path
 import click
 
 from ankigen import __version__
-from ankigen.cli_options import build_flags, format_option, paths_argument, resolve
+from ankigen.cli_options import (
+    build_flags,
+    figures_option,
+    format_option,
+    paths_argument,
+    resolve,
+    strict_option,
+)
 from ankigen.commands.build import BuildResult, WriteError, run
 from ankigen.errors import UsageError
+
+# The shared options live in ankigen.cli_options; these names stay for commands that
+# still use them (note: --strict is now --strict/--no-strict with default None).
+_PATHS = paths_argument
+_STRICT = strict_option
+_FORMAT = format_option
+_FIGURES = figures_option
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
