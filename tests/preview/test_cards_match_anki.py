@@ -10,7 +10,7 @@ import pytest
 
 from ankigen.cli_options import resolve
 from ankigen.commands.build import run
-from ankigen.preview.cards import reveal_clozes
+from ankigen.package.anki_cards import cloze_ordinals, reveal_clozes
 from ankigen.preview.deck import PreviewCard, deck_cards
 from tests.anki_support import fresh_collection, import_deck
 from tests.e2e.project import copy_seed_project
@@ -56,8 +56,10 @@ def test_nested_hinted_gapped_and_math_clozes_render_as_in_anki(tmp_path: Path) 
     apkg, cards = built_cards(tmp_path / "clozes.md", tmp_path / "build", None)
     expected = anki_sides(apkg)
     assert sorted((c.guid, c.ordinal) for c in cards) == sorted(expected)
-    # c2 nested in c1 gets no card: the package (genanki) writes none for it.
-    assert len(cards) == 2 + 2 + 1 + 2 + 1
+    # c2 nested in c1 has its card too (genanki alone would write none for it).
+    assert len(cards) == 3 + 2 + 1 + 2 + 1
+    nested = [c for c in cards if '<span class="cloze" data-ordinal="2">inner</span>' in c.back]
+    assert len(nested) == 1 and nested[0].ordinal == 1
     for card in cards:
         assert (card.front, card.back) == expected[(card.guid, card.ordinal)], card.source
 
@@ -74,3 +76,7 @@ def test_nested_hinted_gapped_and_math_clozes_render_as_in_anki(tmp_path: Path) 
 )
 def test_anki_cloze_rules(text: str, ordinal: int, question: bool, shown: str) -> None:
     assert reveal_clozes(text, ordinal, question) == shown
+
+
+def test_cloze_ordinals_follow_the_numbers_written_nested_too() -> None:
+    assert cloze_ordinals("{{c3::a}} {{c1::b {{c2::c}}}} {{c0::d}}") == (0, 1, 2)

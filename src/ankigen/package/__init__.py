@@ -23,11 +23,12 @@ from pathlib import Path
 import genanki
 
 from ankigen.model import ItemKind
+from ankigen.package.anki_cards import cloze_ordinals
 from ankigen.package.note_types import cloze_model, reveal_model
 from ankigen.render import RenderedDeck
 from ankigen.render.media import MediaFile
 
-__all__ = ["PackagedDeck", "deck_id", "write_deck"]
+__all__ = ["PackagedDeck", "card_ordinals", "deck_id", "write_deck"]
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,24 @@ def deck_id(deck_key: str, subdeck: str = "") -> int:
     return (1 << 30) + int.from_bytes(digest[:6], "big") % (1 << 40)
 
 
+def card_ordinals(kind: ItemKind, fields: Sequence[str]) -> tuple[int, ...]:
+    """The cards of a note, by ordinal: the one reveal card, or one per cloze number in
+    Text as Anki counts them (nested clozes too; genanki's own count misses those)."""
+    return cloze_ordinals(fields[0]) if kind is ItemKind.CLOZE else (0,)
+
+
+class _Note(genanki.Note):  # type: ignore[misc]
+    """A genanki note whose cards are the ones Anki itself would make."""
+
+    def __init__(self, ordinals: tuple[int, ...], **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self._ordinals = ordinals
+
+    @property
+    def cards(self) -> list[genanki.Card]:
+        return [genanki.Card(ordinal) for ordinal in self._ordinals]
+
+
 def write_deck(rendered: RenderedDeck, out_dir: Path, timestamp: float) -> PackagedDeck:
     """Write ``out_dir/<stem>.apkg`` atomically, with ``timestamp`` as every time in it."""
     deck = rendered.deck
@@ -60,7 +79,8 @@ def write_deck(rendered: RenderedDeck, out_dir: Path, timestamp: float) -> Packa
             )
         model = cloze_model() if note.kind is ItemKind.CLOZE else reveal_model()
         # `due` is the new-card position: cards come up in the order of the file.
-        gnote = genanki.Note(
+        gnote = _Note(
+            card_ordinals(note.kind, note.fields),
             model=model,
             fields=list(note.fields),
             guid=note.guid,

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 import genanki
 
 from ankigen.model import ItemKind
+from ankigen.package import card_ordinals
+from ankigen.package.anki_cards import render_card
 from ankigen.package.note_types import cloze_model, reveal_model
-from ankigen.preview.cards import render_card
 from ankigen.render import Note, RenderedDeck
 
 
@@ -37,11 +38,9 @@ def note_cards(note: Note, rendered: RenderedDeck) -> tuple[PreviewCard, ...]:
     names = [f["name"] for f in model.fields]
     fields = dict(zip(names, note.fields, strict=True))
     template = model.templates[0]
-    # The cards that exist are those the package stage writes (genanki decides them).
-    package_note = genanki.Note(model=model, fields=list(note.fields), guid=note.guid)
-    ordinals = sorted(card.ord for card in package_note.cards)
     cards = []
-    for ordinal in ordinals:
+    # The same cards the package stage writes.
+    for ordinal in card_ordinals(note.kind, note.fields):
         sides = render_card(template["qfmt"], template["afmt"], fields, ordinal)
         cards.append(
             PreviewCard(

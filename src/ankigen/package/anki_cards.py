@@ -74,6 +74,21 @@ def render_template(
     return "".join(out)
 
 
+def cloze_ordinals(text: str) -> tuple[int, ...]:
+    """The 0-based ordinals of the cards Anki makes from a cloze field: ``cN`` is card
+    ``N-1``, nested clozes included, ``c0`` never."""
+    numbers: set[int] = set()
+
+    def collect(nodes: list[_Node]) -> None:
+        for node in nodes:
+            if isinstance(node, _Cloze) and node.number != 0:
+                numbers.add(node.number)
+                collect(node.children)
+
+    collect(_parse(text))
+    return tuple(number - 1 for number in sorted(numbers))
+
+
 def reveal_clozes(text: str, ordinal: int, question: bool) -> str:
     """Anki's ``{{cloze:...}}`` filter for card ``ordinal`` (0-based) of a cloze field."""
     number = ordinal + 1
