@@ -58,9 +58,10 @@ def init(directory: Path) -> None:
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
     except OSError as exc:
-        raise click.UsageError(
-            f"cannot write {exc.filename or directory}: {exc.strerror}"
-        ) from None
+        click.echo(
+            f"init failed: cannot write {exc.filename or directory}: {exc.strerror}", err=True
+        )
+        sys.exit(1)
     for path in project.files:
         click.echo(f"created {path}")
     where = "" if directory == Path(".") else f"cd {directory} && "

@@ -13,13 +13,10 @@ from typing import Any, TypeVar
 import click
 
 from ankigen.commands.build import BuildOptions
-from ankigen.config import ProjectSettings, settings_for
+from ankigen.config import settings_for
 from ankigen.model import MathMode
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-#: Where every command's help sends the reader for the content format.
-FORMAT_GUIDE = "The whole content format: docs/format.md in the ankigen sources."
 
 paths_argument = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 
@@ -94,8 +91,3 @@ def resolve(
         write=write,
         strict=settings.strict if strict is None else strict,
     )
-
-
-def project_of(paths: tuple[Path, ...]) -> ProjectSettings:
-    """The settings of the project the paths (or the current folder) belong to."""
-    return settings_for(paths, Path.cwd())
