@@ -5,6 +5,7 @@ Exit status: 0 ok, 1 content errors, 2 usage errors.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -15,33 +16,24 @@ import click
 
 from ankigen import __version__
 from ankigen.apkg import UnreadableDeck
-from ankigen.commands.build import BuildOptions, BuildResult, WriteError, run
+from ankigen.cli_options import (
+    build_flags,
+    figures_option,
+    format_option,
+    paths_argument,
+    resolve,
+    strict_option,
+)
+from ankigen.commands.build import BuildResult, WriteError, run
 from ankigen.commands.diff import diff_files, diff_record, diff_summary
-from ankigen.config import load_settings
 from ankigen.errors import UsageError
-from ankigen.model import MathMode
 
-_PATHS = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-_STRICT = click.option(
-    "--strict",
-    is_flag=True,
-    help="Treat every warning (unverified claims, near-miss syntax, ...) as an error.",
-)
-_FORMAT = click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json", "github"]),
-    default="text",
-    show_default=True,
-    help="Diagnostics as FILE:LINE:COL: text, as JSON records, or as GitHub "
-    "workflow commands (annotations on a pull request).",
-)
-_FIGURES = click.option(
-    "--figures",
-    "figures_dir",
-    type=click.Path(path_type=Path, file_okay=False),
-    help="Folder of figure scripts <id>.py (default: figures/).",
-)
+# The shared options live in ankigen.cli_options; these names stay for commands that
+# still use them (note: --strict is now --strict/--no-strict with default None).
+_PATHS = paths_argument
+_STRICT = strict_option
+_FORMAT = format_option
+_FIGURES = figures_option
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -50,49 +42,36 @@ def main() -> None:
     """Build Anki decks from markdown question banks.
 
     Each content file (content/*.md) becomes one deck, build/<stem>.apkg.
-    Folders default to [tool.ankigen] in ./pyproject.toml, else content/,
-    figures/ and build/.
+    Folders come from [tool.ankigen] in the project's pyproject.toml (the
+    nearest one above the content), else content/, figures/ and build/ there.
+
+    \b
+    Start a deck:   ankigen init my-deck && cd my-deck
+    See the cards:  ankigen preview     (then open build/preview/*.html)
+    Write and look: ankigen watch
+    Release:        ankigen build --strict
+
+    The whole content format: docs/format.md in the ankigen sources.
     """
 
 
 @main.command()
-@_PATHS
-@click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(path_type=Path, file_okay=False),
-    help="Folder for the .apkg files (default: build/).",
-)
-@_FIGURES
-@click.option(
-    "--math",
-    "math",
-    type=click.Choice(["image", "mathjax"]),
-    help="Render formulas as images, or leave them to Anki's MathJax "
-    "(overrides each file's front matter; default: image).",
-)
-@click.option(
-    "--figure-format",
-    type=click.Choice(["svg", "png"]),
-    default="svg",
-    show_default=True,
-    help="Image format for figures.",
-)
+@paths_argument
+@build_flags
 @click.option(
     "--against",
     type=click.Path(path_type=Path, exists=True),
     help="The release learners have (OLD.apkg, or a folder of them): print what "
     "importing the new deck over it will do; refuse a note type change under one id.",
 )
-@_STRICT
-@_FORMAT
+@format_option
 def build(
     paths: tuple[Path, ...],
     out_dir: Path | None,
     figures_dir: Path | None,
     math: str | None,
     figure_format: str,
-    strict: bool,
+    strict: bool | None,
     output_format: str,
     against: Path | None,
 ) -> None:
@@ -100,17 +79,17 @@ def build(
 
     Every check runs first; if any content error is found, no deck is
     written and the previous decks stay as they were.
+
+    \b
+    Example:
+      ankigen build                  # every content/*.md of this project
+      ankigen build --strict         # as a release does: warnings fail
+
+    The whole content format: docs/format.md in the ankigen sources.
     """
     with _usage_errors():
-        settings = load_settings(Path.cwd())
-        options = BuildOptions(
-            paths=paths or (settings.content,),
-            out_dir=out_dir or settings.out,
-            figures_dir=figures_dir or settings.figures,
-            math=MathMode(math) if math else None,
-            figure_format=figure_format,
-            strict=strict,
-            against=against,
+        options = dataclasses.replace(
+            resolve(paths, out_dir, figures_dir, math, figure_format, strict), against=against
         )
         with _progress("Rendering") as progress:
             result = run(options, progress)
@@ -139,23 +118,32 @@ def build(
 
 
 @main.command()
-@_PATHS
-@_STRICT
-@_FORMAT
-@_FIGURES
+@paths_argument
+@build_flags
+@format_option
 def check(
-    paths: tuple[Path, ...], strict: bool, output_format: str, figures_dir: Path | None
+    paths: tuple[Path, ...],
+    out_dir: Path | None,
+    figures_dir: Path | None,
+    math: str | None,
+    figure_format: str,
+    strict: bool | None,
+    output_format: str,
 ) -> None:
-    """Parse, validate and run every check in PATHS, without writing a deck."""
+    """Parse, validate and run every check in PATHS, without writing a deck.
+
+    Formulas and figures are still drawn (into OUT/.cache), so the next
+    build is faster.
+
+    \b
+    Example:
+      ankigen check                  # while you write
+      ankigen check --strict content/statistics.md
+
+    The whole content format: docs/format.md in the ankigen sources.
+    """
     with _usage_errors():
-        settings = load_settings(Path.cwd())
-        options = BuildOptions(
-            paths=paths or (settings.content,),
-            out_dir=settings.out,
-            figures_dir=figures_dir or settings.figures,
-            write=False,
-            strict=strict,
-        )
+        options = resolve(paths, out_dir, figures_dir, math, figure_format, strict, write=False)
         result = run(options)
     if output_format == "json":
         click.echo(json.dumps(_json_report(result), indent=2))
@@ -269,3 +257,14 @@ def _json_report(result: BuildResult) -> dict[str, object]:
 
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _add_author_commands() -> None:
+    """``init``, ``preview`` and ``watch`` live in ``ankigen.cli_author``."""
+    from ankigen import cli_author
+
+    for command in cli_author.COMMANDS:
+        main.add_command(command)
+
+
+_add_author_commands()

@@ -1,45 +1,126 @@
-"""Project settings: folders from ``[tool.ankigen]`` in ``pyproject.toml``."""
+"""Project settings: folders and defaults from ``[tool.ankigen]`` in ``pyproject.toml``.
+
+Folders follow the project, not the current directory: the project of some
+content is the nearest folder at or above it whose ``pyproject.toml`` has a
+``[tool.ankigen]`` table, else the content folder's parent. So
+``cd / && ankigen build ~/deck/content`` finds ``~/deck/figures``.
+"""
 
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from ankigen.errors import UsageError
+from ankigen.model import MathMode
+
+_FOLDERS = {"content": "content", "figures": "figures", "out": "build"}
+_KNOWN = (*_FOLDERS, "math", "strict")
 
 
 @dataclass(frozen=True)
 class ProjectSettings:
-    """Default folders for content, figures and output."""
+    """Default folders for content, figures and output, and the project's defaults.
+
+    ``math`` is the math mode of files whose front matter names none (None:
+    image); ``strict`` makes every run strict unless ``--no-strict`` is given.
+    """
 
     content: Path
     figures: Path
     out: Path
+    math: MathMode | None = None
+    strict: bool = False
+    root: Path = Path(".")
+
+
+def project_root(paths: Sequence[Path], cwd: Path) -> Path:
+    """The project folder of ``paths`` (of ``cwd`` when no path is given).
+
+    Walks up from the first path's content folder (the folder itself, or a
+    file's folder) to the nearest ``pyproject.toml`` with ``[tool.ankigen]``.
+    Without one, the project is the content folder's parent, or ``cwd`` when
+    the content folder is ``cwd`` itself (``ankigen build notes.md`` in a flat
+    folder never writes outside it); with no paths, ``cwd``.
+    """
+    if not paths:
+        return _nearest_project(cwd.absolute()) or cwd
+    first = paths[0].absolute()
+    content_dir = first if first.is_dir() else first.parent
+    found = _nearest_project(content_dir)
+    if found is not None:
+        return found
+    return cwd if content_dir.resolve() == cwd.resolve() else content_dir.parent
+
+
+def settings_for(paths: Sequence[Path], cwd: Path) -> ProjectSettings:
+    """The settings of the project that ``paths`` (or ``cwd``) belong to."""
+    return load_settings(project_root(paths, cwd))
 
 
 def load_settings(project_dir: Path) -> ProjectSettings:
     """Read ``[tool.ankigen]`` from ``project_dir/pyproject.toml``, else use defaults."""
-    values: dict[str, object] = {}
     pyproject = project_dir / "pyproject.toml"
-    if pyproject.is_file():
-        try:
-            data = tomllib.loads(pyproject.read_text("utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise UsageError(f"{pyproject}: cannot read: {exc}") from exc
-        values = data.get("tool", {}).get("ankigen", {})
-    unknown = sorted(set(values) - {"content", "figures", "out"})
+    values = _table(pyproject) or {}
+    unknown = sorted(set(values) - set(_KNOWN))
     if unknown:
         raise UsageError(
-            f"{pyproject}: unknown [tool.ankigen] key '{unknown[0]}' (known: content, figures, out)"
+            f"{pyproject}: unknown [tool.ankigen] key '{unknown[0]}' (known: {', '.join(_KNOWN)})"
         )
 
-    def folder(key: str, default: str) -> Path:
-        value = values.get(key, default)
+    def folder(key: str) -> Path:
+        value = values.get(key, _FOLDERS[key])
         if not isinstance(value, str):
             raise UsageError(f"{pyproject}: [tool.ankigen] {key} must be a string")
         return project_dir / value
 
     return ProjectSettings(
-        folder("content", "content"), folder("figures", "figures"), folder("out", "build")
+        folder("content"),
+        folder("figures"),
+        folder("out"),
+        math=_math(values, pyproject),
+        strict=_strict(values, pyproject),
+        root=project_dir,
     )
+
+
+def _nearest_project(start: Path) -> Path | None:
+    """The nearest folder at or above ``start`` with an ``[tool.ankigen]`` table."""
+    for folder in (start, *start.parents):
+        if _table(folder / "pyproject.toml") is not None:
+            return folder
+    return None
+
+
+def _table(pyproject: Path) -> dict[str, object] | None:
+    """The ``[tool.ankigen]`` table of a ``pyproject.toml``, None if it has none."""
+    if not pyproject.is_file():
+        return None
+    try:
+        data = tomllib.loads(pyproject.read_text("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{pyproject}: cannot read: {exc}") from exc
+    table = data.get("tool", {}).get("ankigen")
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise UsageError(f"{pyproject}: [tool.ankigen] must be a table")
+    return table
+
+
+def _math(values: dict[str, object], pyproject: Path) -> MathMode | None:
+    value = values.get("math")
+    if value is None:
+        return None
+    if value not in ("image", "mathjax"):
+        raise UsageError(f'{pyproject}: [tool.ankigen] math must be "image" or "mathjax"')
+    return MathMode(value)
+
+
+def _strict(values: dict[str, object], pyproject: Path) -> bool:
+    value = values.get("strict", False)
+    if not isinstance(value, bool):
+        raise UsageError(f"{pyproject}: [tool.ankigen] strict must be true or false")
+    return value

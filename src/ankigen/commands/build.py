@@ -36,6 +36,8 @@ class BuildOptions:
     figures_dir: Path
     math: MathMode | None = None
     figure_format: str = "svg"
+    #: The math mode of files whose front matter names none (the project's default).
+    default_math: MathMode = MathMode.IMAGE
     write: bool = True
     strict: bool = False
     #: The release learners have (an .apkg, or a folder of them): report what this one changes.
@@ -67,6 +69,8 @@ class BuildResult:
     summary: BuildSummary
     #: With ``--against``: what importing each written deck over its old release does.
     diffs: tuple[DeckDiff, ...] = ()
+    #: The decks rendered in this run (not those already up to date), for the preview.
+    rendered: tuple[RenderedDeck, ...] = ()
 
     @property
     def failed(self) -> bool:
@@ -108,7 +112,12 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
 
     decks: list[Deck] = []
     for plan in todo.values():
-        parsed = parse_file(plan.source.path, plan.source.root, display_path(plan.source.path))
+        parsed = parse_file(
+            plan.source.path,
+            plan.source.root,
+            display_path(plan.source.path),
+            options.default_math,
+        )
         diagnostics.extend(parsed.diagnostics)
         if parsed.deck is not None:
             decks.append(_with_math(parsed.deck, options.math))
@@ -159,7 +168,9 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
         # An up-to-date deck's images all come from earlier builds.
         images_cached=rendering.cached + sum(p.media for p in current),
     )
-    return BuildResult(tuple(sort_diagnostics(diagnostics)), tuple(written), summary, tuple(diffs))
+    return BuildResult(
+        tuple(sort_diagnostics(diagnostics)), tuple(written), summary, tuple(diffs), rendering.decks
+    )
 
 
 @dataclass(frozen=True)
@@ -186,6 +197,7 @@ def _plan(
         str(part)
         for part in (
             options.math,
+            options.default_math,
             options.figure_format,
             options.figures_dir.resolve(),
             source.root.resolve(),

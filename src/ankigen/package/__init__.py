@@ -23,12 +23,13 @@ from pathlib import Path
 import genanki
 
 from ankigen.model import ItemKind
+from ankigen.package.anki_cards import cloze_ordinals
 from ankigen.package.note_types import cloze_model, reveal_model
 from ankigen.package.release import release_tag
 from ankigen.render import RenderedDeck
 from ankigen.render.media import MediaFile
 
-__all__ = ["PackagedDeck", "deck_id", "write_deck"]
+__all__ = ["PackagedDeck", "card_ordinals", "deck_id", "write_deck"]
 
 
 @dataclass(frozen=True)
@@ -47,12 +48,24 @@ def deck_id(deck_key: str, subdeck: str = "") -> int:
     return (1 << 30) + int.from_bytes(digest[:6], "big") % (1 << 40)
 
 
-class _TimedNote(genanki.Note):  # type: ignore[misc]
-    """A genanki note written with its own modification time, not the deck's."""
+def card_ordinals(kind: ItemKind, fields: Sequence[str]) -> tuple[int, ...]:
+    """The cards of a note, by ordinal: the one reveal card, or one per cloze number in
+    Text as Anki counts them (nested clozes too; genanki's own count misses those)."""
+    return cloze_ordinals(fields[0]) if kind is ItemKind.CLOZE else (0,)
 
-    def __init__(self, mtime: float, **kwargs: object) -> None:
+
+class _Note(genanki.Note):  # type: ignore[misc]
+    """A genanki note with the cards Anki itself would make, written with its own
+    modification time rather than the deck's."""
+
+    def __init__(self, ordinals: tuple[int, ...], mtime: float, **kwargs: object) -> None:
         super().__init__(**kwargs)
+        self._ordinals = ordinals
         self.mtime = mtime
+
+    @property
+    def cards(self) -> list[genanki.Card]:
+        return [genanki.Card(ordinal) for ordinal in self._ordinals]
 
     def write_to_db(self, cursor: object, timestamp: float, deck_id: int, id_gen: object) -> None:
         """Write the note and its cards, each stamped with the note's time."""
@@ -84,7 +97,8 @@ def write_deck(
             )
         model = cloze_model() if note.kind is ItemKind.CLOZE else reveal_model()
         # `due` is the new-card position: cards come up in the order of the file.
-        gnote = _TimedNote(
+        gnote = _Note(
+            card_ordinals(note.kind, note.fields),
             times.get(note.guid, timestamp),
             model=model,
             fields=list(note.fields),

@@ -29,8 +29,16 @@ class ParseResult:
     diagnostics: tuple[Diagnostic, ...]
 
 
-def parse_file(path: Path, root: Path, display_path: str | None = None) -> ParseResult:
-    """Read and parse one content file; ``root`` is the content root for images."""
+def parse_file(
+    path: Path,
+    root: Path,
+    display_path: str | None = None,
+    default_math: MathMode = MathMode.IMAGE,
+) -> ParseResult:
+    """Read and parse one content file; ``root`` is the content root for images.
+
+    ``default_math`` is the math mode of a file whose front matter names none.
+    """
     shown = display_path or str(path)
     try:
         raw = path.read_bytes()
@@ -42,10 +50,16 @@ def parse_file(path: Path, root: Path, display_path: str | None = None) -> Parse
         line = raw.count(b"\n", 0, exc.start) + 1
         message = f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8"
         return ParseResult(None, (error(shown, line, message),))
-    return parse_text(text, path, root, shown)
+    return parse_text(text, path, root, shown, default_math)
 
 
-def parse_text(text: str, path: Path, root: Path, display_path: str) -> ParseResult:
+def parse_text(
+    text: str,
+    path: Path,
+    root: Path,
+    display_path: str,
+    default_math: MathMode = MathMode.IMAGE,
+) -> ParseResult:
     """Parse content already read as text (``path`` names the deck and resolves images)."""
     diagnostics: list[Diagnostic] = []
     tokens = content_parser().parse(text)
@@ -74,7 +88,7 @@ def parse_text(text: str, path: Path, root: Path, display_path: str) -> ParseRes
         root=root,
         name=name,
         key=key,
-        math=front.math or MathMode.IMAGE,
+        math=front.math or default_math,
         items=tuple(items),
         formulas=tuple(walked.formulas),
         tags=front.tags,

@@ -1,0 +1,93 @@
+"""The options that build, check, preview and watch share, and how they meet the project.
+
+A command-line option wins over ``[tool.ankigen]``, which wins over the
+defaults; folders resolve from the project of the content (see ``ankigen.config``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from ankigen.commands.build import BuildOptions
+from ankigen.config import settings_for
+from ankigen.model import MathMode
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+paths_argument = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+
+out_option = click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Folder for the .apkg files and the image cache (default: build/ of the project).",
+)
+figures_option = click.option(
+    "--figures",
+    "figures_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Folder of figure scripts <id>.py (default: figures/ of the project).",
+)
+math_option = click.option(
+    "--math",
+    "math",
+    type=click.Choice(["image", "mathjax"]),
+    help="Render formulas as images, or leave them to Anki's MathJax "
+    "(overrides each file's front matter; default: [tool.ankigen] math, else image).",
+)
+figure_format_option = click.option(
+    "--figure-format",
+    type=click.Choice(["svg", "png"]),
+    default="svg",
+    show_default=True,
+    help="Image format for figures.",
+)
+strict_option = click.option(
+    "--strict/--no-strict",
+    default=None,
+    help="Treat every warning (unverified claims, near-miss syntax, ...) as an error "
+    "(default: [tool.ankigen] strict, else off).",
+)
+format_option = click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "github"]),
+    default="text",
+    show_default=True,
+    help="Diagnostics as FILE:LINE:COL: text, as JSON records, or as GitHub "
+    "workflow commands (annotations on a pull request).",
+)
+
+
+def build_flags(function: F) -> F:
+    """Every option of ``build`` that decides what a deck becomes (not how it is reported)."""
+    for option in (strict_option, figure_format_option, math_option, figures_option, out_option):
+        function = option(function)
+    return function
+
+
+def resolve(
+    paths: tuple[Path, ...],
+    out_dir: Path | None = None,
+    figures_dir: Path | None = None,
+    math: str | None = None,
+    figure_format: str = "svg",
+    strict: bool | None = None,
+    write: bool = True,
+) -> BuildOptions:
+    """Build options from the command line, filled in from the content's project."""
+    settings = settings_for(paths, Path.cwd())
+    return BuildOptions(
+        paths=paths or (settings.content,),
+        out_dir=out_dir or settings.out,
+        figures_dir=figures_dir or settings.figures,
+        math=MathMode(math) if math else None,
+        default_math=settings.math or MathMode.IMAGE,
+        figure_format=figure_format,
+        write=write,
+        strict=settings.strict if strict is None else strict,
+    )

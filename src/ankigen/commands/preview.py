@@ -1,0 +1,110 @@
+"""``ankigen preview``: the pipeline up to rendering, then one HTML page per deck.
+
+Pages, the media they show, ``<stem>.version.js`` (for the reload after a
+rebuild) and, for MathJax decks, a MathJax copy go into one folder. A run
+with content errors writes no page, so the last good preview stays.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from importlib.abc import Traversable
+from pathlib import Path
+
+from ankigen.commands.build import BuildOptions, BuildResult, run
+from ankigen.model import MathMode
+from ankigen.preview.deck import deck_cards
+from ankigen.preview.page import MATHJAX_SCRIPT, PageInput, page_html, version_script
+from ankigen.render import RenderedDeck
+
+
+@dataclass(frozen=True)
+class PreviewPage:
+    """A page written: its file and how many cards it shows."""
+
+    path: Path
+    cards: int
+
+
+@dataclass(frozen=True)
+class PreviewResult:
+    """The check-and-render run behind the preview, and the pages written."""
+
+    build: BuildResult
+    pages: tuple[PreviewPage, ...]
+
+
+def preview(options: BuildOptions, preview_dir: Path) -> PreviewResult:
+    """Parse, check and render every content file, then write its page (no deck)."""
+    result = run(dataclasses.replace(options, write=False))
+    if result.failed:
+        return PreviewResult(result, ())
+    return PreviewResult(result, write_pages(result.rendered, preview_dir))
+
+
+def write_pages(decks: Sequence[RenderedDeck], preview_dir: Path) -> tuple[PreviewPage, ...]:
+    """Write ``<stem>.html`` for each rendered deck, with its media beside it."""
+    preview_dir.mkdir(parents=True, exist_ok=True)
+    mathjax = _mathjax_source()
+    if mathjax is not None and any(d.deck.math is MathMode.MATHJAX for d in decks):
+        _copy_mathjax(mathjax, preview_dir)
+    pages = []
+    for rendered in decks:
+        for media in rendered.media:
+            _write_if_changed(preview_dir / media.name, media.path.read_bytes())
+        cards = deck_cards(rendered)
+        uses_mathjax = rendered.deck.math is MathMode.MATHJAX
+        page = page_html(
+            PageInput(
+                stem=rendered.deck.stem,
+                deck_name=rendered.deck.name,
+                source=rendered.deck.display_path,
+                cards=cards,
+                mathjax=(mathjax is not None) if uses_mathjax else None,
+            )
+        )
+        target = preview_dir / f"{rendered.deck.stem}.html"
+        _write_if_changed(target, page.encode("utf-8"))
+        # Last: an open page reloads only once its new version is complete.
+        version = version_script(rendered.deck.stem, page).encode("utf-8")
+        _write_if_changed(preview_dir / f"{rendered.deck.stem}.version.js", version)
+        pages.append(PreviewPage(target, len(cards)))
+    return tuple(pages)
+
+
+def _mathjax_source() -> Traversable | None:
+    """MathJax 3 (Apache-2.0) as shipped by the ``django-static-mathjax`` wheel, if installed."""
+    try:
+        folder = resources.files("mathjax").joinpath("static", "mathjax")
+    except ModuleNotFoundError:
+        return None
+    return folder if folder.joinpath("es5", "tex-svg-full.js").is_file() else None
+
+
+def _copy_mathjax(folder: Traversable, preview_dir: Path) -> None:
+    """The single-file TeX-to-SVG build (it loads nothing else) and its licence."""
+    target = preview_dir / MATHJAX_SCRIPT
+    _write_if_changed(target, folder.joinpath("es5", "tex-svg-full.js").read_bytes())
+    licence = folder.joinpath("LICENSE")
+    if licence.is_file():
+        _write_if_changed(target.parent / "LICENSE", licence.read_bytes())
+
+
+def _write_if_changed(target: Path, data: bytes) -> None:
+    """Write atomically (an open page never reads half a file), and only if different."""
+    if target.is_file() and target.stat().st_size == len(data) and target.read_bytes() == data:
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(temp, 0o644)
+        os.replace(temp, target)
+    finally:
+        Path(temp).unlink(missing_ok=True)

@@ -1,0 +1,122 @@
+"""``ankigen watch``: rebuild the decks and their preview whenever an input changes.
+
+Watches the content folders (content files and the images inside them) and
+the figures folder with ``watchfiles`` (inotify and friends, not polling).
+Each rebuild is handed to a callback; problems of one rebuild, even usage
+problems such as a deleted folder, never end the loop. Nothing here prints.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import watchfiles
+
+from ankigen.commands.build import BuildOptions, BuildResult, discover, run
+from ankigen.commands.preview import PreviewPage, preview, write_pages
+from ankigen.errors import AnkigenError
+
+_WAKE_UP_MS = 300
+
+
+@dataclass(frozen=True)
+class Rebuild:
+    """One round: what changed, what the build found, the pages written, or why it stopped.
+
+    ``problem`` is set when the round could not run at all (no content file
+    left, an unwritable folder); ``build`` is then None.
+    """
+
+    changed: tuple[Path, ...]
+    build: BuildResult | None
+    pages: tuple[PreviewPage, ...] = ()
+    problem: str | None = None
+
+
+def watched_folders(options: BuildOptions) -> tuple[Path, ...]:
+    """The folders whose changes matter: each content folder (or file's folder), figures."""
+    folders = [path if path.is_dir() else path.parent for path in options.paths]
+    if options.figures_dir.is_dir():
+        folders.append(options.figures_dir)
+    unique: dict[Path, None] = {}
+    for folder in folders:
+        unique.setdefault(folder.resolve(), None)
+    return tuple(unique)
+
+
+def rebuild(options: BuildOptions, preview_dir: Path, changed: tuple[Path, ...] = ()) -> Rebuild:
+    """Build the decks that changed, then refresh their pages (and any page missing)."""
+    try:
+        result = run(options)
+        if result.failed:
+            return Rebuild(changed, result)
+        pages = write_pages(result.rendered, preview_dir)
+        return Rebuild(changed, result, pages + _missing_pages(options, preview_dir, result))
+    except (AnkigenError, OSError) as exc:
+        return Rebuild(changed, None, problem=str(exc))
+
+
+def watch(
+    options: BuildOptions,
+    preview_dir: Path,
+    report: Callable[[Rebuild], None],
+    stop: threading.Event | None = None,
+) -> None:
+    """Rebuild once, then after every batch of changes, until ``stop`` is set or Ctrl-C.
+
+    Ctrl-C raises ``KeyboardInterrupt`` to the caller.
+    """
+    changes = watchfiles.watch(
+        *watched_folders(options),
+        watch_filter=_InputsFilter(options.out_dir, preview_dir),
+        stop_event=stop,
+        # Wake up now and then with no change: the first wake-up says the watcher is
+        # running, so a save made during the first build is not lost.
+        rust_timeout=_WAKE_UP_MS,
+        yield_on_timeout=True,
+    )
+    first = True
+    for batch in changes:
+        if first:
+            first = False
+            report(rebuild(options, preview_dir))
+        if batch:
+            changed = tuple(sorted({Path(path) for _, path in batch}))
+            report(rebuild(options, preview_dir, changed))
+
+
+def _missing_pages(
+    options: BuildOptions, preview_dir: Path, result: BuildResult
+) -> tuple[PreviewPage, ...]:
+    """Pages of decks that were already up to date (so not rendered) and have no page yet."""
+    rendered = {deck.deck.stem for deck in result.rendered}
+    missing = tuple(
+        source.path
+        for source in discover(options.paths)
+        if source.path.stem not in rendered
+        and not (preview_dir / f"{source.path.stem}.html").is_file()
+    )
+    if not missing:
+        return ()
+    return preview(dataclasses.replace(options, paths=missing), preview_dir).pages
+
+
+class _InputsFilter(watchfiles.DefaultFilter):
+    """watchfiles' default filter (editor swap files, caches, .git), minus the build's own
+    output and the temporary files of atomic writes."""
+
+    def __init__(self, *outputs: Path) -> None:
+        super().__init__()
+        self._outputs = tuple(str(folder.resolve()) for folder in outputs)
+
+    def __call__(self, change: watchfiles.Change, path: str) -> bool:
+        name = Path(path).name
+        if name.startswith(".") and name.endswith(".tmp"):
+            return False
+        if any(path == out or path.startswith(out + "/") for out in self._outputs):
+            return False
+        return super().__call__(change, path)

@@ -1,0 +1,213 @@
+"""Card sides as Anki renders them: fields + card template + ordinal -> front and back HTML.
+
+This is the one place that knows Anki's rendering rules, written from the
+behaviour of Anki's own renderer (and tested against the real ``anki``
+package): ``{{Field}}``, ``{{#Field}}...{{/Field}}``, ``{{^Field}}``,
+``{{FrontSide}}`` and the ``cloze:`` filter, with Anki's cloze rules:
+
+- ``{{cN::text}}`` and ``{{cN::text::hint}}``, nested up to 10 deep; a closing
+  ``}}`` outside any cloze is literal text, an unclosed cloze vanishes;
+- the active cloze shows ``[hint]`` (default ``[...]``) on the front and its
+  text on the back, wrapped in ``<span class="cloze" data-ordinal="N">``;
+  other clozes show their text in ``<span class="cloze-inactive">``;
+- a side with no active cloze renders empty (Anki makes no such card);
+- inside MathJax ``\\(...\\)`` and ``\\[...\\]`` the spans are stripped again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+_OPEN = re.compile(r"\{\{c([0-9]+)::")
+_MAX_NESTING = 10
+_MATHJAX = re.compile(r"(\\[(\[])(.*?)(\\[)\]])", re.DOTALL | re.IGNORECASE)
+_HTML = re.compile(
+    r"<!--.*?-->|<style.*?>.*?</style>|<script.*?>.*?</script>|<.*?>", re.DOTALL | re.IGNORECASE
+)
+_EMPTY_FIELD = re.compile(r"^(?:\s|</?(?:br|div) ?/?>)*$", re.DOTALL | re.IGNORECASE)
+_TAG = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class CardSides:
+    """One card: its ordinal (0-based, as Anki's ``card.ord``) and both rendered sides."""
+
+    ordinal: int
+    front: str
+    back: str
+
+
+def render_card(
+    question_template: str, answer_template: str, fields: Mapping[str, str], ordinal: int
+) -> CardSides:
+    """Render card ``ordinal`` (0-based) of a note, both sides, as Anki does (without CSS)."""
+    front = render_template(question_template, fields, ordinal, front_side=None)
+    back = render_template(answer_template, fields, ordinal, front_side=front)
+    return CardSides(ordinal, front, back)
+
+
+def render_template(
+    template: str, fields: Mapping[str, str], ordinal: int, front_side: str | None
+) -> str:
+    """Fill one card template; ``front_side`` is None on the question side."""
+    out: list[str] = []
+    # One entry per open {{#...}}/{{^...}} section: does its content show?
+    visible = [True]
+    position = 0
+    for tag in _TAG.finditer(template):
+        if visible[-1]:
+            out.append(template[position : tag.start()])
+        position = tag.end()
+        name = tag.group(1).strip()
+        if name[:1] in "#^":
+            shown = not _is_empty(fields.get(name[1:].strip(), ""))
+            visible.append(visible[-1] and shown == (name[0] == "#"))
+        elif name.startswith("/"):
+            if len(visible) > 1:
+                visible.pop()
+        elif visible[-1]:
+            out.append(_replacement(name, fields, ordinal, front_side))
+    if visible[-1]:
+        out.append(template[position:])
+    return "".join(out)
+
+
+def cloze_ordinals(text: str) -> tuple[int, ...]:
+    """The 0-based ordinals of the cards Anki makes from a cloze field: ``cN`` is card
+    ``N-1``, nested clozes included, ``c0`` never."""
+    numbers: set[int] = set()
+
+    def collect(nodes: list[_Node]) -> None:
+        for node in nodes:
+            if isinstance(node, _Cloze) and node.number != 0:
+                numbers.add(node.number)
+                collect(node.children)
+
+    collect(_parse(text))
+    return tuple(number - 1 for number in sorted(numbers))
+
+
+def reveal_clozes(text: str, ordinal: int, question: bool) -> str:
+    """Anki's ``{{cloze:...}}`` filter for card ``ordinal`` (0-based) of a cloze field."""
+    number = ordinal + 1
+    found = [False]
+    rendered = "".join(_reveal(node, number, question, found) for node in _parse(text))
+    if not found[0]:
+        return ""
+    return _MATHJAX.sub(lambda m: m[1] + _HTML.sub("", m[2]) + m[3], rendered)
+
+
+def _replacement(name: str, fields: Mapping[str, str], ordinal: int, front: str | None) -> str:
+    """The text a ``{{...}}`` tag stands for."""
+    *filters, field_name = [part.strip() for part in name.split(":")]
+    if field_name == "FrontSide":
+        return front or ""
+    value = fields.get(field_name)
+    if value is None:
+        return "{{" + name + "}}"  # Anki shows an unknown field's tag as written
+    for filter_name in reversed(filters):
+        if filter_name != "cloze":
+            raise ValueError(f"template filter '{filter_name}' is not supported")
+        value = reveal_clozes(value, ordinal, question=front is None)
+    return value
+
+
+def _is_empty(value: str) -> bool:
+    return _EMPTY_FIELD.match(value) is not None
+
+
+@dataclass
+class _Cloze:
+    """A cloze as Anki parses it: its number, the nodes inside it and its hint."""
+
+    number: int
+    children: list[_Node] = field(default_factory=list)
+    hint: str | None = None
+
+
+_Node = str | _Cloze
+
+
+def _tokens(text: str) -> list[int | str | None]:
+    """Cloze openings (their number), closings (None) and runs of text, in order."""
+    tokens: list[int | str | None] = []
+    position = 0
+    run_start = 0
+    while position < len(text):
+        opening = _OPEN.match(text, position)
+        closing = text.startswith("}}", position)
+        if (opening and int(opening[1]) <= 0xFFFF) or closing:
+            if run_start < position:
+                tokens.append(text[run_start:position])
+            if opening and int(opening[1]) <= 0xFFFF:
+                tokens.append(int(opening[1]))
+                position = opening.end()
+            else:
+                tokens.append(None)
+                position += 2
+            run_start = position
+        else:
+            position += 1
+    if run_start < len(text):
+        tokens.append(text[run_start:])
+    return tokens
+
+
+def _parse(text: str) -> list[_Node]:
+    """Nodes of a field: text and clozes; unclosed clozes are dropped, as Anki does."""
+    open_clozes: list[_Cloze] = []
+    output: list[_Node] = []
+    for token in _tokens(text):
+        if isinstance(token, int):
+            if len(open_clozes) < _MAX_NESTING:
+                open_clozes.append(_Cloze(token))
+        elif isinstance(token, str):
+            if not open_clozes:
+                output.append(token)
+                continue
+            head, separator, tail = token.partition("::")
+            if separator:
+                open_clozes[-1].hint = tail
+            open_clozes[-1].children.append(head)
+        elif open_clozes:
+            closed = open_clozes.pop()
+            (open_clozes[-1].children if open_clozes else output).append(closed)
+        else:
+            output.append("}}")
+    return output
+
+
+def _reveal(node: _Node, number: int, question: bool, found: list[bool]) -> str:
+    """One node of a cloze field, rendered for the card of cloze ``number``."""
+    if isinstance(node, str):
+        return node
+    active = node.number == number
+    found[0] = found[0] or active
+    inner = "".join(_reveal(child, number, question, found) for child in node.children)
+    if active and question:
+        hint = "..." if node.hint is None else node.hint
+        return (
+            f'<span class="cloze" data-cloze="{_encode_attribute(inner)}" '
+            f'data-ordinal="{node.number}">[{hint}]</span>'
+        )
+    kind = "cloze" if active else "cloze-inactive"
+    return f'<span class="{kind}" data-ordinal="{node.number}">{inner}</span>'
+
+
+def _encode_attribute(text: str) -> str:
+    """Escape as Anki's attribute encoder does: ``& < > "`` by name, every other Latin-1
+    character but ASCII letters and digits as a hexadecimal character reference."""
+    return "".join(_encode_char(char) for char in text)
+
+
+_NAMED = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}
+
+
+def _encode_char(char: str) -> str:
+    if char in _NAMED:
+        return _NAMED[char]
+    if ord(char) < 256 and not (char.isascii() and char.isalnum()):
+        return f"&#x{ord(char):X};"
+    return char

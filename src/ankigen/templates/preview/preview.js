@@ -1,0 +1,67 @@
+// Day/night and phone/desktop switches (kept in the address, so a reload
+// keeps them), the ready flag, and the reload after `ankigen watch` rebuilds.
+(function () {
+  var body = document.body;
+  // "reload" after a rebuild (or F5), "navigate" when opened.
+  var navigation = performance.getEntriesByType("navigation")[0];
+  document.documentElement.dataset.navigation = navigation ? navigation.type : "navigate";
+  var params = new URLSearchParams(location.search);
+
+  function apply() {
+    var night = params.get("theme") === "night";
+    var phone = params.get("width") === "phone";
+    // Anki's own classes for night mode: the note type's CSS follows them.
+    body.classList.toggle("nightMode", night);
+    body.classList.toggle("night_mode", night);
+    body.classList.toggle("ag-phone", phone);
+    document.getElementById("ag-theme").textContent = night ? "Day mode" : "Night mode";
+    document.getElementById("ag-width").textContent = phone ? "Desktop width" : "Phone width";
+  }
+
+  function toggle(key, value) {
+    if (params.get(key) === value) params.delete(key); else params.set(key, value);
+    var query = params.toString();
+    history.replaceState(null, "", (query ? "?" + query : location.pathname) + location.hash);
+    apply();
+  }
+
+  document.getElementById("ag-theme").addEventListener("click", function () { toggle("theme", "night"); });
+  document.getElementById("ag-width").addEventListener("click", function () { toggle("width", "phone"); });
+  apply();
+
+  function ready() {
+    var errors = document.querySelectorAll("mjx-merror").length;
+    if (errors && window.ankigenReport) window.ankigenReport(errors + " formula(s) MathJax cannot typeset");
+    document.documentElement.dataset.ready = "1";
+    var status = document.getElementById("ag-status");
+    if (status && !status.textContent) status.textContent = "no problems";
+  }
+  if (window.ankigenMathJax) {
+    window.ankigenMathJax.then(ready, function (error) { window.ankigenReport(String(error)); ready(); });
+  } else {
+    ready();
+  }
+
+  // `ankigen watch` rewrites <stem>.version.js after each rebuild: reload when it changes.
+  var stem = body.dataset.stem;
+  var mine = body.dataset.version;
+  function poll() {
+    var script = document.createElement("script");
+    script.setAttribute("data-ag-poll", "");
+    script.src = encodeURIComponent(stem) + ".version.js?t=" + Date.now();
+    script.onload = function () {
+      script.remove();
+      var latest = (window.ankigenVersions || {})[stem];
+      if (!latest || latest === mine) return;
+      // Reload once per new version: if the page on disk is still the old one
+      // (written by an older ankigen, say), do not reload again and again.
+      var key = "ankigen-reloaded:" + stem;
+      if (sessionStorage.getItem(key) === latest) return;
+      sessionStorage.setItem(key, latest);
+      location.reload();
+    };
+    script.onerror = function () { script.remove(); };
+    document.head.appendChild(script);
+  }
+  setInterval(poll, 1000);
+})();

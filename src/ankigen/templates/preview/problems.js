@@ -1,0 +1,26 @@
+// Runs first: every script error and every media file that fails to load
+// is counted on <html data-problems> and listed in the toolbar.
+(function () {
+  var problems = [];
+  window.ankigenProblems = problems;
+  function report(message) {
+    problems.push(message);
+    document.documentElement.dataset.problems = String(problems.length);
+    var status = document.getElementById("ag-status");
+    if (status) {
+      status.textContent = problems.length + " problem(s): " + problems.join("; ");
+      status.className = "ag-bad";
+    }
+  }
+  window.ankigenReport = report;
+  window.addEventListener("error", function (event) {
+    var target = event.target;
+    if (target && target !== window && target.getAttribute) {
+      if (target.hasAttribute("data-ag-poll")) return; // the reload poll: not a card
+      report("cannot load " + (target.getAttribute("src") || target.tagName));
+    } else {
+      report(event.message || "script error");
+    }
+  }, true);
+  document.documentElement.dataset.problems = "0";
+})();

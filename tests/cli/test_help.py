@@ -1,0 +1,36 @@
+"""Help that teaches: an example and the format guide on every command; shell completion."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner, Result
+
+from ankigen.cli import main
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args))
+
+
+@pytest.mark.parametrize("command", ["build", "check", "init", "preview", "watch"])
+def test_every_command_help_has_an_example_and_points_to_the_format(command: str) -> None:
+    result = invoke(command, "--help")
+    assert result.exit_code == 0
+    assert "Example:" in result.output
+    assert f"ankigen {command}" in result.output.split("Example:", 1)[1]
+    assert "docs/format.md" in result.output
+
+
+def test_top_level_help_shows_the_authors_loop() -> None:
+    result = invoke("--help")
+    for command in ("init", "preview", "watch", "build", "check"):
+        assert command in result.output
+
+
+def test_bash_completion_script_comes_from_the_documented_variable() -> None:
+    result = CliRunner().invoke(
+        main, [], prog_name="ankigen", env={"_ANKIGEN_COMPLETE": "bash_source"}
+    )
+    assert result.exit_code == 0
+    assert "_ankigen_completion" in result.output
+    assert "complete -o nosort -F _ankigen_completion ankigen" in result.output

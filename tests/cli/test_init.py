@@ -1,0 +1,89 @@
+"""``ankigen init``: a new project builds, passes --strict and imports into real Anki."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner, Result
+from PIL import Image
+
+from ankigen.cli import main
+from ankigen.commands.init import square_png
+from tests.anki_support import fresh_collection, import_deck, seen_cards
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args))
+
+
+def test_a_new_project_builds_passes_strict_and_imports_into_anki(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    created = invoke("init", "x")
+    assert created.exit_code == 0, created.output
+    monkeypatch.chdir(tmp_path / "x")
+    built = invoke("build")
+    assert built.exit_code == 0, built.output
+    assert "warning" not in built.output
+    checked = invoke("check", "--strict")
+    assert checked.exit_code == 0, checked.output
+    assert "0 errors, 0 warnings" in checked.output
+
+    with fresh_collection() as collection:
+        log = import_deck(collection, tmp_path / "x" / "build" / "x.apkg")
+        cards = seen_cards(collection)
+        assert collection.media.check().missing == []
+    assert log.new == 9 and log.duplicate == 0 and log.conflicting == 0
+    assert {card.note_type for card in cards} == {"ankigen Reveal", "ankigen Cloze"}
+    assert len(cards) == 10
+    for card in cards:
+        assert card.front != card.back
+    sides = "\n".join(card.front + card.back for card in cards)
+    for shown in ('class="cloze"', "ag-fig-area-", "ag-img-", 'class="ag-math"', "[how many?]"):
+        assert shown in sides
+
+
+def test_init_refuses_to_overwrite_and_writes_nothing(tmp_path: Path) -> None:
+    (tmp_path / "content").mkdir()
+    (tmp_path / "content" / "notes.md").write_text("mine", "utf-8")
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'mine'\n", "utf-8")
+    result = invoke("init", str(tmp_path))
+    assert result.exit_code == 2
+    assert "pyproject.toml already exists" in result.output
+    assert "never overwrites" in result.output
+    assert (tmp_path / "pyproject.toml").read_text("utf-8") == "[project]\nname = 'mine'\n"
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["content", "notes.md", "pyproject.toml"]
+
+
+def test_init_twice_is_refused(tmp_path: Path) -> None:
+    assert invoke("init", str(tmp_path / "deck")).exit_code == 0
+    again = invoke("init", str(tmp_path / "deck"))
+    assert again.exit_code == 2
+    assert "already exists" in again.output
+
+
+def test_the_workflow_builds_strictly_and_releases_on_tags(tmp_path: Path) -> None:
+    assert invoke("init", str(tmp_path)).exit_code == 0
+    workflow = yaml.safe_load((tmp_path / ".github" / "workflows" / "decks.yml").read_text())
+    steps = workflow["jobs"]["decks"]["steps"]
+    commands = [step.get("run", "") for step in steps]
+    assert any(c.startswith("pip install") and "ankigen" in c for c in commands)
+    assert any("ankigen build --strict" in c for c in commands)
+    release = next(step for step in steps if "gh release create" in step.get("run", ""))
+    assert release["if"] == "startsWith(github.ref, 'refs/tags/')"
+    assert "build/*.apkg" in release["run"]
+    # PyYAML reads the key `on` as True.
+    assert workflow[True]["push"]["tags"] == ["v*"]
+    assert "/build/" in (tmp_path / ".gitignore").read_text("utf-8").splitlines()
+
+
+def test_the_sample_image_is_a_real_png_and_always_the_same() -> None:
+    data = square_png()
+    assert data == square_png()
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG" and image.size == (24, 24)
+    assert image.convert("RGB").getpixel((3, 3)) == (0x2A, 0x9D, 0x8F)
