@@ -6,8 +6,9 @@ Grammar (expressions, quotes included, are in ``_expressions``)::
                | 'assert' expr OP expr clauses
                | ['assert'] '$' RELATION '$' clauses
                | 'cite' QUOTE {',' QUOTE}
-    clauses   := ['within' NUMBER '%'] ['where' NAME '=' expr {',' NAME '=' expr}]
+    clauses   := ['within' NUMBER '%'] ['where' binding {',' binding}]
                  ['for' NAME 'in' INT '..' INT]
+    binding   := NAME '=' expr | '$' NAME '=' TEX '$'   (the card's own equation)
     QUOTE     := '`' NUMBER '`' | '$' TEX '$'
 
 A quoted relation (``$S = k/2$``, a chain ``$a = b \\approx c$``) is an
@@ -19,10 +20,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ._ast import Assert, Binding, Cite, Expr, Let, Loop, Quote, Statement
+from ._ast import Assert, Binding, Cite, Expr, Let, Loop, Name, Quote, Statement
 from ._errors import StatementError, StatementSyntaxError
 from ._expressions import CONSTANTS, FUNCTIONS, KEYWORDS, ExpressionParser, describe
 from ._lexer import Token
+from ._tex_lexer import TEX_SYNTAX
 
 #: Most values a ``for`` clause may run over.
 MAX_LOOP = 10_000
@@ -181,14 +183,37 @@ class _Parser(ExpressionParser):
         self.advance()
         bindings: list[Binding] = []
         while True:
-            name = self.new_name()
-            if any(b.name == name.text for b in bindings):
-                raise StatementSyntaxError(name.column, f"{name.text!r} appears twice in 'where'")
-            self.expect("op", "=")
-            bindings.append(Binding(name.text, self.expr(), name.column))
+            binding = self.quoted_binding() if self.at("tex") else self.binding()
+            if any(b.name == binding.name for b in bindings):
+                raise StatementSyntaxError(
+                    binding.column, f"{binding.name!r} appears twice in 'where'"
+                )
+            bindings.append(binding)
             if not self.at("op", ","):
                 return tuple(bindings)
             self.advance()
+
+    def binding(self) -> Binding:
+        """``NAME = EXPR`` of a ``where`` clause."""
+        name = self.new_name()
+        self.expect("op", "=")
+        return Binding(name.text, self.expr(), name.column)
+
+    def quoted_binding(self) -> Binding:
+        """``$NAME = TEX$``: the card's own equation as a substitution (``$T_{comm} = 0$``)."""
+        token, reading = self.quoted_formula()
+        target = reading.terms[0]
+        if reading.relations != ("==",) or not isinstance(target, Name):
+            raise StatementSyntaxError(
+                token.column,
+                f"a quoted formula in 'where' is one equation NAME = value, not ${token.text}$",
+                code=TEX_SYNTAX,
+            )
+        if target.name in CONSTANTS or target.name in FUNCTIONS or target.name in KEYWORDS:
+            raise StatementSyntaxError(
+                token.column, f"{target.name!r} cannot be substituted", code=TEX_SYNTAX
+            )
+        return Binding(target.name, reading.terms[1], token.column)
 
     def loop(self) -> Loop | None:
         """Optional ``for NAME in A..B`` over integers."""
