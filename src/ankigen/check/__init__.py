@@ -59,7 +59,9 @@ def check_deck(deck: Deck, *, time_limit: float = DEFAULT_TIME_LIMIT) -> CheckRe
     if not deck.formulas and not any(item.checks for item in deck.items):
         # Nothing to prove or quote: a deck without checks never loads sympy,
         # and every claim on its cards is unverified.
-        coverage = [w for item in deck.items for w in coverage_warnings(deck.display_path, item, ())]
+        coverage = [
+            w for item in deck.items for w in coverage_warnings(deck.display_path, item, ())
+        ]
         return CheckReport(
             tuple(sort_diagnostics(coverage)), MappingProxyType({}), items=len(deck.items)
         )

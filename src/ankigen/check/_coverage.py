@@ -2,7 +2,7 @@
 
 The claims come from the parse stage (``Item.claims``, read from the parsed
 tokens by ``ankigen.parse.claims``); a claim is covered when a statement of
-the item's checks quotes the same number (``x`` and ``×`` alike) or the same
+the item's checks quotes the same number (``x`` and the times sign alike) or the same
 formula (cloze markers and white space aside). Covering is by text, so an
 edit to one of several equal numbers makes a new, unquoted claim.
 """

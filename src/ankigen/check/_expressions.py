@@ -22,7 +22,8 @@ from ankigen.parse.claims import without_cloze_markers
 from ._ast import Binary, Call, Expr, Name, Num, Quote, QuotedFormula, QuotedNumber, Unary
 from ._errors import StatementError, StatementSyntaxError
 from ._lexer import Token, tokenize
-from ._tex import TexReading, read_tex
+from ._tex import read_tex
+from ._tex_base import TexReading
 from ._tex_lexer import TEX_SYNTAX
 
 #: Deepest nesting of parentheses, calls, unary signs and powers accepted.

@@ -74,8 +74,7 @@ class _Parser(ExpressionParser):
             result = self.assertion()
         else:
             raise self.error(
-                "a statement starts with 'let', 'assert' or 'cite',"
-                f" found {describe(self.peek)}"
+                f"a statement starts with 'let', 'assert' or 'cite', found {describe(self.peek)}"
             )
         if not self.at("end"):
             raise self.error(f"expected end of statement, found {describe(self.peek)}")
@@ -95,7 +94,7 @@ class _Parser(ExpressionParser):
             if token.kind not in ("quote", "tex"):
                 raise StatementSyntaxError(
                     token.column,
-                    f"'cite' takes a quote of the card (`1.3×` or $...$), found {describe(token)}",
+                    f"'cite' takes a quote of the card (`1.3x` or $...$), found {describe(token)}",
                 )
             self.quotes.append(Quote(token.text, token.kind == "tex", token.column))
             if not self.at("op", ","):
@@ -169,7 +168,7 @@ class _Parser(ExpressionParser):
         if not self.at("name", "within"):
             return None
         if not approximate:
-            raise self.error("'within' only goes with '~=' (or a quoted \\approx)")
+            raise self.error("'within' only goes with '~='")
         self.advance()
         percent = self.expect("num", what="a percentage")
         self.expect("op", "%")

@@ -20,7 +20,7 @@ from ._errors import StatementSyntaxError
 
 #: Code of the diagnostic for a malformed quote.
 BAD_QUOTE = "AG203"
-_QUOTE_FORMS = "`128`, `50%`, `3.3×`, `3.3x`, `0.05`, `1/2`, `½`, `1e-3` or `10,000`"
+_QUOTE_FORMS = "`128`, `50%`, `3.3\u00d7`, `3.3x`, `0.05`, `1/2`, `\u00bd`, `1e-3` or `10,000`"
 
 #: Longest statement accepted; longer lines are refused rather than parsed.
 MAX_STATEMENT_LENGTH = 2000

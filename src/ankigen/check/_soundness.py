@@ -70,7 +70,9 @@ def unused_where(statement: Assert, scope: Scope) -> list[tuple[Binding, str]]:
         if binding.name in used:
             continue
         close = difflib.get_close_matches(binding.name, candidates, n=1, cutoff=0.6)
-        hint = f"did you mean {close[0]!r}?" if close else "remove it, or use the name it stands for"
+        hint = (
+            f"did you mean {close[0]!r}?" if close else "remove it, or use the name it stands for"
+        )
         message = (
             f"'where {binding.name} = ...' substitutes a name that occurs on neither side"
             f" of '{statement.text}' (nor in the names they use): {hint}"
@@ -83,9 +85,7 @@ def compares_only_literals(statement: Assert) -> bool:
     """True for an assertion with no name and no quote on any side (``4/4 == 1``)."""
     if statement.quotes:
         return False
-    return not any(
-        name not in CONSTANTS for side in _sides(statement) for name in names_in(side)
-    )
+    return not any(name not in CONSTANTS for side in _sides(statement) for name in names_in(side))
 
 
 LITERAL_MESSAGE = (

@@ -22,8 +22,8 @@ SPACING = frozenset({",", ";", ":", "!", " ", "quad", "qquad", "displaystyle"})
 LABELS = frozenset({"text", "textrm", "mbox"})
 #: Unicode signs read as the command (or operator) that writes them.
 _UNICODE = {
-    "−": ("op", "-"),
-    "×": ("cmd", "times"),
+    "\u2212": ("op", "-"),  # the minus sign
+    "\u00d7": ("cmd", "times"),
     "·": ("cmd", "cdot"),
     "⋅": ("cmd", "cdot"),
     "≈": ("cmd", "approx"),

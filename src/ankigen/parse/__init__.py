@@ -130,7 +130,11 @@ def _freeze(
         answer_source="\n\n".join(s for s in draft.answer_source if s),
         checks=tuple(draft.checks),
         claims=item_claims(
-            draft.kind, (draft.front, draft.line), (draft.lead, draft.lead_line), draft.blocks, lines
+            draft.kind,
+            (draft.front, draft.line),
+            (draft.lead, draft.lead_line),
+            draft.blocks,
+            lines,
         ),
     )
 

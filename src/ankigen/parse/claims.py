@@ -9,7 +9,7 @@ claim are the same number or the same formula.
 A number "stands on its own" when no letter, digit, ``_`` or ``.`` is glued
 to its front and it is not the tail of a word such as ``GPT-3``; it may carry
 thousands separators (``10,000``), a decimal part, an exponent (``1e-3``), a
-denominator (``1/2``) and a ``%`` or times sign (``3.3×``, ``3.3x``); a
+denominator (``1/2``) and a ``%`` or times sign (U+00D7, or ``3.3x``); a
 vulgar fraction (``½``) is a number too.
 """
 
@@ -56,11 +56,14 @@ _VULGAR = {
 _VULGAR_CLASS = "".join(_VULGAR)
 _BODY = r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?"
 #: A whole quoted number: value, optional denominator, optional suffix.
-_QUOTED = re.compile(rf"(?P<body>{_BODY})(?:/(?P<den>\d+))?(?P<suffix>%|×|x)?|[{_VULGAR_CLASS}]")
+TIMES = "\u00d7"  # the multiplication sign, as authors type it after a factor
+_QUOTED = re.compile(
+    rf"(?P<body>{_BODY})(?:/(?P<den>\d+))?(?P<suffix>%|{TIMES}|x)?|[{_VULGAR_CLASS}]"
+)
 #: A number standing on its own in text.
 _STANDALONE = re.compile(
     rf"(?<![A-Za-z_0-9.])(?<![A-Za-z]-)"
-    rf"(?:{_BODY}(?:/\d+)?(?:%|×|x(?![A-Za-z0-9]))?|[{_VULGAR_CLASS}](?![0-9]))"
+    rf"(?:{_BODY}(?:/\d+)?(?:%|{TIMES}|x(?![A-Za-z0-9]))?|[{_VULGAR_CLASS}](?![0-9]))"
 )
 #: A number inside TeX (``50\%`` is written ``50%``).
 _TEX_NUMBER = re.compile(r"(?<![0-9.])\d+(?:\.\d+)?(?:\\%)?")
@@ -95,8 +98,8 @@ def number_value(text: str) -> Fraction | None:
 
 
 def number_key(text: str) -> str:
-    """What two written numbers must share to be the same claim (``x`` is ``×``)."""
-    return text.replace("x", "×")
+    """What two written numbers must share to be the same claim (``x`` is the times sign)."""
+    return text.replace("x", TIMES)
 
 
 def without_cloze_markers(tex: str) -> str:
@@ -179,10 +182,8 @@ class _Reader:
         readable = _URL.sub(lambda m: " " * len(m.group()), content)
         start = self.find(line, content)
         for match in _STANDALONE.finditer(readable):
-            if start is None:
-                column = self.find(line, match.group())
-            else:
-                column = start + match.start()
+            found = start + match.start() if start is not None else None
+            column = self.find(line, match.group()) if found is None else found
             self.add(match.group(), False, line, column, required=shown_as_claim)
 
     def formula(self, tex: str, line: int, delimiter: str, *, shown_as_claim: bool) -> None:
@@ -199,7 +200,9 @@ class _Reader:
             written = match.group().replace("\\%", "%")
             self.add(written, False, line, None, required=False)
 
-    def add(self, text: str, formula: bool, line: int, column: int | None, *, required: bool) -> None:
+    def add(
+        self, text: str, formula: bool, line: int, column: int | None, *, required: bool
+    ) -> None:
         """Record one claim; ``column`` is 0-based here, None when unknown."""
         shown = 0 if column is None or column < 0 else column + 1
         self.claims.append(Claim(text, formula, line, shown, required))
