@@ -20,11 +20,11 @@ def test_fixture(path: Path) -> None:
     expected = [line[3:] for line in text.splitlines() if line.startswith("#! ")]
     report = check_text(text)
     # These blocks test the engine on literals; the literal-only warning has
-    # fixtures of its own (warn_*.txt).
+    # a fixture of its own (quotes/warn_literal_only.md).
     shown = [
         message
         for message, d in zip(messages(report), report.diagnostics, strict=True)
-        if d.code != LITERAL_ONLY or path.stem.startswith("warn_")
+        if d.code != LITERAL_ONLY
     ]
     assert shown == expected
     counts = _COUNTS.search(text)

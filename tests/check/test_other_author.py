@@ -1,4 +1,4 @@
-"""A deck written to format section 12 by someone else passes --strict, builds, and breaks on any edit.
+"""A deck written to section 12 by someone else passes --strict, builds, breaks on any edit.
 
 The fixture quotes numbers and formulas in questions, answers, clozes and
 Extras, with chains, ``\\approx`` within a tolerance, quotes in ``where`` and

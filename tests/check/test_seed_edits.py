@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import pytest
 from claims_support import parse, strict_errors
-
 from tests.conftest import ROOT
 
 SEED = (ROOT / "content" / "distributed-training.md").read_text("utf-8")
 
 EDITS = [
     ("the effective batch is now 128, not 32", "the effective batch is now 256, not 32"),
-    ("$S = T_{compute}/(2 T_{compute}/k) = k/2$, i.e.", "$S = T_{compute}/(2 T_{compute}/k) = k/3$, i.e."),
+    (
+        "$S = T_{compute}/(2 T_{compute}/k) = k/2$, i.e.",
+        "$S = T_{compute}/(2 T_{compute}/k) = k/3$, i.e.",
+    ),
     ("only 50% efficiency", "only 25% efficiency"),
     (
         "$$S = \\frac{T_{compute}}{\\frac{T_{compute}}{k} + T_{comm}}$$",
@@ -25,12 +27,15 @@ EDITS = [
     ),
     ("{{c2::\\frac{k - 1}{k} \\cdot", "{{c2::\\frac{k + 1}{k} \\cdot"),
     ("climbs to $\\frac{1}{2}$ at", "climbs to $\\frac{1}{3}$ at"),
-    ("vs 3.3×\non 100 Gb", "vs 1.1×\non 100 Gb"),
+    ("vs 3.3\u00d7\non 100 Gb", "vs 1.1\u00d7\non 100 Gb"),
     ("to $\\sigma/\\sqrt{k}$)", "to $\\sigma/k$)"),
     ("is efficiency $= 1$", "is efficiency $= 2$"),
     ("i.e. exactly 100%", "i.e. exactly 90%"),
     ("the $\\log_2 1 = 0$", "the $\\log_2 1 = 1$"),
-    ("$\\eta_{new} = {{c1::k}} \\cdot \\eta_{base}$", "$\\eta_{new} = {{c1::\\sqrt{k} }} \\cdot \\eta_{base}$"),
+    (
+        "$\\eta_{new} = {{c1::k}} \\cdot \\eta_{base}$",
+        "$\\eta_{new} = {{c1::\\sqrt{k} }} \\cdot \\eta_{base}$",
+    ),
     ("rule $\\eta_{new} = 4\\, \\eta_{base}$", "rule $\\eta_{new} = 8\\, \\eta_{base}$"),
     ("it starts at $0$ for", "it starts at $1$ for"),
     ("$S = T_{compute}/T_{compute} = 1$ —", "$S = T_{compute}/T_{compute} = 2$ —"),
@@ -61,7 +66,11 @@ def _item_of(line: int) -> tuple[int, set[int]]:
 def test_an_edit_on_a_card_fails_at_the_claim_or_its_check(before: str, after: str) -> None:
     assert SEED.count(before) == 1, f"{before!r} is not one place of the seed"
     offset = SEED.index(before)
-    edited_line = SEED.count("\n", 0, offset) + 1 + before[: len(before) - len(before.lstrip("\n"))].count("\n")
+    edited_line = (
+        SEED.count("\n", 0, offset)
+        + 1
+        + before[: len(before) - len(before.lstrip("\n"))].count("\n")
+    )
     item_line, check_lines = _item_of(edited_line)
     assert edited_line not in check_lines, "the edit must be on the card, not in a check"
     errors = strict_errors(SEED.replace(before, after), only_line=item_line)

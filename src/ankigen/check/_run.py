@@ -72,6 +72,7 @@ class _Run:
         self.checks = 0
         self.failed = 0
         self.code = ""  # the code of the last guarded failure, if it had one
+        self.column = 0  # and its column
 
     def report(self, line: int, message: str, *, column: int = 0, code: str = "") -> None:
         """Record an error at ``line``."""
@@ -163,18 +164,19 @@ class _Run:
         problem = problem or outcome
         if problem is not None:
             self.failed += 1
-            self.report(line, problem, code=self.code)
+            self.report(line, problem, column=self.column, code=self.code)
 
     def guarded(self, work: Callable[[], T]) -> tuple[T | None, str | None]:
         """Run ``work``: its result, or the message for every way it can go wrong.
 
-        The code of a StatementError that carries one is left in ``self.code``.
+        The code and column of a StatementError that carries them are left in
+        ``self.code`` and ``self.column``.
         """
-        self.code = ""
+        self.code, self.column = "", 0
         try:
             return call_with_time_limit(work, self.time_limit), None
         except StatementError as exc:
-            self.code = exc.code
+            self.code, self.column = exc.code, exc.column
             return None, str(exc)
         except TimeLimitExceeded:
             return None, (
