@@ -1,4 +1,4 @@
-"""Property: a new number on a card of a checked deck to one it does not show fails --strict."""
+"""Property: changing a number on a card of a checked deck to a new one fails --strict."""
 
 from __future__ import annotations
 

@@ -38,8 +38,8 @@ class CheckReport:
     of the deck's ``formulas`` blocks to a float function of its free symbols,
     called with keywords: ``formulas["S"](T_compute=1.0, k=4, T_comm=0.1)``.
     ``checks`` counts the ``assert`` statements (a ``for`` counts once) and
-    ``failed`` those that did not pass: false, undecidable, timed out or
-    unparsable.
+    ``failed`` those that did not pass: false, undecidable, timed out,
+    unparsable, or quoting what the item does not show.
     """
 
     diagnostics: tuple[Diagnostic, ...]

@@ -109,12 +109,16 @@ class _Run:
             words = text.split("#", 1)[0].split()
             is_assert = words[:1] == ["assert"] or text.lstrip().startswith("$")
             statement = self.parse(line, text, scope)
-            for quote in missing_quotes(item, _quotes_of(statement)):
+            missing = missing_quotes(item, _quotes_of(statement))
+            for quote in missing:
                 self.diagnostics.append(not_in_item(self.file, line, quote))
             quotes.extend(_quotes_of(statement))
             if isinstance(statement, Assert):
                 self.soundness(line, text, statement, scope)
+                failed_before = self.failed
                 self.run_assert(line, statement, scope)
+                if missing and self.failed == failed_before:
+                    self.failed += 1  # it holds, but not of this card
             elif is_assert and statement is None:  # an assert that did not parse
                 self.checks += 1
                 self.failed += 1

@@ -64,7 +64,9 @@ def unused_where(statement: Assert, scope: Scope) -> list[tuple[Binding, str]]:
     used = reachable_names(statement, scope)
     if statement.loop is not None:
         used.add(statement.loop.name)
-    candidates = sorted((used | set(scope)) - set(CONSTANTS))
+    # The names the clause binds itself are not what a misspelt one meant.
+    bound = {binding.name for binding in statement.where}
+    candidates = sorted((used | set(scope)) - set(CONSTANTS) - bound)
     problems: list[tuple[Binding, str]] = []
     for binding in statement.where:
         if binding.name in used:
