@@ -41,6 +41,7 @@ class _TexParser(TexCommands):
     """Recursive descent over the tokens of one quoted formula."""
 
     def reading(self) -> TexReading:
+        """The whole formula: terms and the relations between them."""
         terms = [self.expr()]
         relations: list[str] = []
         while self._relation() is not None:
@@ -60,6 +61,7 @@ class _TexParser(TexCommands):
         return None
 
     def expr(self) -> Expr:
+        """``[+|-] run {(+|-) run}``, left-associative."""
         self.enter()
         try:
             if self.at("op", "-") or self.at("op", "+"):
@@ -75,6 +77,7 @@ class _TexParser(TexCommands):
             self.depth -= 1
 
     def run(self) -> Expr:
+        """``product {(\\cdot | \\times | * | /) product}``, left-associative."""
         result = self.product()
         while True:
             token = self.peek
@@ -88,6 +91,7 @@ class _TexParser(TexCommands):
             result = Binary(op, result, self.product(), token.column)
 
     def product(self) -> Expr:
+        """Juxtaposed powers multiply: ``2 T_{compute}``."""
         result = self.power()
         while self._starts_atom():
             column = self.peek.column
@@ -114,6 +118,7 @@ class _TexParser(TexCommands):
         return False
 
     def power(self) -> Expr:
+        """``atom [^ script]``."""
         base = self.atom()
         if self.at("op", "^"):
             op = self.advance()
@@ -144,6 +149,7 @@ class _TexParser(TexCommands):
             self.depth -= 1
 
     def atom(self, *, subscripts: bool = True) -> Expr:
+        """A number, a name, a group or a command."""
         token = self.peek
         if token.kind == "num":
             self.advance()

@@ -97,24 +97,29 @@ class TexCursor:
 
     @property
     def peek(self) -> TexToken:
+        """The next token, not consumed."""
         return self.tokens[self.pos]
 
     def advance(self) -> TexToken:
+        """Consume and return the next token."""
         token = self.tokens[self.pos]
         if token.kind != "end":
             self.pos += 1
         return token
 
     def at(self, kind: str, text: str | None = None) -> bool:
+        """True when the next token has this kind (and text)."""
         return self.peek.kind == kind and (text is None or self.peek.text == text)
 
     def error(self, message: str, token: TexToken | None = None) -> StatementSyntaxError:
+        """A syntax error at ``token`` (default: the next one)."""
         where = token or self.peek
         return StatementSyntaxError(
             where.column, f"{message} in the quoted formula", code=TEX_SYNTAX
         )
 
     def expect(self, kind: str, text: str) -> TexToken:
+        """Consume a token of this kind and text, or raise a syntax error."""
         if not self.at(kind, text):
             shown = "\\" + text if kind == "cmd" else text
             found = "its end" if self.peek.kind == "end" else repr(self.shown(self.peek))
@@ -123,6 +128,7 @@ class TexCursor:
 
     @staticmethod
     def shown(token: TexToken) -> str:
+        """A token as written: ``\\frac`` for a command."""
         return "\\" + token.text if token.kind == "cmd" else token.text
 
     # -- relations and expressions -----------------------------------------

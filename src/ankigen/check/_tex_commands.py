@@ -14,6 +14,7 @@ class TexCommands(TexCursor):
     """Reading ``\\frac``, ``\\sqrt``, ``\\log_2``, ``\\left(``, Greek letters and subscripts."""
 
     def name(self, base: str, column: int, *, subscripts: bool) -> Name:
+        """A letter or Greek name, with its subscript joined by ``_``."""
         word = "lam" if base == "lambda" else base
         if subscripts and self.at("op", "_"):
             self.advance()
@@ -44,6 +45,7 @@ class TexCommands(TexCursor):
         return "".join(parts)
 
     def command(self, token: TexToken, *, subscripts: bool) -> Expr:
+        """A command that starts an atom; any other is refused by name and column."""
         name = token.text
         if name in GREEK:
             self.advance()
@@ -82,6 +84,7 @@ class TexCommands(TexCursor):
         )
 
     def sqrt(self, token: TexToken) -> Expr:
+        """``\\sqrt{x}`` or ``\\sqrt[n]{x}``."""
         self.advance()
         index: Expr | None = None
         if self.at("op", "["):
@@ -95,6 +98,7 @@ class TexCommands(TexCursor):
         return Binary("^", radicand, root, token.column)
 
     def function(self, token: TexToken) -> Expr:
+        """``\\log_2 k``, ``\\log_{b} x``, ``\\ln x``, ...: the argument is one power."""
         self.advance()
         base: Expr | None = None
         if token.text == "log" and self.at("op", "_"):
@@ -108,6 +112,7 @@ class TexCommands(TexCursor):
         return Call("log", (argument, base), token.column)
 
     def left(self, token: TexToken) -> Expr:
+        """``\\left( ... \\right)`` (or ``[`` or ``\\{``) as a group."""
         self.advance()
         closers = {"(": ")", "[": "]"}
         opener = self.advance()
