@@ -8,9 +8,15 @@ with a message at the edited line or at a line of that item's checks.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from claims_support import parse, strict_errors
+from click.testing import CliRunner
 from tests.conftest import ROOT
+from tests.e2e.project import copy_seed_project
+
+from ankigen.cli import main
 
 SEED = (ROOT / "content" / "distributed-training.md").read_text("utf-8")
 
@@ -77,3 +83,18 @@ def test_an_edit_on_a_card_fails_at_the_claim_or_its_check(before: str, after: s
     assert errors, f"{after!r} still passes --strict"
     edited_lines = set(range(edited_line, edited_line + after.count("\n") + 1))
     assert any(d.line in edited_lines | check_lines for d in errors), errors
+
+
+def test_the_cli_reports_the_edit_at_the_claim_and_the_check(tmp_path: Path) -> None:
+    project = copy_seed_project(tmp_path)
+    seed = project / "content" / "distributed-training.md"
+    seed.write_text(SEED.replace("batch is now 128,", "batch is now 256,"), "utf-8")
+    result = CliRunner().invoke(main, ["check", "--strict", str(project / "content")])
+    assert result.exit_code == 1
+    claim_line = SEED[: SEED.index("batch is now 128,")].count("\n") + 1
+    check_line = SEED[: SEED.index("assert `128` == `4` * `32`")].count("\n") + 1
+    shown = str(seed)
+    assert f"{shown}:{claim_line}:39: unverified claim `256`" in result.stderr
+    assert (
+        f"{shown}:{check_line}:8: check quotes `128`, but the item does not say it" in result.stderr
+    )
