@@ -10,8 +10,6 @@ from check_support import FILE, check_text, make_deck, make_item, messages
 from ankigen.check import check_deck
 from ankigen.model import CodeBlock
 
-TIMES = "\u00d7"  # the multiplication sign, as authors type it after a factor
-
 
 def test_flipping_one_claim_fails_at_its_line_with_both_sides() -> None:
     good = "assert S == k/2 where T_comm = T_compute/k\nassert k/k == 1\n"

@@ -65,6 +65,12 @@ def test_display_formula_on_its_own_lines_is_one_claim() -> None:
     assert claim == Claim("S = \\frac{T}{T/k + C}", True, 6, 1, True)
 
 
+def test_display_formula_after_its_dollars_is_placed_at_them() -> None:
+    deck = parse("# T\n\nQ\n::: The formula:\n\n$$\nS = k/2\n$$\n")
+    [claim] = [c for c in deck.items[0].claims if c.required]
+    assert (claim.text, claim.line, claim.column) == ("S = k/2", 6, 1)
+
+
 def test_indented_code_and_lists_are_read_as_markdown_reads_them() -> None:
     # The regex coverage of version 1 read numbers in indented code as claims.
     text = "# T\n\nQ\n::: Answer:\n\n    code 256 and 512\n\n1. step one\n2. step 50%\n"

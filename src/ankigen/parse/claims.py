@@ -194,6 +194,8 @@ class _Reader:
         if found is not None:
             text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
             column = text.rfind(delimiter, 0, found)
+        else:  # a display formula whose TeX starts on the line after its '$$'
+            column = self.find(line, delimiter)
         required = shown_as_claim and holds_claim(tex)
         self.add(tex.strip(), True, line, column, required=required)
         for match in _TEX_NUMBER.finditer(without_cloze_markers(tex)):
