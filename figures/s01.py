@@ -4,16 +4,22 @@ Each row is one step: a lavender compute segment T_compute/k, which halves
 every time k doubles, then a coral communication segment T_comm of the same
 width in every row. The dashed line at T_comm marks the floor no number of
 devices can push the step time below: the ceiling on speedup.
+
+Both segments come from the deck's checked formulas: the step time
+``formulas["T_step"]`` (compute alone with no sync, sync alone with no
+compute) and the coral bar's width ``formulas["T_comm_s01"]``, the same
+T_comm the item's checks use.
 """
 
 from ankigen.palette import PALETTE
 
 T_COMPUTE = 1.0  # single-device compute time per step (arbitrary units)
-T_COMM = 0.2  # communication time per step, the same for every k
 DEVICE_COUNTS = (1, 2, 4, 8)
 
 
 def draw(fig, formulas):
+    step = formulas["T_step"]
+    t_comm = formulas["T_comm_s01"]()
     fig.set_size_inches(6, 3.6)
     fig.patch.set_alpha(0.0)
     ax = fig.add_subplot()
@@ -21,7 +27,8 @@ def draw(fig, formulas):
     slate = PALETTE["slate"]
 
     for row, k in enumerate(DEVICE_COUNTS):
-        compute = T_COMPUTE / k
+        compute = step(T_compute=T_COMPUTE, k=k, T_comm=0.0)
+        comm = step(T_compute=0.0, k=k, T_comm=t_comm)
         ax.barh(
             row,
             compute,
@@ -33,7 +40,7 @@ def draw(fig, formulas):
         )
         ax.barh(
             row,
-            T_COMM,
+            comm,
             left=compute,
             height=0.62,
             color=PALETTE["coral"],
@@ -42,9 +49,9 @@ def draw(fig, formulas):
             label="communication  $T_{comm}$" if row == 0 else None,
         )
 
-    ax.axvline(T_COMM, color=slate, linestyle="--", linewidth=2)
+    ax.axvline(t_comm, color=slate, linestyle="--", linewidth=2)
     ax.text(
-        T_COMM + 0.03,
+        t_comm + 0.03,
         -0.72,
         "no step is ever shorter than $T_{comm}$",
         color=slate,
@@ -55,7 +62,7 @@ def draw(fig, formulas):
     ax.set_yticks(range(len(DEVICE_COUNTS)), [f"k = {k}" for k in DEVICE_COUNTS], fontsize=12)
     ax.invert_yaxis()
     ax.set_ylim(len(DEVICE_COUNTS) - 0.5, -0.9)
-    ax.set_xlim(0, T_COMPUTE + T_COMM + 0.05)
+    ax.set_xlim(0, T_COMPUTE + t_comm + 0.05)
     ax.set_xlabel("time per step", fontsize=12, color=slate)
     ax.tick_params(axis="x", labelsize=11, colors=slate)
     ax.tick_params(axis="y", colors=slate, length=0)

@@ -3,16 +3,18 @@
 The dashed slate line is the ideal S = k. The mint, butter and coral curves
 evaluate the deck's own checked speedup formula (``formulas["S"]``) with a
 small, medium and large T_comm, so the figure and the checked claim cannot
-disagree. Illustrative toy numbers, not measured hardware.
+disagree. The three link times are the deck's ``T_comm_fast``,
+``T_comm_medium`` and ``T_comm_slow`` formulas, the values the item's checks
+use. Illustrative toy numbers, not measured hardware.
 """
 
 from ankigen.palette import PALETTE
 
 T_COMPUTE = 1.0
-LINKS = (  # (label, T_comm as a fraction of T_compute, palette colour)
-    ("fast link", 0.002, "mint"),
-    ("medium link", 0.02, "butter"),
-    ("slow link", 0.1, "coral"),
+LINKS = (  # (label, the formula naming T_comm as a fraction of T_compute, palette colour)
+    ("fast link", "T_comm_fast", "mint"),
+    ("medium link", "T_comm_medium", "butter"),
+    ("slow link", "T_comm_slow", "coral"),
 )
 K_MAX = 64
 
@@ -27,7 +29,8 @@ def draw(fig, formulas):
 
     ks = list(range(1, K_MAX + 1))
     ax.plot(ks, ks, color=slate, linestyle="--", linewidth=2, zorder=3, label="ideal  $S = k$")
-    for label, t_comm, colour in LINKS:
+    for label, name, colour in LINKS:
+        t_comm = formulas[name]()
         s = [float(speedup(T_compute=T_COMPUTE, k=k, T_comm=t_comm)) for k in ks]
         ax.plot(
             ks,

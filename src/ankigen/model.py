@@ -87,12 +87,32 @@ class CodeBlock:
 
 
 @dataclass(frozen=True)
+class Claim:
+    """A number or formula the item shows, where it stands (1-based line and column).
+
+    ``text`` is the number as written (``128``, ``50%``, ``3.3x`` with a times sign) or a
+    formula's TeX (cloze markers kept). ``required`` marks a claim that a
+    check must quote or cite: a standalone number, or a formula holding a
+    digit or a relation, in an answer, cloze text or Extra. Numbers in a
+    reveal question, numbers inside formulas and other formulas are only
+    quotable. ``ankigen.parse.claims`` reads them; the checker asks it.
+    """
+
+    text: str
+    formula: bool
+    line: int
+    column: int
+    required: bool
+
+
+@dataclass(frozen=True)
 class Item:
     """One question: a reveal (front/back) or a cloze item, ready to render.
 
-    ``front`` is the question (reveal) or the cloze text (cloze); ``back`` is
-    the answer (reveal) or the Extra field (cloze). ``answer_source`` keeps
-    the answer's markdown for the claim-coverage warnings of the checker.
+        ``front`` is the question (reveal) or the cloze text (cloze); ``back`` is
+        the answer (reveal) or the Extra field (cloze). ``answer_source`` keeps
+        the answer's markdown; ``claims`` lists what the item shows that a check
+    may quote (format section 12).
     """
 
     kind: ItemKind
@@ -106,6 +126,7 @@ class Item:
     question_source: str
     answer_source: str
     checks: tuple[CodeBlock, ...] = ()
+    claims: tuple[Claim, ...] = ()
 
 
 @dataclass(frozen=True)

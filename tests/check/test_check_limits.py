@@ -48,7 +48,7 @@ def test_errors_inside_the_time_limit_propagate() -> None:
 def test_slow_statement_is_reported_as_a_timeout() -> None:
     slow = "assert (p + q + r)^14 == (p + q + r)^13*(p + q + r) + 1"
     start = time.monotonic()
-    report = check_text(f"{slow}\nassert 1 == 1\n", time_limit=0.05)
+    report = check_text(f"{slow}\nassert k == k\n", time_limit=0.05)
     assert time.monotonic() - start < 2.0
     assert messages(report) == [
         "1: gave up after 0.05 s; simplify the statement or give numbers with 'where'"

@@ -8,29 +8,25 @@ import pytest
 from check_support import FILE, check_text, make_deck, make_item, messages
 
 from ankigen.check import check_deck
-from ankigen.check._coverage import UNVERIFIED, states_claim
-from ankigen.diagnostics import Severity
 from ankigen.model import CodeBlock
-
-TIMES = "\u00d7"  # the multiplication sign, as authors type it after a factor
 
 
 def test_flipping_one_claim_fails_at_its_line_with_both_sides() -> None:
-    good = "assert S == k/2 where T_comm = T_compute/k\nassert 4/4 == 1\n"
+    good = "assert S == k/2 where T_comm = T_compute/k\nassert k/k == 1\n"
     assert check_text(good, first_line=80).diagnostics == ()
-    flipped = good.replace("4/4 == 1", "4/4 == 2")
+    flipped = good.replace("k/k == 1", "k/k == 2")
     report = check_text(flipped, first_line=80)
     [diagnostic] = report.diagnostics
     assert diagnostic.format() == (
-        f"{FILE}:81: check failed: 4/4 == 2: left side is 1, right side is 2"
+        f"{FILE}:81: check failed: k/k == 2: left side is 1, right side is 2"
     )
     assert (report.checks, report.failed) == (2, 1)
 
 
 def test_all_problems_are_reported_in_line_order() -> None:
     items = [
-        make_item(10, "", [CodeBlock("check", "assert 1 == 2\nassert (1 == 1\n", 12)]),
-        make_item(3, "", [CodeBlock("check", "assert 2 == 3\n", 5)]),
+        make_item(10, "", [CodeBlock("check", "assert x == x + 1\nassert (x == x\n", 12)]),
+        make_item(3, "", [CodeBlock("check", "assert y == y + 1\n", 5)]),
     ]
     report = check_deck(make_deck(items))
     assert [d.line for d in report.diagnostics] == [5, 12, 13]
@@ -102,58 +98,3 @@ def test_counts() -> None:
     block = CodeBlock("check", "assert 1 == 1\nassert k > 0 for k in 1..5\nlet x = 1\n", 4)
     report = check_deck(make_deck([make_item(2, "", [block]), make_item(9)]))
     assert (report.items, report.checks, report.failed) == (2, 2, 0)
-
-
-# -- coverage ---------------------------------------------------------------
-
-
-def test_unverified_claim_warning_at_the_item_line() -> None:
-    items = [
-        make_item(3, f"It scales 3.3{TIMES} on 100 Gb."),
-        make_item(7, "Yes, because $S = k/2$.", [CodeBlock("check", "# a measurement\n", 9)]),
-        make_item(12, "False. Every device holds a full copy."),
-    ]
-    report = check_deck(make_deck(items))
-    [diagnostic] = report.diagnostics
-    assert (diagnostic.line, diagnostic.severity, diagnostic.message) == (
-        3,
-        Severity.WARNING,
-        UNVERIFIED,
-    )
-    assert report.ok
-
-
-@pytest.mark.parametrize(
-    "answer",
-    [
-        "the effective batch is now 128, not 32",
-        f"It scales 3.3{TIMES} on 100 Gb.",
-        "efficiency $= 1$",
-        "$S/k = 4/4 = 1$",
-        "so $\\eta_{new} = k\\,\\eta_{base}$",
-        "$T \\approx \\alpha$",
-        "about 4x faster",
-        "only 50% efficiency",
-        "a ≈ b",
-        "$$\nS = \\frac{T}{T/k + C}\n$$",
-    ],
-)
-def test_claims(answer: str) -> None:
-    assert states_claim(answer)
-
-
-@pytest.mark.parametrize(
-    "answer",
-    [
-        "False. Every device holds a full copy.",
-        "use $\\eta$ and $\\beta$",
-        "log2 and fp16, GPT-3, v1.5, c1",
-        "1. first step\n2. second step",
-        "see `x = 3` and ```\ny = 2\n```",
-        "![chart](figure:s02) <!-- id: s02-fig; tags: t1 -->",
-        "[link](https://example.com/2024/page=3)",
-        "$\\left( a \\right)$",
-    ],
-)
-def test_no_claims(answer: str) -> None:
-    assert not states_claim(answer)

@@ -74,7 +74,7 @@ def test_content_errors_are_all_reported_with_file_and_line(project: Path) -> No
         "content/broken.md:2: unknown front matter key 'colour' (known: deck, key, tags, "
         "subdecks, math)",
         "content/broken.md:6: empty question before ':::'",
-        "content/broken.md:11: check failed: 2 + 2 == 5: left side is 4, right side is 5",
+        "content/broken.md:11: check failed: `2` + `2` == `5`: left side is 4, right side is 5",
     ]
     assert "Traceback" not in result.output
     assert not (project / "build" / "broken.apkg").exists()
@@ -113,10 +113,10 @@ def test_check_warns_about_unverified_claims_and_strict_fails(project: Path) -> 
     add(project, "warning.md")
     relaxed = invoke("check")
     assert relaxed.exit_code == 0
-    assert "content/warning.md:3: warning: unverified claim" in relaxed.stderr
+    assert "content/warning.md:3:28: warning: unverified claim $k = 8$" in relaxed.stderr
     strict = invoke("check", "--strict")
     assert strict.exit_code == 1
-    assert "content/warning.md:3: unverified claim" in strict.stderr
+    assert "content/warning.md:3:28: unverified claim $k = 8$" in strict.stderr
 
 
 def test_check_json_gives_machine_readable_records(project: Path) -> None:
@@ -173,7 +173,7 @@ def test_build_strict_fails_on_a_warning_and_writes_nothing(project: Path) -> No
     add(project, "warning.md")
     result = invoke("build", "--strict", "--math", "mathjax")
     assert result.exit_code == 1
-    assert "content/warning.md:3: unverified claim" in result.stderr
+    assert "content/warning.md:3:28: unverified claim $k = 8$" in result.stderr
     assert not (project / "build" / "warning.apkg").exists()
     relaxed = invoke("build", "--math", "mathjax")
     assert relaxed.exit_code == 0

@@ -49,7 +49,7 @@ def test_nothing_changed_keeps_the_deck_and_its_warnings(project: Path) -> None:
     assert not rebuilt(again)
     assert "1 deck already up to date" in again.stdout
     assert "Built 1 deck: 3 notes, 3 cards, 3 media" in again.stdout
-    assert "content/deck.md:7: warning: unverified claim" in again.stderr
+    assert "content/deck.md:7:23: warning: unverified claim $k = 8$" in again.stderr
     assert (deck.read_bytes(), deck.stat().st_mtime_ns) == before
 
 

@@ -175,7 +175,7 @@ def test_pathological_check_is_refused_with_an_error(
     assert time.monotonic() - started < HARD_TIMEOUT
     assert result.exit_code == 1, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
-    assert "content/deck.md:6: " in result.stderr
+    assert "content/deck.md:6:" in result.stderr
 
 
 def test_hanging_simplify_is_stopped_by_the_time_limit(
@@ -187,7 +187,7 @@ def test_hanging_simplify_is_stopped_by_the_time_limit(
         ankigen.commands.build, "check_deck", functools.partial(check_deck, time_limit=limit)
     )
     statement = "assert (a+b+c+d)^30 == (a+b+c+d)^29*(a+b+c+d) + 1"
-    project = _project(tmp_path, f"Q ::: A.\n\n```check\n{statement}\nassert 1 == 1\n```")
+    project = _project(tmp_path, f"Q ::: A.\n\n```check\n{statement}\nassert k == k\n```")
     monkeypatch.chdir(project)
     started = time.monotonic()
     result = run_cli(["check", "content", "--figures", "figures"])

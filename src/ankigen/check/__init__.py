@@ -3,10 +3,12 @@
 ``check_deck`` parses each statement with the checker's own tokenizer and
 recursive-descent parser (``_lexer``, ``_grammar``), builds sympy objects from
 the syntax tree (``_sympy``), decides each assertion (``_evaluate``) under a
-time limit (``_timeout``), warns about answers that state numbers without a
-check (``_coverage``) and compiles the ``formulas`` names for figures
-(``_compile``). Author text is never given to ``eval``, ``exec``, ``sympify``
-or ``parse_expr``.
+time limit (``_timeout``), matches the quotes of the card (format section 12)
+against the item's claims and warns about each claim no check quotes or cites
+(``_coverage``), and compiles the ``formulas`` names for figures
+(``_compile``). Quoted formulas are read by a TeX grammar of the checker's
+own (``_tex_lexer``, ``_tex``). Author text is never given to ``eval``,
+``exec``, ``sympify`` or ``parse_expr``.
 """
 
 from __future__ import annotations
@@ -15,10 +17,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from ankigen.diagnostics import Diagnostic, sort_diagnostics, warning
+from ankigen.diagnostics import Diagnostic, sort_diagnostics
 from ankigen.model import Deck
 
-from ._coverage import UNVERIFIED, needs_check
+from ._coverage import coverage_warnings
 
 __all__ = ["DEFAULT_TIME_LIMIT", "CheckReport", "check_deck"]
 
@@ -30,13 +32,14 @@ DEFAULT_TIME_LIMIT = 5.0
 class CheckReport:
     """What checking one deck found.
 
-    ``diagnostics`` holds errors (failed or broken statements) and
-    "unverified claim" warnings, sorted by line. ``formulas`` maps every name
+    ``diagnostics`` holds errors (failed or broken statements, quotes the
+    item does not hold) and warnings (unverified claims, statements that
+    prove nothing), sorted by line and column. ``formulas`` maps every name
     of the deck's ``formulas`` blocks to a float function of its free symbols,
     called with keywords: ``formulas["S"](T_compute=1.0, k=4, T_comm=0.1)``.
     ``checks`` counts the ``assert`` statements (a ``for`` counts once) and
-    ``failed`` those that did not pass: false, undecidable, timed out or
-    unparsable.
+    ``failed`` those that did not pass: false, undecidable, timed out,
+    unparsable, or quoting what the item does not show.
     """
 
     diagnostics: tuple[Diagnostic, ...]
@@ -53,19 +56,20 @@ class CheckReport:
 
 def check_deck(deck: Deck, *, time_limit: float = DEFAULT_TIME_LIMIT) -> CheckReport:
     """Run every check of ``deck``, compile its formulas and report all problems."""
-    coverage = [
-        warning(deck.display_path, item.line, UNVERIFIED)
-        for item in deck.items
-        if needs_check(item)
-    ]
     if not deck.formulas and not any(item.checks for item in deck.items):
-        # Nothing to prove: a deck without checks never loads sympy.
-        return CheckReport(tuple(coverage), MappingProxyType({}), items=len(deck.items))
+        # Nothing to prove or quote: a deck without checks never loads sympy,
+        # and every claim on its cards is unverified.
+        coverage = [
+            w for item in deck.items for w in coverage_warnings(deck.display_path, item, ())
+        ]
+        return CheckReport(
+            tuple(sort_diagnostics(coverage)), MappingProxyType({}), items=len(deck.items)
+        )
     from ._run import run_checks
 
     outcome = run_checks(deck, time_limit)
     return CheckReport(
-        diagnostics=tuple(sort_diagnostics([*outcome.diagnostics, *coverage])),
+        diagnostics=tuple(sort_diagnostics(outcome.diagnostics)),
         formulas=MappingProxyType(outcome.formulas),
         items=len(deck.items),
         checks=outcome.checks,

@@ -54,7 +54,34 @@ class Binary:
     column: int
 
 
-Expr = Num | Name | Call | Unary | Binary
+@dataclass(frozen=True)
+class QuotedNumber:
+    """A quoted number (format section 12): the card's ``128`` or ``50%`` and its value."""
+
+    text: str
+    value: Fraction
+    column: int
+
+
+@dataclass(frozen=True)
+class QuotedFormula:
+    """A quoted formula used as an expression: its TeX and what the TeX reads as."""
+
+    tex: str
+    value: Expr
+    column: int
+
+
+Expr = Num | Name | Call | Unary | Binary | QuotedNumber | QuotedFormula
+
+
+@dataclass(frozen=True)
+class Quote:
+    """A quote as a statement writes it, for matching against the item's claims."""
+
+    text: str
+    formula: bool
+    column: int
 
 
 @dataclass(frozen=True)
@@ -63,14 +90,16 @@ class Let:
 
     name: str
     value: Expr
+    quotes: tuple[Quote, ...] = ()
 
 
 @dataclass(frozen=True)
 class Binding:
-    """One ``NAME = EXPR`` of a ``where`` clause."""
+    """One ``NAME = EXPR`` of a ``where`` clause; ``column`` is the name's."""
 
     name: str
     value: Expr
+    column: int = 0
 
 
 @dataclass(frozen=True)
@@ -87,7 +116,9 @@ class Assert:
     """``assert EXPR OP EXPR [within P%] [where ...] [for ...]``.
 
     ``text`` is the statement as written, without ``assert`` and comment,
-    for messages.
+    for messages. A quoted relation ``$a = b \\approx c$`` is one assertion
+    whose further links are in ``chain`` (``("~=", c)``: ``b ~= c``).
+    ``quotes`` lists every quote of the statement.
     """
 
     left: Expr
@@ -97,6 +128,22 @@ class Assert:
     where: tuple[Binding, ...]
     loop: Loop | None
     text: str
+    chain: tuple[tuple[str, Expr], ...] = ()
+    quotes: tuple[Quote, ...] = ()
+
+    def links(self) -> list[tuple[Expr, str, Expr]]:
+        """Each comparison of the assertion: one, or one per link of a chain."""
+        result = [(self.left, self.op, self.right)]
+        for op, right in self.chain:
+            result.append((result[-1][2], op, right))
+        return result
 
 
-Statement = Let | Assert
+@dataclass(frozen=True)
+class Cite:
+    """``cite QUOTE, ...``: a measurement or definition; asserts nothing."""
+
+    quotes: tuple[Quote, ...]
+
+
+Statement = Let | Assert | Cite

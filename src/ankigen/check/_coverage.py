@@ -1,105 +1,76 @@
-"""Claim coverage: answers that state a number or a formula should carry a check.
+"""Claim coverage (format section 12): every claim on the card is quoted or cited.
 
-The heuristic, on an answer's markdown source:
-
-* Code (fenced and inline), HTML comments (item metadata), link and image
-  targets, bare URLs and ordered-list markers (``1.``) are ignored first.
-* Math (``$...$`` or ``$$...$$``) states a claim when it holds a digit or a
-  relation (``=``, ``<``, ``>``, ``\\approx``, ``\\neq``, ``\\le``, ``\\ge``,
-  ``\\sim``, ``\\propto``, ``\\equiv``).
-* Prose states a claim when it holds ``=``, ``≈``, ``≠``, ``≤``, ``≥``, the
-  times sign (U+00D7) or ``÷``, or a number standing on its own: a digit
-  not glued to a letter, digit, ``.`` or ``_`` before it, so ``3.3``,
-  ``128``, ``4x`` and ``50%`` count but ``log2``, ``fp16``, ``c1`` and
-  ``GPT-3`` do not.
-
-A measurement cannot be proved; its item gets a ``check`` block holding a
-comment that says so, which is enough to silence the warning.
+The claims come from the parse stage (``Item.claims``, read from the parsed
+tokens by ``ankigen.parse.claims``); a claim is covered when a statement of
+the item's checks quotes the same number (``x`` and the times sign alike) or the same
+formula (cloze markers and white space aside). Covering is by text, so an
+edit to one of several equal numbers makes a new, unquoted claim.
 """
 
 from __future__ import annotations
 
-import bisect
-import re
+from collections.abc import Iterable
 
-from ankigen.model import Item
+from ankigen.diagnostics import Diagnostic, error, warning
+from ankigen.model import Claim, Item
+from ankigen.parse.claims import formula_key, number_key
 
-_IGNORED = (
-    re.compile(r"<!--.*?-->", re.S),  # metadata comments
-    re.compile(r"\]\([^)]*\)"),  # link and image targets
-    re.compile(r"<[A-Za-z][A-Za-z0-9+.-]*:[^>\s]*>"),  # autolinks
-    re.compile(r"\bhttps?://\S+"),  # bare URLs
-    re.compile(r"^[ \t>]*\d+[.)](?=\s)", re.M),  # ordered-list markers
-)
-_MATH = re.compile(r"\$\$(.+?)\$\$|(?<!\\)\$(.+?)(?<!\\)\$", re.S)
-_MATH_CLAIM = re.compile(r"[0-9=<>]|\\(?:approx|neq?|leq?|geq?|sim|simeq|propto|equiv)(?![A-Za-z])")
-_PROSE_CLAIM = re.compile(r"[=≈≠≤≥\u00d7÷]|(?<![A-Za-z_0-9.])(?<![A-Za-z]-)[0-9]")
+from ._ast import Quote
 
-UNVERIFIED = "unverified claim: the answer states a number or formula but has no check block"
+#: Code of the warning for a claim no check quotes or cites.
+UNVERIFIED = "AG201"
+#: Code of the error for a quote the item does not hold.
+NOT_IN_ITEM = "AG202"
 
 
-def states_claim(markdown: str) -> bool:
-    """True when the markdown states a number or an equation (see the module doc)."""
-    # Code first, by linear scans: backreference regexes for fences and
-    # spans backtrack badly on long runs of backticks.
-    text = _without_fences(_without_code_spans(markdown))
-    for pattern in _IGNORED:
-        text = pattern.sub(" ", text)
-    maths = [m.group(1) or m.group(2) for m in _MATH.finditer(text)]
-    if any(_MATH_CLAIM.search(math) for math in maths):
-        return True
-    prose = _MATH.sub(" ", text)
-    return _PROSE_CLAIM.search(prose) is not None
+def _key(text: str, formula: bool) -> tuple[bool, str]:
+    return formula, formula_key(text) if formula else number_key(text)
 
 
-_TICKS = re.compile(r"`+")
-_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})")
+def missing_quotes(item: Item, quotes: Iterable[Quote]) -> list[Quote]:
+    """The quotes that name nothing the item shows."""
+    shown = {_key(claim.text, claim.formula) for claim in item.claims}
+    return [quote for quote in quotes if _key(quote.text, quote.formula) not in shown]
 
 
-def _without_fences(text: str) -> str:
-    """Drop fenced code blocks: from a fence line to one of the same kind, at least as long."""
-    kept: list[str] = []
-    fence = ""
-    for line in text.split("\n"):
-        match = _FENCE.match(line)
-        if fence:
-            if match and match.group(1)[0] == fence[0] and len(match.group(1)) >= len(fence):
-                fence = ""
-            continue
-        if match:
-            fence = match.group(1)
-            continue
-        kept.append(line)
-    return "\n".join(kept)
+def not_in_item(file: str, line: int, quote: Quote) -> Diagnostic:
+    """The error for a quote the item does not hold, at the statement's line."""
+    if quote.formula:
+        shown = f"${quote.text}$"
+        hint = "quote one whole formula of the item exactly as it stands (white space aside)"
+    else:
+        shown = f"`{quote.text}`"
+        hint = "quote a number exactly as the item writes it"
+    return error(
+        file,
+        line,
+        f"check quotes {shown}, but the item does not say it: {hint}",
+        column=quote.column,
+        code=NOT_IN_ITEM,
+    )
 
 
-def _without_code_spans(text: str) -> str:
-    """Blank out inline code spans: a run of backticks up to the next run as long.
-
-    Done with a lookup per run length rather than a backreference regex,
-    which backtracks cubically on a long run of backticks.
-    """
-    runs = list(_TICKS.finditer(text))
-    by_length: dict[int, list[int]] = {}
-    for index, run in enumerate(runs):
-        by_length.setdefault(len(run.group()), []).append(index)
-    parts: list[str] = []
-    position = index = 0
-    while index < len(runs):
-        opener = runs[index]
-        same = by_length[len(opener.group())]
-        later = bisect.bisect_right(same, index)
-        if later == len(same):
-            index += 1  # no closing run: these backticks are literal
-            continue
-        closer = runs[same[later]]
-        parts.extend((text[position : opener.start()], " "))
-        position = closer.end()
-        index = same[later] + 1
-    parts.append(text[position:])
-    return "".join(parts)
+def unverified_claims(item: Item, quotes: Iterable[Quote]) -> list[Claim]:
+    """The item's required claims that no quote covers."""
+    quoted = {_key(quote.text, quote.formula) for quote in quotes}
+    return [c for c in item.claims if c.required and _key(c.text, c.formula) not in quoted]
 
 
-def needs_check(item: Item) -> bool:
-    """True for an item whose answer states a claim and that has no check block."""
-    return not item.checks and states_claim(item.answer_source)
+def coverage_warnings(file: str, item: Item, quotes: Iterable[Quote]) -> list[Diagnostic]:
+    """One ``unverified claim`` warning per claim of ``item`` not quoted or cited."""
+    return [
+        warning(
+            file,
+            claim.line,
+            f"unverified claim {_shown(claim)}: quote it in a check, or cite it",
+            column=claim.column,
+            code=UNVERIFIED,
+        )
+        for claim in unverified_claims(item, quotes)
+    ]
+
+
+def _shown(claim: Claim) -> str:
+    if claim.formula:
+        return f"${' '.join(claim.text.split())}$"
+    return f"`{claim.text}`"

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 
 class StatementError(Exception):
-    """A statement cannot be checked; ``str()`` is the message for its line."""
+    """A statement cannot be checked; ``str()`` is the message for its line.
+
+    ``column`` (1-based, 0 when unknown) and ``code`` (a stable diagnostic
+    code such as ``AG204``, empty for the general ones) go to the diagnostic.
+    """
+
+    def __init__(self, message: str, *, column: int = 0, code: str = "") -> None:
+        super().__init__(message)
+        self.column = column
+        self.code = code
 
 
 class StatementSyntaxError(StatementError):
     """A statement does not follow the grammar; points at a column (1-based)."""
 
-    def __init__(self, column: int, message: str) -> None:
-        super().__init__(f"syntax error at column {column}: {message}")
-        self.column = column
+    def __init__(self, column: int, message: str, *, code: str = "") -> None:
+        super().__init__(f"syntax error at column {column}: {message}", column=column, code=code)

@@ -43,20 +43,38 @@ def run_assert(statement: Assert, scope: Scope) -> str | None:
 
 
 def _once(statement: Assert, scope: Scope, extra: dict[str, Expr]) -> str | None:
-    """Evaluate the comparison once, with the loop value (if any) in ``extra``."""
+    """Evaluate every comparison once, with the loop value (if any) in ``extra``."""
     where = {binding.name: binding.value for binding in statement.where}
     ctx = Context(where={**where, **extra}, where_scope=scope)
-    left = build(statement.left, scope, ctx)
-    right = build(statement.right, scope, ctx)
+    links = statement.links()
+    for number, (left_ast, op, right_ast) in enumerate(links, start=1):
+        left = build(left_ast, scope, ctx)
+        right = build(right_ast, scope, ctx)
+        problem = _compare(op, left, right, ctx, statement.within)
+        if problem is not None and len(links) > 1:
+            return f"link {number} of the chain ({_OPS[op]}): {problem}"
+        if problem is not None:
+            return problem
+    return None
+
+
+#: How a link of a quoted chain is named in a message.
+_OPS = {"==": "=", "!=": "\\neq", "<": "<", "<=": "\\le", ">": ">", ">=": "\\ge", "~=": "\\approx"}
+
+
+def _compare(
+    op: str, left: sympy.Expr, right: sympy.Expr, ctx: Context, within: Fraction | None
+) -> str | None:
+    """None when ``left OP right`` holds, else what the two sides are."""
     for side, value in (("left", left), ("right", right)):
         if value.has(sympy.zoo, sympy.nan):
             raise StatementError(f"the {side} side is undefined ({value})")
-    if statement.op in ("==", "!="):
-        return _symbolic(statement.op, left, right)
+    if op in ("==", "!="):
+        return _symbolic(op, left, right)
     _require_numbers(left, right, ctx)
-    if statement.op == "~=":
-        return _close(left, right, statement.within or DEFAULT_TOLERANCE)
-    return _order(statement.op, left, right)
+    if op == "~=":
+        return _close(left, right, within or DEFAULT_TOLERANCE)
+    return _order(op, left, right)
 
 
 def _symbolic(op: str, left: sympy.Expr, right: sympy.Expr) -> str | None:

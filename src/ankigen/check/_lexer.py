@@ -1,7 +1,10 @@
-"""Tokenizer for check statements: numbers, names, operators, nothing else.
+"""Tokenizer for check statements: numbers, names, operators, quotes, nothing else.
 
-Everything a Python payload needs (quotes, dots for attributes, brackets,
-colons, backslashes) is refused here, at its column, before any parsing.
+Everything a Python payload needs (string quotes, dots for attributes,
+brackets, colons, backslashes) is refused here, at its column, before any
+parsing. A quote of the card (format section 12) is one token: a number
+between backticks (``quote``, valued by ``ankigen.parse.claims``) or a formula
+between dollars (``tex``, read later by ``_tex``).
 """
 
 from __future__ import annotations
@@ -11,7 +14,13 @@ import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ankigen.parse.claims import number_value
+
 from ._errors import StatementSyntaxError
+
+#: Code of the diagnostic for a malformed quote.
+BAD_QUOTE = "AG203"
+_QUOTE_FORMS = "`128`, `50%`, `3.3\u00d7`, `3.3x`, `0.05`, `1/2`, `\u00bd`, `1e-3` or `10,000`"
 
 #: Longest statement accepted; longer lines are refused rather than parsed.
 MAX_STATEMENT_LENGTH = 2000
@@ -59,7 +68,10 @@ _REFUSED = {
 
 @dataclass(frozen=True)
 class Token:
-    """One token: kind is ``num``, ``name``, ``op`` or ``end``; column is 1-based."""
+    """One token: ``num``, ``name``, ``op``, ``quote``, ``tex`` or ``end``; column is 1-based.
+
+    A ``quote`` or ``tex`` token's text is what stands between its delimiters.
+    """
 
     kind: str
     text: str
@@ -81,6 +93,9 @@ def tokenize(line: str) -> list[Token]:
             pos += 1
         elif _is_digit(char) or (char == "." and _is_digit(line[pos + 1 : pos + 2])):
             token, pos = _number(line, pos)
+            tokens.append(token)
+        elif char in "`$":
+            token, pos = _quote(line, pos)
             tokens.append(token)
         elif char.isalpha() or char == "_":
             token, pos = _name(line, pos)
@@ -120,6 +135,32 @@ def _number(line: str, start: int) -> tuple[Token, int]:
         )
     # Fraction reads decimal and exponent notation exactly, never as a float.
     return Token("num", text, start + 1, Fraction(text)), pos
+
+
+def _quote(line: str, start: int) -> tuple[Token, int]:
+    """Read `` `NUMBER` `` or ``$TEX$`` / ``$$TEX$$`` starting at ``start``."""
+    delimiter = "$$" if line.startswith("$$", start) else line[start]
+    body_start = start + len(delimiter)
+    end = line.find(delimiter, body_start)
+    if end < 0:
+        what = "quote" if delimiter == "`" else "quoted formula"
+        raise StatementSyntaxError(
+            start + 1, f"{what} opened here is never closed with {delimiter}", code=BAD_QUOTE
+        )
+    body = line[body_start:end]
+    if delimiter != "`":
+        if not body.strip():
+            raise StatementSyntaxError(start + 1, "empty quoted formula", code=BAD_QUOTE)
+        return Token("tex", body, start + 1), end + len(delimiter)
+    value = number_value(body)
+    if value is None:
+        raise StatementSyntaxError(
+            start + 1,
+            f"a quote holds one number as the card writes it ({_QUOTE_FORMS}), not `{body}`;"
+            " quote a formula as $...$",
+            code=BAD_QUOTE,
+        )
+    return Token("quote", body, start + 1, value), end + 1
 
 
 def _digits(line: str, pos: int) -> int:

@@ -12,16 +12,27 @@ from functools import partial
 from types import MappingProxyType
 from typing import TypeVar
 
-from ankigen.diagnostics import Diagnostic, error
-from ankigen.model import CodeBlock, Deck
+from ankigen.diagnostics import Diagnostic, error, warning
+from ankigen.model import CodeBlock, Deck, Item
 from ankigen.timelimit import TimeLimitExceeded, call_with_time_limit
 
-from ._ast import Assert, Let
+from ._ast import Assert, Cite, Let, Quote, Statement
 from ._compile import compile_formula
+from ._coverage import coverage_warnings, missing_quotes, not_in_item
 from ._errors import StatementError
 from ._evaluate import run_assert
 from ._grammar import defined_name, parse_statement
+from ._soundness import (
+    LITERAL_MESSAGE,
+    LITERAL_ONLY,
+    UNUSED_WHERE,
+    compares_only_literals,
+    unused_where,
+)
 from ._sympy import Definition
+
+#: Code of the error for a quote in a formulas block (which belongs to no item).
+QUOTE_IN_FORMULAS = "AG209"
 
 T = TypeVar("T")
 
@@ -44,8 +55,10 @@ def run_checks(deck: Deck, time_limit: float) -> Outcome:
         run.formulas_block(block, scope)
     formulas = run.compile_formulas(scope)
     for item in deck.items:
+        quotes: list[Quote] = []
         for block in item.checks:
-            run.check_block(block, dict(scope))
+            quotes.extend(run.check_block(block, dict(scope), item))
+        run.diagnostics.extend(coverage_warnings(deck.display_path, item, quotes))
     return Outcome(run.diagnostics, formulas, run.checks, run.failed)
 
 
@@ -58,35 +71,77 @@ class _Run:
         self.diagnostics: list[Diagnostic] = []
         self.checks = 0
         self.failed = 0
+        self.code = ""  # the code of the last guarded failure, if it had one
+        self.column = 0  # and its column
 
-    def report(self, line: int, message: str) -> None:
+    def report(self, line: int, message: str, *, column: int = 0, code: str = "") -> None:
         """Record an error at ``line``."""
-        self.diagnostics.append(error(self.file, line, message))
+        self.diagnostics.append(error(self.file, line, message, column=column, code=code))
+
+    def warn(self, line: int, message: str, *, column: int, code: str) -> None:
+        """Record a warning at ``line``."""
+        self.diagnostics.append(warning(self.file, line, message, column=column, code=code))
 
     def formulas_block(self, block: CodeBlock, scope: dict[str, Definition]) -> None:
         """Add a ``formulas`` block's names to the file-wide scope."""
         for line, text in _lines(block):
             statement = self.parse(line, text, scope)
-            if isinstance(statement, Assert):
+            if isinstance(statement, Assert | Cite):
                 self.report(line, "a formulas block holds only 'let'; put asserts in a check block")
+            elif isinstance(statement, Let) and statement.quotes:
+                self.report(
+                    line,
+                    "a formulas block belongs to no item, so it cannot quote the card;"
+                    " quote the card in the check block after its item",
+                    column=statement.quotes[0].column,
+                    code=QUOTE_IN_FORMULAS,
+                )
 
-    def check_block(self, block: CodeBlock, scope: dict[str, Definition]) -> None:
-        """Run a ``check`` block; its ``let`` names live in ``scope``, a copy."""
+    def check_block(
+        self, block: CodeBlock, scope: dict[str, Definition], item: Item
+    ) -> list[Quote]:
+        """Run a ``check`` block of ``item``; its ``let`` names live in ``scope``, a copy.
+
+        Returns every quote its statements make, for the coverage of the item.
+        """
+        quotes: list[Quote] = []
         for line, text in _lines(block):
-            is_assert = text.split("#", 1)[0].split()[:1] == ["assert"]
+            words = text.split("#", 1)[0].split()
+            is_assert = words[:1] == ["assert"] or text.lstrip().startswith("$")
             statement = self.parse(line, text, scope)
+            missing = missing_quotes(item, _quotes_of(statement))
+            for quote in missing:
+                self.diagnostics.append(not_in_item(self.file, line, quote))
+            quotes.extend(_quotes_of(statement))
             if isinstance(statement, Assert):
+                self.soundness(line, text, statement, scope)
+                failed_before = self.failed
                 self.run_assert(line, statement, scope)
-            elif is_assert:  # an assert that did not parse
+                if missing and self.failed == failed_before:
+                    self.failed += 1  # it holds, but not of this card
+            elif is_assert and statement is None:  # an assert that did not parse
                 self.checks += 1
                 self.failed += 1
+        return quotes
 
-    def parse(self, line: int, text: str, scope: dict[str, Definition]) -> Let | Assert | None:
+    def soundness(
+        self, line: int, text: str, statement: Assert, scope: Mapping[str, Definition]
+    ) -> None:
+        """Warn about an assertion that holds without proving what it seems to."""
+        for binding, message in unused_where(statement, scope):
+            self.warn(line, message, column=binding.column, code=UNUSED_WHERE)
+        if compares_only_literals(statement):
+            column = text.find(statement.text) + 1
+            self.warn(
+                line, LITERAL_MESSAGE.format(text=statement.text), column=column, code=LITERAL_ONLY
+            )
+
+    def parse(self, line: int, text: str, scope: dict[str, Definition]) -> Statement | None:
         """Parse one line and define its ``let``; report problems, return None then."""
         try:
             statement = parse_statement(text)
         except StatementError as exc:
-            self.report(line, str(exc))
+            self.report(line, str(exc), column=exc.column, code=exc.code)
             name = defined_name(text)
             if name is not None and name not in scope:
                 # Later uses say the definition is broken, not "free symbol".
@@ -113,13 +168,19 @@ class _Run:
         problem = problem or outcome
         if problem is not None:
             self.failed += 1
-            self.report(line, problem)
+            self.report(line, problem, column=self.column, code=self.code)
 
     def guarded(self, work: Callable[[], T]) -> tuple[T | None, str | None]:
-        """Run ``work``: its result, or the message for every way it can go wrong."""
+        """Run ``work``: its result, or the message for every way it can go wrong.
+
+        The code and column of a StatementError that carries them are left in
+        ``self.code`` and ``self.column``.
+        """
+        self.code, self.column = "", 0
         try:
             return call_with_time_limit(work, self.time_limit), None
         except StatementError as exc:
+            self.code, self.column = exc.code, exc.column
             return None, str(exc)
         except TimeLimitExceeded:
             return None, (
@@ -145,6 +206,10 @@ class _Run:
             else:
                 compiled[name] = formula
         return compiled
+
+
+def _quotes_of(statement: Statement | None) -> tuple[Quote, ...]:
+    return () if statement is None else statement.quotes
 
 
 def _lines(block: CodeBlock) -> list[tuple[int, str]]:

@@ -21,9 +21,11 @@ from fractions import Fraction
 
 import sympy
 
-from ._ast import Binary, Call, Expr, Name, Num, Unary
+from ._ast import Binary, Call, Expr, Name, Num, QuotedFormula, QuotedNumber, Unary
 from ._errors import StatementError
 
+#: Code of the error for a limit whose one-sided limits differ.
+ONE_SIDED_LIMIT = "AG208"
 #: Largest exact number (in bits) a power may produce before it is refused.
 MAX_POWER_BITS = 100_000
 
@@ -63,8 +65,10 @@ def symbol(name: str) -> sympy.Symbol:
 
 def build(expr: Expr, scope: Scope, ctx: Context) -> sympy.Expr:
     """The sympy value of ``expr`` with names resolved in ``scope`` and ``ctx``."""
-    if isinstance(expr, Num):
+    if isinstance(expr, Num | QuotedNumber):
         return sympy.Rational(expr.value.numerator, expr.value.denominator)
+    if isinstance(expr, QuotedFormula):
+        return build(expr.value, scope, ctx)
     if isinstance(expr, Name):
         return _name(expr.name, scope, ctx)
     if isinstance(expr, Unary):
@@ -190,9 +194,27 @@ def _limit(expr: Call, scope: Scope, ctx: Context) -> sympy.Expr:
         ctx.where, ctx.where_scope, {**ctx.bound, var_ast.name: var}, ctx.expanding, ctx.free
     )
     body = build(body_ast, scope, inner)
-    result = sympy.limit(body, var, point)
+    if point.is_infinite:
+        return _one_limit(body, var, point, expr.column)
+    # A limit at a finite point exists only when both one-sided limits agree.
+    below = _one_limit(body, var, point, expr.column, "-")
+    above = _one_limit(body, var, point, expr.column, "+")
+    if below != above:
+        raise StatementError(
+            f"the limit at column {expr.column} does not exist: from below it is {below},"
+            f" from above {above}",
+            column=expr.column,
+            code=ONE_SIDED_LIMIT,
+        )
+    return above
+
+
+def _one_limit(
+    body: sympy.Expr, var: sympy.Symbol, point: sympy.Expr, column: int, side: str = "+"
+) -> sympy.Expr:
+    result = sympy.limit(body, var, point, side)
     if result.has(sympy.Limit) or isinstance(result, sympy.AccumBounds):
-        raise StatementError(f"the limit at column {expr.column} does not exist or is unknown")
+        raise StatementError(f"the limit at column {column} does not exist or is unknown")
     return result
 
 

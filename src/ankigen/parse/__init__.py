@@ -13,6 +13,7 @@ from markdown_it.token import Token
 from ankigen import anki_markup
 from ankigen.diagnostics import Diagnostic, error, warning
 from ankigen.model import Deck, Item, ItemKind, MathMode
+from ankigen.parse.claims import item_claims
 from ankigen.parse.fragment import render_blocks, render_inline
 from ankigen.parse.frontmatter import FrontMatter, read_front_matter
 from ankigen.parse.markdown import content_parser
@@ -64,14 +65,18 @@ def parse_text(
     diagnostics: list[Diagnostic] = []
     tokens = content_parser().parse(text)
     front = _front_matter(tokens, display_path, diagnostics)
-    walked = Walker(text.splitlines()).walk(tokens)
+    lines = text.splitlines()
+    walked = Walker(lines).walk(tokens)
     diagnostics.extend(error(display_path, line, message) for line, message in walked.problems)
     diagnostics.extend(_mathjax_delimiters(tokens, display_path))
     diagnostics.extend(_refused_links(tokens, text.splitlines(), display_path))
 
     name = front.deck or walked.title or path.stem
     key = front.key or path.stem
-    items = [_freeze(draft, front, name, key, display_path, diagnostics) for draft in walked.drafts]
+    items = [
+        _freeze(draft, front, name, key, display_path, diagnostics, lines)
+        for draft in walked.drafts
+    ]
     diagnostics.extend(_duplicate_guids(items, display_path))
     if not items:
         diagnostics.append(
@@ -161,6 +166,7 @@ def _freeze(
     key: str,
     display_path: str,
     diagnostics: list[Diagnostic],
+    lines: Sequence[str],
 ) -> Item:
     """Render a draft's tokens and fix its identity."""
     question = render_inline(draft.front, draft.line)
@@ -187,6 +193,13 @@ def _freeze(
         question_source=draft.question_source,
         answer_source="\n\n".join(s for s in draft.answer_source if s),
         checks=tuple(draft.checks),
+        claims=item_claims(
+            draft.kind,
+            (draft.front, draft.line),
+            (draft.lead, draft.lead_line),
+            draft.blocks,
+            lines,
+        ),
     )
 
 

@@ -1,0 +1,96 @@
+"""Assertions that hold but prove nothing: unused ``where`` names, literal-only checks.
+
+Both are warnings (errors with ``--strict``): the statement is true, yet it
+says nothing about the card or does not test what its author meant.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator, Mapping
+
+from ._ast import Assert, Binary, Binding, Call, Expr, Name, QuotedFormula, Unary
+from ._expressions import CONSTANTS
+from ._sympy import Scope
+
+#: Code of the warning for a ``where`` name that occurs on neither side.
+UNUSED_WHERE = "AG206"
+#: Code of the warning for an assertion that compares only literals.
+LITERAL_ONLY = "AG207"
+
+
+def names_in(expr: Expr) -> Iterator[str]:
+    """Every name an expression uses, in order (constants included)."""
+    if isinstance(expr, Name):
+        yield expr.name
+    elif isinstance(expr, Unary):
+        yield from names_in(expr.operand)
+    elif isinstance(expr, Binary):
+        yield from names_in(expr.left)
+        yield from names_in(expr.right)
+    elif isinstance(expr, Call):
+        for arg in expr.args:
+            yield from names_in(arg)
+    elif isinstance(expr, QuotedFormula):
+        yield from names_in(expr.value)
+
+
+def _sides(statement: Assert) -> list[Expr]:
+    return [statement.left, statement.right, *(right for _, right in statement.chain)]
+
+
+def reachable_names(statement: Assert, scope: Scope) -> set[str]:
+    """Names the sides use, directly or through ``let`` bodies and used ``where`` values."""
+    where: Mapping[str, Binding] = {b.name: b for b in statement.where}
+    todo = [name for side in _sides(statement) for name in names_in(side)]
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in where:
+            todo.extend(names_in(where[name].value))
+        definition = scope.get(name)
+        if definition is not None and definition.value is not None:
+            todo.extend(names_in(definition.value))
+    return seen
+
+
+def unused_where(statement: Assert, scope: Scope) -> list[tuple[Binding, str]]:
+    """Each ``where`` binding whose name occurs on neither side, with the message."""
+    if not statement.where:
+        return []
+    used = reachable_names(statement, scope)
+    if statement.loop is not None:
+        used.add(statement.loop.name)
+    # The names the clause binds itself are not what a misspelt one meant.
+    bound = {binding.name for binding in statement.where}
+    candidates = sorted((used | set(scope)) - set(CONSTANTS) - bound)
+    problems: list[tuple[Binding, str]] = []
+    for binding in statement.where:
+        if binding.name in used:
+            continue
+        close = difflib.get_close_matches(binding.name, candidates, n=1, cutoff=0.6)
+        hint = (
+            f"did you mean {close[0]!r}?" if close else "remove it, or use the name it stands for"
+        )
+        message = (
+            f"'where {binding.name} = ...' substitutes a name that occurs on neither side"
+            f" of '{statement.text}' (nor in the names they use): {hint}"
+        )
+        problems.append((binding, message))
+    return problems
+
+
+def compares_only_literals(statement: Assert) -> bool:
+    """True for an assertion with no name and no quote on any side (``4/4 == 1``)."""
+    if statement.quotes:
+        return False
+    return not any(name not in CONSTANTS for side in _sides(statement) for name in names_in(side))
+
+
+LITERAL_MESSAGE = (
+    "'{text}' compares only numbers written in the check, so it proves nothing about"
+    " the card: quote the card's numbers (`4` for a 4 on the card) or compare names"
+)

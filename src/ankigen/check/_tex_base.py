@@ -1,0 +1,156 @@
+"""Shared state of the quoted-formula parser: tokens, a cursor, the command tables."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ._ast import Expr
+from ._errors import StatementSyntaxError
+from ._tex_lexer import TEX_SYNTAX, TexToken
+
+UNKNOWN_COMMAND = "AG204"
+#: Deepest nesting accepted in a quoted formula.
+MAX_DEPTH = 50
+
+RELATIONS = {
+    "=": "==",
+    "<": "<",
+    ">": ">",
+    "approx": "~=",
+    "neq": "!=",
+    "ne": "!=",
+    "le": "<=",
+    "leq": "<=",
+    "ge": ">=",
+    "geq": ">=",
+    "lt": "<",
+    "gt": ">",
+}
+GREEK = frozenset(
+    {
+        "alpha",
+        "beta",
+        "gamma",
+        "delta",
+        "epsilon",
+        "varepsilon",
+        "zeta",
+        "eta",
+        "theta",
+        "vartheta",
+        "iota",
+        "kappa",
+        "lambda",
+        "mu",
+        "nu",
+        "xi",
+        "pi",
+        "varpi",
+        "rho",
+        "varrho",
+        "sigma",
+        "varsigma",
+        "tau",
+        "upsilon",
+        "phi",
+        "varphi",
+        "chi",
+        "psi",
+        "omega",
+        "Gamma",
+        "Delta",
+        "Theta",
+        "Lambda",
+        "Xi",
+        "Pi",
+        "Sigma",
+        "Upsilon",
+        "Phi",
+        "Psi",
+        "Omega",
+    }
+)
+FUNCTIONS = {"log": "log", "ln": "ln", "exp": "exp", "sin": "sin", "cos": "cos", "tan": "tan"}
+FRACTIONS = frozenset({"frac", "dfrac", "tfrac"})
+PRODUCTS = {"cdot": "*", "times": "*"}
+
+
+@dataclass(frozen=True)
+class TexReading:
+    """A quoted formula read: its terms and the relations between them (none: an expression)."""
+
+    terms: tuple[Expr, ...]
+    relations: tuple[str, ...]
+
+
+class TexCursor:
+    """The tokens of one quoted formula and a cursor over them.
+
+    The grammar's rules that commands need (``expr``, ``power``, ``script``)
+    are defined by the parser in ``_tex``.
+    """
+
+    def __init__(self, tokens: list[TexToken]) -> None:
+        self.tokens = tokens
+        self.pos = 0
+        self.depth = 0
+
+    @property
+    def peek(self) -> TexToken:
+        """The next token, not consumed."""
+        return self.tokens[self.pos]
+
+    def advance(self) -> TexToken:
+        """Consume and return the next token."""
+        token = self.tokens[self.pos]
+        if token.kind != "end":
+            self.pos += 1
+        return token
+
+    def at(self, kind: str, text: str | None = None) -> bool:
+        """True when the next token has this kind (and text)."""
+        return self.peek.kind == kind and (text is None or self.peek.text == text)
+
+    def error(self, message: str, token: TexToken | None = None) -> StatementSyntaxError:
+        """A syntax error at ``token`` (default: the next one)."""
+        where = token or self.peek
+        return StatementSyntaxError(
+            where.column, f"{message} in the quoted formula", code=TEX_SYNTAX
+        )
+
+    def expect(self, kind: str, text: str) -> TexToken:
+        """Consume a token of this kind and text, or raise a syntax error."""
+        if not self.at(kind, text):
+            shown = "\\" + text if kind == "cmd" else text
+            found = "its end" if self.peek.kind == "end" else repr(self.shown(self.peek))
+            raise self.error(f"expected {shown!r}, found {found}")
+        return self.advance()
+
+    @staticmethod
+    def shown(token: TexToken) -> str:
+        """A token as written: ``\\frac`` for a command."""
+        return "\\" + token.text if token.kind == "cmd" else token.text
+
+    # -- relations and expressions -----------------------------------------
+
+    def found(self) -> str:
+        """How the next token is named in a message."""
+        return "its end" if self.peek.kind == "end" else repr(self.shown(self.peek))
+
+    def enter(self) -> None:
+        """One nesting level deeper; refused past ``MAX_DEPTH``."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise self.error(f"nesting deeper than {MAX_DEPTH} levels")
+
+    def expr(self) -> Expr:
+        """``[+|-] run {(+|-) run}`` (defined by the parser)."""
+        raise NotImplementedError
+
+    def power(self) -> Expr:
+        """``atom [^ script]`` (defined by the parser)."""
+        raise NotImplementedError
+
+    def script(self) -> Expr:
+        """A braced group or one token (defined by the parser)."""
+        raise NotImplementedError

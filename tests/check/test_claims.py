@@ -1,0 +1,130 @@
+"""What counts as a claim on the card: read from the parsed tokens, with line and column."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from claims_support import parse
+
+from ankigen.model import Claim
+from ankigen.parse.claims import formula_key, number_value
+
+TIMES = "\u00d7"
+
+
+def claims(answer: str, question: str = "Q") -> list[tuple[str, bool]]:
+    """The required claims of one reveal item, as (text, is formula)."""
+    deck = parse(f"# T\n\n{question} ::: {answer}\n")
+    return [(c.text, c.formula) for c in deck.items[0].claims if c.required]
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("the effective batch is now 128, not 32", [("128", False), ("32", False)]),
+        (f"It scales 3.3{TIMES} on 100 Gb.", [(f"3.3{TIMES}", False), ("100", False)]),
+        ("efficiency $= 1$", [("= 1", True)]),
+        ("$S/k = 4/4 = 1$", [("S/k = 4/4 = 1", True)]),
+        ("so $\\eta_{new} = k\\,\\eta_{base}$", [("\\eta_{new} = k\\,\\eta_{base}", True)]),
+        ("$T \\approx \\alpha$", [("T \\approx \\alpha", True)]),
+        ("about 4x faster", [("4x", False)]),
+        ("only 50% efficiency", [("50%", False)]),
+        (
+            "10,000 samples, ½ of them, 1e-3 s, 1/2 s",
+            [("10,000", False), ("½", False), ("1e-3", False), ("1/2", False)],
+        ),
+        ("$$\nS = \\frac{T}{T/k + C}\n$$", [("S = \\frac{T}{T/k + C}", True)]),
+    ],
+)
+def test_claims(answer: str, expected: list[tuple[str, bool]]) -> None:
+    assert claims(answer) == expected
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "False. Every device holds a full copy.",
+        "use $\\eta$ and $\\beta$",
+        "log2 and fp16, GPT-3, v1.5, c1",
+        "see `x = 3` and `y = 2`",
+        "![chart 2](figure:s02) <!-- id: s02-fig; tags: t1 -->",
+        "[link](https://example.com/2024/page=3)",
+        "<https://example.com/2024>",
+        "$\\left( a \\right)$",
+        "a ≈ b in words",
+    ],
+)
+def test_no_claims(answer: str) -> None:
+    assert claims(answer) == []
+
+
+def test_display_formula_on_its_own_lines_is_one_claim() -> None:
+    deck = parse("# T\n\nQ\n::: The formula:\n\n$$S = \\frac{T}{T/k + C}$$\n")
+    [claim] = [c for c in deck.items[0].claims if c.required]
+    assert claim == Claim("S = \\frac{T}{T/k + C}", True, 6, 1, True)
+
+
+def test_display_formula_after_its_dollars_is_placed_at_them() -> None:
+    deck = parse("# T\n\nQ\n::: The formula:\n\n$$\nS = k/2\n$$\n")
+    [claim] = [c for c in deck.items[0].claims if c.required]
+    assert (claim.text, claim.line, claim.column) == ("S = k/2", 6, 1)
+
+
+def test_indented_code_and_lists_are_read_as_markdown_reads_them() -> None:
+    # The regex coverage of version 1 read numbers in indented code as claims.
+    text = "# T\n\nQ\n::: Answer:\n\n    code 256 and 512\n\n1. step one\n2. step 50%\n"
+    deck = parse(text)
+    assert [(c.text, c.line, c.column) for c in deck.items[0].claims if c.required] == [
+        ("50%", 9, 9)
+    ]
+
+
+def test_question_numbers_are_premises() -> None:
+    deck = parse("# T\n\nWe use 4 GPUs at batch 32. ::: So 128.\n")
+    shown = [(c.text, c.required) for c in deck.items[0].claims]
+    assert shown == [("4", False), ("32", False), ("128", True)]
+
+
+def test_cloze_text_and_extra_are_claims_and_markers_are_not() -> None:
+    deck = parse("# T\n\nIt holds {{c1::37}} and $x = {{c2::2}}$. ::: Extra 5.\n")
+    shown = [(c.text, c.column) for c in deck.items[0].claims if c.required]
+    assert shown == [("37", 16), ("x = {{c2::2}}", 25), ("5", 52)]
+
+
+def test_columns_in_callouts_and_after_escapes() -> None:
+    deck = parse("# T\n\n> [!note] N\n> Q ::: a \\$ sign, then 12 and $k = 3$\n")
+    shown = [(c.text, c.line, c.column) for c in deck.items[0].claims if c.required]
+    assert shown == [("12", 4, 25), ("k = 3", 4, 32)]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("128", Fraction(128)),
+        ("50%", Fraction(1, 2)),
+        (f"3.3{TIMES}", Fraction(33, 10)),
+        ("3.3x", Fraction(33, 10)),
+        ("0.05", Fraction(1, 20)),
+        ("1/2", Fraction(1, 2)),
+        ("½", Fraction(1, 2)),
+        ("1e-3", Fraction(1, 1000)),
+        ("10,000", Fraction(10_000)),
+        ("12.5%", Fraction(1, 8)),
+    ],
+)
+def test_quoted_number_values(text: str, value: Fraction) -> None:
+    assert number_value(text) == value
+
+
+@pytest.mark.parametrize("text", ["", "128 samples", "1,00", "1/0", "x", "1e5000", "-3", "1,2345"])
+def test_not_a_quotable_number(text: str) -> None:
+    assert number_value(text) is None
+
+
+def test_formulas_match_without_cloze_markers_or_white_space() -> None:
+    card = "S = {{c1::\\frac{T_{compute} }{\\frac{T_{compute} }{k} + T_{comm} } }}"
+    assert formula_key(card) == formula_key(
+        "S=\\frac{T_{compute}}{\\frac{T_{compute}}{k} + T_{comm}}"
+    )
+    assert formula_key("x = {{c1::a::hint}}") == "x=a"
