@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ankigen.buildtime import build_time
 from ankigen.check import CheckReport, check_deck
+from ankigen.commands.guards import DeckKey, key_collisions, outside_root
 from ankigen.diagnostics import Diagnostic, sort_diagnostics, strictly
 from ankigen.errors import AnkigenError, UsageError
 from ankigen.model import Deck, MathMode
@@ -90,10 +91,17 @@ class ContentFile:
 def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     """Build (or, with ``write=False``, only check) every content file."""
     cache = MediaCache(options.out_dir / ".cache")
-    plans = [_plan(source, options, cache) for source in discover(options.paths)]
+    sources = discover(options.paths)
+    escaped = [outside_root(source.path, source.root) for source in sources]
+    diagnostics: list[Diagnostic] = [d for d in escaped if d is not None]
+    plans = [
+        _plan(source, options, cache)
+        for source, refused in zip(sources, escaped, strict=True)
+        if refused is None
+    ]
     current = [plan.stamp for plan in plans if plan.stamp is not None]
     todo = {plan.source.path: plan for plan in plans if plan.stamp is None}
-    diagnostics: list[Diagnostic] = [w for stamp in current for w in stamp.replayed_warnings()]
+    diagnostics.extend(w for stamp in current for w in stamp.replayed_warnings())
 
     decks: list[Deck] = []
     for plan in todo.values():
@@ -101,6 +109,7 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
         diagnostics.extend(parsed.diagnostics)
         if parsed.deck is not None:
             decks.append(_with_math(parsed.deck, options.math))
+    diagnostics.extend(key_collisions(_deck_keys(decks, plans)))
 
     reports = {deck.path: check_deck(deck) for deck in decks}
     for report in reports.values():
@@ -231,6 +240,18 @@ def discover(paths: Sequence[Path]) -> list[ContentFile]:
                 f"{source.path.stem}.apkg; rename one of them"
             )
     return files
+
+
+def _deck_keys(decks: list[Deck], plans: list[_Plan]) -> list[DeckKey]:
+    """The key of every deck of the build, up-to-date ones (not parsed above) included."""
+    keys = [DeckKey(deck.display_path, deck.key, deck.key_line) for deck in decks]
+    for plan in plans:
+        if plan.stamp is not None:
+            shown = display_path(plan.source.path)
+            deck = parse_file(plan.source.path, plan.source.root, shown).deck
+            if deck is not None:
+                keys.append(DeckKey(shown, deck.key, deck.key_line))
+    return keys
 
 
 def _with_math(deck: Deck, override: MathMode | None) -> Deck:
