@@ -169,13 +169,15 @@ class _DeckFiller:
                 drawn.traceback,
                 drawn.script,
             )
+            code = drawn.code
         else:
             shipped = ship_image(ref.target, self.deck.path, self.deck.root, self._cache)
             css = "ag-image"
             media, problem, detail, source = shipped.media, shipped.problem, "", shipped.source
+            code = shipped.code
         if media is None:
             self.diagnostics.append(
-                error(self.deck.display_path, ref.line, problem or "bad image", detail)
+                error(self.deck.display_path, ref.line, problem or "bad image", detail, code=code)
             )
             return ""
         self._media[media.name] = media

@@ -41,6 +41,7 @@ class FigureResult:
     traceback: str = ""
     drawn: bool = False
     script: Path | None = None
+    code: str = ""
 
 
 def figure_script(figure_id: str, figures_dir: Path) -> Path | None:
