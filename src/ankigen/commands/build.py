@@ -7,6 +7,7 @@ together and decides, from the diagnostics, whether decks are written.
 from __future__ import annotations
 
 import dataclasses
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,8 +75,9 @@ class WriteError(AnkigenError):
     The deck's previous file, if any, is left as it was.
     """
 
-    def __init__(self, target: Path, cause: OSError) -> None:
-        reason = cause.strerror or str(cause)
+    def __init__(self, target: Path, cause: OSError | sqlite3.Error) -> None:
+        # sqlite reports a full disk or file size limit as "database or disk is full".
+        reason = (cause.strerror if isinstance(cause, OSError) else None) or str(cause)
         super().__init__(f"cannot write {target}: {reason}")
         self.target = target
 
@@ -191,7 +193,7 @@ def _plan(source: ContentFile, options: BuildOptions, cache: MediaCache) -> _Pla
 def _write(rendered: RenderedDeck, out_dir: Path, when: float) -> PackagedDeck:
     try:
         return write_deck(rendered, out_dir, when)
-    except OSError as exc:
+    except (OSError, sqlite3.Error) as exc:
         raise WriteError(out_dir / f"{rendered.deck.stem}.apkg", exc) from exc
 
 
