@@ -105,6 +105,7 @@ def build(
             math=MathMode(math) if math else None,
             figure_format=figure_format,
             strict=strict,
+            limits=settings.limits,
         )
         with _progress("Rendering") as progress:
             result = run(options, progress)
@@ -147,6 +148,7 @@ def check(
             figures_dir=figures_dir or settings.figures,
             write=False,
             strict=strict,
+            limits=settings.limits,
         )
         result = run(options)
     if output_format == "json":

@@ -17,13 +17,14 @@ from types import MappingProxyType
 
 from ankigen.diagnostics import Diagnostic, sort_diagnostics, warning
 from ankigen.model import Deck
+from ankigen.timelimit import TimeLimits
 
 from ._coverage import UNVERIFIED, needs_check
 
 __all__ = ["DEFAULT_TIME_LIMIT", "CheckReport", "check_deck"]
 
 #: Seconds one statement (or one formula's compilation) may take.
-DEFAULT_TIME_LIMIT = 5.0
+DEFAULT_TIME_LIMIT = TimeLimits.check_statement
 
 
 @dataclass(frozen=True)
@@ -51,8 +52,17 @@ class CheckReport:
         return not any(d.is_error for d in self.diagnostics)
 
 
-def check_deck(deck: Deck, *, time_limit: float = DEFAULT_TIME_LIMIT) -> CheckReport:
-    """Run every check of ``deck``, compile its formulas and report all problems."""
+def check_deck(
+    deck: Deck,
+    *,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    deck_time_limit: float = TimeLimits.check_deck,
+) -> CheckReport:
+    """Run every check of ``deck``, compile its formulas and report all problems.
+
+    Each statement may take ``time_limit`` seconds, and all of them together
+    ``deck_time_limit``.
+    """
     coverage = [
         warning(deck.display_path, item.line, UNVERIFIED)
         for item in deck.items
@@ -63,7 +73,7 @@ def check_deck(deck: Deck, *, time_limit: float = DEFAULT_TIME_LIMIT) -> CheckRe
         return CheckReport(tuple(coverage), MappingProxyType({}), items=len(deck.items))
     from ._run import run_checks
 
-    outcome = run_checks(deck, time_limit)
+    outcome = run_checks(deck, time_limit, deck_time_limit)
     return CheckReport(
         diagnostics=tuple(sort_diagnostics([*outcome.diagnostics, *coverage])),
         formulas=MappingProxyType(outcome.formulas),

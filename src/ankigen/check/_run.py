@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from ankigen.diagnostics import Diagnostic, error
 from ankigen.model import CodeBlock, Deck
-from ankigen.timelimit import TimeLimitExceeded, call_with_time_limit
+from ankigen.timelimit import Budget, TimeLimitExceeded, call_with_time_limit
 
 from ._ast import Assert, Let
 from ._compile import compile_formula
@@ -36,9 +36,9 @@ class Outcome:
     failed: int = 0
 
 
-def run_checks(deck: Deck, time_limit: float) -> Outcome:
+def run_checks(deck: Deck, time_limit: float, deck_time_limit: float) -> Outcome:
     """Define the formulas, compile them for figures, and decide every assert."""
-    run = _Run(deck.display_path, time_limit)
+    run = _Run(deck.display_path, time_limit, Budget(deck_time_limit))
     scope: dict[str, Definition] = {}
     for block in deck.formulas:
         run.formulas_block(block, scope)
@@ -52,16 +52,18 @@ def run_checks(deck: Deck, time_limit: float) -> Outcome:
 class _Run:
     """The state of checking one deck: its diagnostics and counters."""
 
-    def __init__(self, file: str, time_limit: float) -> None:
+    def __init__(self, file: str, time_limit: float, budget: Budget) -> None:
         self.file = file
         self.time_limit = time_limit
+        self.budget = budget
         self.diagnostics: list[Diagnostic] = []
         self.checks = 0
         self.failed = 0
 
     def report(self, line: int, message: str) -> None:
-        """Record an error at ``line``."""
-        self.diagnostics.append(error(self.file, line, message))
+        """Record an error at ``line`` (a ``_LimitProblem`` carries its code)."""
+        code = message.code if isinstance(message, _LimitProblem) else ""
+        self.diagnostics.append(error(self.file, line, message, code=code))
 
     def formulas_block(self, block: CodeBlock, scope: dict[str, Definition]) -> None:
         """Add a ``formulas`` block's names to the file-wide scope."""
@@ -117,14 +119,20 @@ class _Run:
 
     def guarded(self, work: Callable[[], T]) -> tuple[T | None, str | None]:
         """Run ``work``: its result, or the message for every way it can go wrong."""
+        # Each statement gets its own limit, cut short by what is left of the deck's.
+        limit = min(self.time_limit, self.budget.remaining())
+        if limit <= 0:
+            return None, _budget_message("not checked", self.budget)
         try:
-            return call_with_time_limit(work, self.time_limit), None
+            return call_with_time_limit(work, limit), None
         except StatementError as exc:
             return None, str(exc)
         except TimeLimitExceeded:
+            if limit < self.time_limit:
+                return None, _budget_message("gave up", self.budget)
             return None, (
-                f"gave up after {self.time_limit:g} s; simplify the statement"
-                " or give numbers with 'where'"
+                f"gave up after {self.time_limit:g} s; simplify the statement,"
+                " give numbers with 'where', or raise check-time-limit in [tool.ankigen]"
             )
         except RecursionError:
             return None, "expression too deeply nested (through its 'let' names)"
@@ -145,6 +153,20 @@ class _Run:
             else:
                 compiled[name] = formula
         return compiled
+
+
+class _LimitProblem(str):
+    """The message of a statement stopped by the deck's time budget (code AG661)."""
+
+    code = "AG661"
+
+
+def _budget_message(what: str, budget: Budget) -> str:
+    return _LimitProblem(
+        f"{what}: the checks of this file took the whole check-deck-time-limit of "
+        f"{budget.seconds:g} s; simplify the slow statements, or raise "
+        "check-deck-time-limit in [tool.ankigen]"
+    )
 
 
 def _lines(block: CodeBlock) -> list[tuple[int, str]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ankigen.buildtime import build_time
@@ -24,6 +24,7 @@ from ankigen.paths import display_path
 from ankigen.render import Progress, RenderedDeck, RenderSettings, render_decks
 from ankigen.render.media import MediaCache
 from ankigen.stamp import Stamp, file_hash, input_hash, is_up_to_date, load_stamp, save_stamp
+from ankigen.timelimit import TimeLimits
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,8 @@ class BuildOptions:
     figure_format: str = "svg"
     write: bool = True
     strict: bool = False
+    #: Seconds checks, formula images and figures may take ([tool.ankigen] *-time-limit).
+    limits: TimeLimits = field(default_factory=TimeLimits)
 
 
 @dataclass(frozen=True)
@@ -113,7 +116,13 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
             decks.append(_with_math(parsed.deck, options.math))
     diagnostics.extend(key_collisions(_deck_keys(decks, plans)))
 
-    reports = {deck.path: check_deck(deck) for deck in decks}
+    limits = options.limits
+    reports = {
+        deck.path: check_deck(
+            deck, time_limit=limits.check_statement, deck_time_limit=limits.check_deck
+        )
+        for deck in decks
+    }
     for report in reports.values():
         diagnostics.extend(report.diagnostics)
 
@@ -121,7 +130,9 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
         decks,
         formulas={path: report.formulas for path, report in reports.items()},
         formulas_source={deck.path: "\n".join(b.text for b in deck.formulas) for deck in decks},
-        settings=RenderSettings(options.figures_dir, cache.folder, options.figure_format),
+        settings=RenderSettings(
+            options.figures_dir, cache.folder, options.figure_format, options.limits
+        ),
         progress=progress,
     )
     diagnostics.extend(rendering.diagnostics)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ankigen.diagnostics import Diagnostic, error
@@ -18,6 +18,7 @@ from ankigen.render.figures import FigureResult, Formulas, draw_figure
 from ankigen.render.images import ship_image
 from ankigen.render.math import MathRenderer
 from ankigen.render.media import MediaCache, MediaFile
+from ankigen.timelimit import TimeLimits
 
 #: Called as ``progress(done, total)`` while formulas and figures render.
 Progress = Callable[[int, int], None]
@@ -30,6 +31,7 @@ class RenderSettings:
     figures_dir: Path
     cache_dir: Path
     figure_format: str = "svg"
+    limits: TimeLimits = field(default_factory=TimeLimits)
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,7 @@ def render_decks(
 ) -> RenderReport:
     """Render every deck: formulas (drawn in parallel, cached), figures and images."""
     cache = MediaCache(settings.cache_dir)
-    maths = MathRenderer(cache)
+    maths = MathRenderer(cache, settings.limits.formula)
     diagnostics: list[Diagnostic] = []
     for deck in decks:
         diagnostics.extend(maths.prepare(deck))
@@ -206,6 +208,7 @@ class _FigureDrawer:
                 formulas_source,
                 self._settings.figure_format,
                 self._cache,
+                self._settings.limits.figure,
             )
             if result.media is not None:
                 self.drawn += result.drawn
