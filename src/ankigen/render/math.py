@@ -185,8 +185,9 @@ class MathRenderer:
             return {}
 
     def _save_index(self) -> None:
-        data = {name: [d.width, d.height, d.depth] for name, d in sorted(self._sizes.items())}
-        self._cache.put(_INDEX, json.dumps(data, separators=(",", ":")).encode("utf-8"))
+        # Merged with what another build running at the same time may have added.
+        data: dict[str, object] = {n: [d.width, d.height, d.depth] for n, d in self._sizes.items()}
+        self._cache.merge_json(_INDEX, data)
 
 
 def _jobs(math: Math, *, cloze: bool) -> list[_Job]:
