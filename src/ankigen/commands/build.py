@@ -228,6 +228,8 @@ def _stamp_of(
         notes=written.notes,
         cards=written.cards,
         media=written.media,
+        key=rendered.deck.key,
+        key_line=rendered.deck.key_line,
     )
 
 
@@ -259,11 +261,15 @@ def _deck_keys(decks: list[Deck], plans: list[_Plan]) -> list[DeckKey]:
     """The key of every deck of the build, up-to-date ones (not parsed above) included."""
     keys = [DeckKey(deck.display_path, deck.key, deck.key_line) for deck in decks]
     for plan in plans:
-        if plan.stamp is not None:
-            shown = display_path(plan.source.path)
-            deck = parse_file(plan.source.path, plan.source.root, shown).deck
-            if deck is not None:
-                keys.append(DeckKey(shown, deck.key, deck.key_line))
+        if plan.stamp is None:
+            continue
+        shown = display_path(plan.source.path)
+        if plan.stamp.key:
+            keys.append(DeckKey(shown, plan.stamp.key, plan.stamp.key_line))
+            continue
+        deck = parse_file(plan.source.path, plan.source.root, shown).deck  # an older stamp
+        if deck is not None:
+            keys.append(DeckKey(shown, deck.key, deck.key_line))
     return keys
 
 
