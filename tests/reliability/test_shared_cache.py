@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import subprocess
+import sys
 from pathlib import Path
 
 from ankigen.model import Deck
@@ -54,3 +56,30 @@ def test_concurrent_merges_lose_nothing(tmp_path: Path) -> None:
     assert [w.exitcode for w in writers] == [0, 0, 0]
     index = json.loads((tmp_path / ".cache" / "index.json").read_text("utf-8"))
     assert sorted(index) == sorted(f"{p}{n}" for p in "abc" for n in range(40))
+
+
+def test_two_builds_at_once_share_one_out_folder(tmp_path: Path) -> None:
+    """Real builds, started together: afterwards every image of both is in the index."""
+    for name, letter in (("left", "a"), ("right", "b")):
+        content = tmp_path / name
+        content.mkdir()
+        items = "\n".join(f"Q{n}? ::: ${letter}^{{{n}}}$\n" for n in range(6))
+        (content / f"{name}.md").write_text(f"# {name}\n\n{items}", "utf-8")
+    command = [sys.executable, "-m", "ankigen", "build", "--out", "out", "--math", "image"]
+    builds = [
+        subprocess.Popen([*command, name], cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+        for name in ("left", "right")
+    ]
+    for build in builds:
+        _, stderr = build.communicate(timeout=120)
+        assert build.returncode == 0, stderr
+
+    index = json.loads((tmp_path / "out" / ".cache" / "math-index.json").read_text("utf-8"))
+    assert len(index) == 12
+    for name in ("left", "right"):  # rebuilt, not up to date: the images come from the index
+        with (tmp_path / name / f"{name}.md").open("a", encoding="utf-8") as deck:
+            deck.write("\nOne more? ::: Yes.\n")
+    again = subprocess.run(
+        [*command, "left", "right"], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
+    assert "images: 0 rendered, 12 from cache" in again.stdout
