@@ -15,13 +15,14 @@ Python code; the checker's size guards keep single C-level operations
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import multiprocessing
 import os
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from types import FrameType
@@ -149,7 +150,8 @@ def call_in_child(work: Callable[[], T], seconds: float) -> T:
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
     child = context.Process(target=_in_child, args=(work, sender), daemon=True)
-    child.start()
+    with interrupts_held():
+        child.start()
     sender.close()
     try:
         if not receiver.poll(seconds):
@@ -174,6 +176,7 @@ def _in_child(work: Callable[[], object], sender: Connection) -> None:
     """The child's side: quiet, default signals, one message back."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    _release_interrupts()
     quiet = os.open(os.devnull, os.O_WRONLY)
     os.dup2(quiet, 1)
     os.dup2(quiet, 2)
@@ -183,3 +186,36 @@ def _in_child(work: Callable[[], object], sender: Connection) -> None:
         outcome = (False, f"{type(exc).__name__}: {exc}")
     sender.send(outcome)
     sender.close()
+
+
+_INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM back while child processes are forked.
+
+    A child starts with the parent's handlers, which unwind the parent's build;
+    held back, a signal waits until the child has set its own handlers (and
+    the parent gets its copy as soon as the fork is done).
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
+    try:
+        yield
+    finally:
+        _release_interrupts()
+
+
+def ignore_interrupts() -> None:
+    """For worker processes: the parent handles Ctrl-C and SIGTERM and stops them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    _release_interrupts()
+
+
+def _release_interrupts() -> None:
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _INTERRUPTS)

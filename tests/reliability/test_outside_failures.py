@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -150,3 +151,39 @@ def _cli_process(
         preexec_fn=preexec,
         check=False,
     )
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_signal_to_the_process_group_while_formulas_draw(
+    project: Path, signum: int, status: int
+) -> None:
+    """Ctrl-C in a terminal signals the build and all its drawing workers at once."""
+    slow = "\\underbrace{" * 7 + "x_{N}" + "}" * 7  # over a second each, on any machine
+    items = "\n".join(f"Q{n}? ::: ${slow.replace('N', str(n))}$\n" for n in range(30))
+    (project / "content" / "deck.md").write_text(f"# Slow\n\n{items}", "utf-8")
+    before = files_in(project / "out")
+    build = subprocess.Popen(
+        [sys.executable, "-m", "ankigen", "build", "content", "--out", "out"],
+        cwd=project,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        children = Path(f"/proc/{build.pid}/task/{build.pid}/children")
+        while build.poll() is None and len(children.read_text().split()) < 2:
+            time.sleep(0.02)  # until the drawing workers run
+        os.killpg(build.pid, signum)
+        _, stderr = build.communicate(timeout=120)
+    finally:
+        build.kill()
+    shown = [line for line in stderr.splitlines() if "unverified claim" not in line]
+    assert build.returncode == status, stderr
+    assert shown == [
+        "Interrupted; the previous decks were left as they were."
+        if signum == signal.SIGINT
+        else "Stopped by SIGTERM; the previous decks were left as they were."
+    ]
+    _assert_kept(project, before)

@@ -29,6 +29,7 @@ from ankigen.render.tex import (
     math_cloze_html,
     tex_problem,
 )
+from ankigen.timelimit import ignore_interrupts, interrupts_held
 
 #: Below this many formulas a process pool costs more than it saves.
 _POOL_THRESHOLD = 24
@@ -207,10 +208,16 @@ def _draw_all(jobs: list[_Job], time_limit: float) -> Iterator[_Outcome]:
     if len(jobs) < _POOL_THRESHOLD or workers < 2:
         yield from map(draw, jobs)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_interrupts)
+    try:
         # Small chunks keep the progress bar moving; not so small that
         # sending jobs to the workers costs more than drawing them.
-        yield from pool.map(draw, jobs, chunksize=max(1, len(jobs) // (workers * 8)))
+        with interrupts_held():  # the workers are forked here
+            outcomes = pool.map(draw, jobs, chunksize=max(1, len(jobs) // (workers * 8)))
+        yield from outcomes
+    finally:
+        # After Ctrl-C or SIGTERM, drawings not yet started are dropped, not waited for.
+        pool.shutdown(cancel_futures=True)
 
 
 def _draw_one(job: _Job, time_limit: float) -> _Outcome:
