@@ -142,7 +142,9 @@ def call_in_child(work: Callable[[], T], seconds: float) -> T:
 
     ``work`` should catch its own errors and return a picklable value; an
     exception that escapes it becomes ChildFailed. What the child prints is
-    dropped. Without ``fork`` (Windows) the work runs here, under
+    dropped. The child leads a process group of its own, and the whole group
+    is killed at the end, so processes the work started do not outlive it
+    either. Without ``fork`` (Windows) the work runs here, under
     ``call_with_time_limit``.
     """
     if "fork" not in multiprocessing.get_all_start_methods():
@@ -152,23 +154,28 @@ def call_in_child(work: Callable[[], T], seconds: float) -> T:
     child = context.Process(target=_in_child, args=(work, sender), daemon=True)
     with interrupts_held():
         child.start()
+        pid = child.pid
+        assert pid is not None  # started
+        with contextlib.suppress(OSError):  # also set in the child: whichever runs first
+            os.setpgid(pid, pid)
     sender.close()
     try:
         if not receiver.poll(seconds):
             raise TimeLimitExceeded
         try:
             ok, value = receiver.recv()
-        except EOFError:
-            child.join()
-            raise ChildFailed(f"the process ended with status {child.exitcode}") from None
+        except EOFError:  # it ended without a word: exited, crashed or was killed
+            ok, value = False, None
     finally:
-        # Also after a result: a thread the work left running must not keep the child.
-        if child.is_alive():
-            child.kill()
+        # Also after a result: a thread or process the work left running must not
+        # keep the child. The child is not reaped before this, so its id is not reused.
+        with contextlib.suppress(OSError):
+            os.killpg(pid, signal.SIGKILL)
+        child.kill()
         child.join()
         receiver.close()
     if not ok:
-        raise ChildFailed(value)
+        raise ChildFailed(value or f"the process ended with status {child.exitcode}")
     return value  # type: ignore[no-any-return]
 
 
@@ -176,6 +183,8 @@ def _in_child(work: Callable[[], object], sender: Connection) -> None:
     """The child's side: quiet, default signals, one message back."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    with contextlib.suppress(OSError):
+        os.setpgid(0, 0)
     _release_interrupts()
     quiet = os.open(os.devnull, os.O_WRONLY)
     os.dup2(quiet, 1)

@@ -50,6 +50,25 @@ def test_child_that_exits_or_raises_is_a_failure() -> None:
         call_in_child(lambda: 1 // 0, 5.0)
 
 
+@pytest.mark.parametrize("hangs", [False, True], ids=["returns", "hangs"])
+def test_processes_the_work_started_die_with_the_child(tmp_path: Path, hangs: bool) -> None:
+    pid_file = tmp_path / "grandchild.pid"
+
+    def start_a_sleeper() -> str:
+        sleeper = subprocess.Popen(["sleep", "600"])
+        pid_file.write_text(str(sleeper.pid))
+        if hangs:
+            _never_ends()
+        return "done"
+
+    if hangs:
+        with pytest.raises(TimeLimitExceeded):
+            call_in_child(start_a_sleeper, 0.5)
+    else:
+        assert call_in_child(start_a_sleeper, 30) == "done"
+    assert not _alive(int(pid_file.read_text()))
+
+
 def test_build_options_carry_the_limits(tmp_path: Path) -> None:
     """A test (or a caller) sets a limit through BuildOptions, without monkeypatching."""
     (tmp_path / "content").mkdir()
@@ -130,8 +149,10 @@ def test_sigterm_while_a_figure_draws_kills_it_and_exits_143(tmp_path: Path) -> 
 
 
 def _alive(pid: int) -> bool:
+    """True while ``pid`` runs (a killed process nobody has reaped yet does not count)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    return True
+    stat = Path(f"/proc/{pid}/stat")
+    return not stat.exists() or stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
