@@ -154,6 +154,7 @@ def _cli_process(
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="formulas draw in a pool on 2+ cores")
 @pytest.mark.parametrize(("signum", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_signal_to_the_process_group_while_formulas_draw(
     project: Path, signum: int, status: int
