@@ -53,7 +53,10 @@ def figure_script(figure_id: str, figures_dir: Path) -> Path | None:
     """The script for ``figure_id`` inside ``figures_dir``, or None if there is none."""
     if not _FIGURE_ID.match(figure_id):
         return None
-    script = (figures_dir / f"{figure_id}.py").resolve()
+    try:
+        script = (figures_dir / f"{figure_id}.py").resolve()
+    except RuntimeError:  # a symbolic link loop
+        return None
     if not script.is_relative_to(figures_dir.resolve()) or not script.is_file():
         return None
     return script

@@ -59,6 +59,10 @@ def ship_image(target: str, content_file: Path, root: Path, cache: MediaCache) -
         return ImageResult(
             None, f"image '{_shown(relative)}' cannot be read: {reason}", code="AG657"
         )
+    except RuntimeError:  # pathlib's report of a symbolic link loop
+        return ImageResult(
+            None, f"image '{_shown(relative)}' is a symbolic link that loops", code="AG657"
+        )
 
 
 def _ship_file(relative: str, path: Path, root: Path, cache: MediaCache) -> ImageResult:
