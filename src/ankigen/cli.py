@@ -1,16 +1,20 @@
 """The command line: the only place that prints and picks exit codes.
 
-Exit status: 0 ok, 1 content errors, 2 usage errors.
+Exit status: 0 ok, 1 content errors (or a deck that could not be written),
+2 usage errors, 130 interrupted by Ctrl-C (SIGINT), 143 stopped by SIGTERM.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 
 import click
 
@@ -87,7 +91,7 @@ def build(
 
     The whole content format: docs/format.md in the ankigen sources.
     """
-    with _usage_errors():
+    with _usage_errors(), _interruptible():
         options = dataclasses.replace(
             resolve(paths, out_dir, figures_dir, math, figure_format, strict), against=against
         )
@@ -142,7 +146,7 @@ def check(
 
     The whole content format: docs/format.md in the ankigen sources.
     """
-    with _usage_errors():
+    with _usage_errors(), _interruptible():
         options = resolve(paths, out_dir, figures_dir, math, figure_format, strict, write=False)
         result = run(options)
     if output_format == "json":
@@ -185,6 +189,39 @@ def _usage_errors() -> Iterator[None]:
         where = f" {exc.filename}" if exc.filename else ""
         click.echo(f"Build failed: cannot write{where}: {exc.strerror or exc}", err=True)
         sys.exit(1)
+
+
+class _Terminated(BaseException):
+    """SIGTERM arrived: unwinds like Ctrl-C, so every ``finally`` removes its scratch files."""
+
+
+@contextmanager
+def _interruptible() -> Iterator[None]:
+    """End a Ctrl-C or SIGTERM with a plain line and exit 130 or 143, not a traceback.
+
+    Decks are written by one rename of a complete file, so each deck is either
+    as it was or completely written; the unwinding removes temporary files.
+    """
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        yield
+    except KeyboardInterrupt:
+        click.echo("Interrupted; the previous decks were left as they were.", err=True)
+        sys.exit(128 + signal.SIGINT)
+    except _Terminated:
+        click.echo("Stopped by SIGTERM; the previous decks were left as they were.", err=True)
+        sys.exit(128 + signal.SIGTERM)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    # Only the first one unwinds; a second SIGTERM must not interrupt the cleanup.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise _Terminated
 
 
 @contextmanager

@@ -90,4 +90,5 @@ def resolve(
         figure_format=figure_format,
         write=write,
         strict=settings.strict if strict is None else strict,
+        limits=settings.limits,
     )

@@ -1,4 +1,4 @@
-"""Project settings: folders and defaults from ``[tool.ankigen]`` in ``pyproject.toml``.
+"""Project settings: folders, defaults and time limits from ``[tool.ankigen]``.
 
 Folders follow the project, not the current directory: the project of some
 content is the nearest folder at or above it whose ``pyproject.toml`` has a
@@ -8,24 +8,27 @@ content is the nearest folder at or above it whose ``pyproject.toml`` has a
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ankigen.errors import UsageError
 from ankigen.model import MathMode
+from ankigen.timelimit import LIMIT_SETTINGS, TimeLimits
 
 _FOLDERS = {"content": "content", "figures": "figures", "out": "build"}
-_KNOWN = (*_FOLDERS, "math", "strict")
+_KNOWN = (*_FOLDERS, "math", "strict", *LIMIT_SETTINGS)
 
 
 @dataclass(frozen=True)
 class ProjectSettings:
-    """Default folders for content, figures and output, and the project's defaults.
+    """Default folders for content, figures and output, the project's defaults and limits.
 
     ``math`` is the math mode of files whose front matter names none (None:
-    image); ``strict`` makes every run strict unless ``--no-strict`` is given.
+    image); ``strict`` makes every run strict unless ``--no-strict`` is given;
+    ``limits`` are the time limits of checks, formulas and figures.
     """
 
     content: Path
@@ -34,6 +37,7 @@ class ProjectSettings:
     math: MathMode | None = None
     strict: bool = False
     root: Path = Path(".")
+    limits: TimeLimits = field(default_factory=TimeLimits)
 
 
 def project_root(paths: Sequence[Path], cwd: Path) -> Path:
@@ -83,6 +87,7 @@ def load_settings(project_dir: Path) -> ProjectSettings:
         math=_math(values, pyproject),
         strict=_strict(values, pyproject),
         root=project_dir,
+        limits=_limits(values, pyproject),
     )
 
 
@@ -124,3 +129,18 @@ def _strict(values: dict[str, object], pyproject: Path) -> bool:
     if not isinstance(value, bool):
         raise UsageError(f"{pyproject}: [tool.ankigen] strict must be true or false")
     return value
+
+
+def _limits(values: dict[str, object], pyproject: Path) -> TimeLimits:
+    """The time limits set in ``[tool.ankigen]``, each a positive number of seconds."""
+    chosen: dict[str, float] = {}
+    for key, attribute in LIMIT_SETTINGS.items():
+        if key not in values:
+            continue
+        value = values[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+            raise UsageError(
+                f"{pyproject}: [tool.ankigen] {key} must be a positive number of seconds"
+            )
+        chosen[attribute] = float(value)
+    return dataclasses.replace(TimeLimits(), **chosen)

@@ -142,6 +142,8 @@ class Deck:
     items: tuple[Item, ...]
     formulas: tuple[CodeBlock, ...] = ()
     tags: tuple[str, ...] = field(default=())
+    #: Line of ``key:`` in the front matter; 0 when the key is the file name.
+    key_line: int = 0
 
     @property
     def stem(self) -> str:

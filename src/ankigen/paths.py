@@ -9,5 +9,5 @@ def display_path(path: Path) -> str:
     """The path relative to the current folder when inside it, else as given."""
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, RuntimeError):  # outside the current folder, or a symbolic link loop
         return str(path)

@@ -38,6 +38,10 @@ class Stamp:
     notes: int
     cards: int
     media: int
+    #: The deck key and the line of its ``key:`` (0: the file name), so a build can
+    #: tell two files with one key apart without parsing a deck that is current.
+    key: str = ""
+    key_line: int = 0
 
     def replayed_warnings(self) -> list[Diagnostic]:
         """The warnings the build that wrote the deck reported."""

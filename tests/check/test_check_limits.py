@@ -51,7 +51,8 @@ def test_slow_statement_is_reported_as_a_timeout() -> None:
     report = check_text(f"{slow}\nassert k == k\n", time_limit=0.05)
     assert time.monotonic() - start < 2.0
     assert messages(report) == [
-        "1: gave up after 0.05 s; simplify the statement or give numbers with 'where'"
+        "1: gave up after 0.05 s; simplify the statement,"
+        " give numbers with 'where', or raise check-time-limit in [tool.ankigen]"
     ]
     assert (report.checks, report.failed) == (2, 1)
 

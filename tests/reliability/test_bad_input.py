@@ -13,6 +13,7 @@ then review every message for clarity and the right line.
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -32,11 +33,16 @@ def test_bad_input(scenario: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     shutil.copytree(scenario, work, symlinks=True)
     monkeypatch.chdir(work)
     out = Path("out")
-    bad = {p: p.read_bytes() for p in Path("content").glob("*.md")}
+    # A symbolic link is kept as the link (its target), not as the bytes it points to.
+    bad = {
+        p: os.readlink(p) if p.is_symlink() else p.read_bytes()
+        for p in Path("content").glob("*.md")
+    }
     assert bad, f"{scenario.name} has no content file"
 
     # A previous, good build of the same decks.
     for path in bad:
+        path.unlink()
         path.write_text(GOOD_DECK, "utf-8")
     good = run_cli(
         ["build", "content", "--out", "out", "--figures", "figures", "--math", "mathjax"]
@@ -46,7 +52,11 @@ def test_bad_input(scenario: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert sorted(before) == sorted(f"{p.stem}.apkg" for p in bad)
 
     for path, data in bad.items():
-        path.write_bytes(data)
+        path.unlink()
+        if isinstance(data, str):
+            path.symlink_to(data)
+        else:
+            path.write_bytes(data)
     result = run_cli(["build", "content", "--out", "out", "--figures", "figures"])
 
     assert result.exit_code == 1, result.output

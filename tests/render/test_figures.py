@@ -72,16 +72,18 @@ def test_each_figure_runs_once_per_build_with_the_files_formulas(
     ("body", "message"),
     [
         ("    import sys\n    sys.exit(0)\n", "figure 'bad' failed: SystemExit: 0"),
-        ("    while True:\n        pass\n", "figure 'bad' did not finish within 0.3 s"),
+        (
+            "    while True:\n        pass\n",
+            "figure 'bad' did not finish within the figure time limit of 0.3 s; "
+            "make it faster, or raise figure-time-limit in [tool.ankigen]",
+        ),
     ],
     ids=["exits", "loops"],
 )
-def test_a_figure_that_exits_or_hangs_is_an_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str, message: str
-) -> None:
-    monkeypatch.setattr("ankigen.render.figures.FIGURE_TIME_LIMIT", 0.3)
+def test_a_figure_that_exits_or_hangs_is_an_error(tmp_path: Path, body: str, message: str) -> None:
     (tmp_path / "bad.py").write_text(f"def draw(fig, formulas):\n{body}", "utf-8")
-    result = draw_figure("bad", tmp_path, {}, "", "svg", MediaCache(tmp_path / "cache"))
+    cache = MediaCache(tmp_path / "cache")
+    result = draw_figure("bad", tmp_path, {}, "", "svg", cache, time_limit=0.3)
     assert result.media is None
     assert result.problem == message
 

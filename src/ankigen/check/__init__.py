@@ -19,13 +19,14 @@ from types import MappingProxyType
 
 from ankigen.diagnostics import Diagnostic, sort_diagnostics
 from ankigen.model import Deck
+from ankigen.timelimit import TimeLimits
 
 from ._coverage import coverage_warnings
 
 __all__ = ["DEFAULT_TIME_LIMIT", "CheckReport", "check_deck"]
 
 #: Seconds one statement (or one formula's compilation) may take.
-DEFAULT_TIME_LIMIT = 5.0
+DEFAULT_TIME_LIMIT = TimeLimits.check_statement
 
 
 @dataclass(frozen=True)
@@ -54,8 +55,17 @@ class CheckReport:
         return not any(d.is_error for d in self.diagnostics)
 
 
-def check_deck(deck: Deck, *, time_limit: float = DEFAULT_TIME_LIMIT) -> CheckReport:
-    """Run every check of ``deck``, compile its formulas and report all problems."""
+def check_deck(
+    deck: Deck,
+    *,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    deck_time_limit: float = TimeLimits.check_deck,
+) -> CheckReport:
+    """Run every check of ``deck``, compile its formulas and report all problems.
+
+    Each statement may take ``time_limit`` seconds, and all of them together
+    ``deck_time_limit``.
+    """
     if not deck.formulas and not any(item.checks for item in deck.items):
         # Nothing to prove or quote: a deck without checks never loads sympy,
         # and every claim on its cards is unverified.
@@ -67,7 +77,7 @@ def check_deck(deck: Deck, *, time_limit: float = DEFAULT_TIME_LIMIT) -> CheckRe
         )
     from ._run import run_checks
 
-    outcome = run_checks(deck, time_limit)
+    outcome = run_checks(deck, time_limit, deck_time_limit)
     return CheckReport(
         diagnostics=tuple(sort_diagnostics(outcome.diagnostics)),
         formulas=MappingProxyType(outcome.formulas),

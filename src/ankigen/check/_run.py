@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from ankigen.diagnostics import Diagnostic, error, warning
 from ankigen.model import CodeBlock, Deck, Item
-from ankigen.timelimit import TimeLimitExceeded, call_with_time_limit
+from ankigen.timelimit import Budget, TimeLimitExceeded, call_with_time_limit
 
 from ._ast import Assert, Cite, Let, Quote, Statement
 from ._compile import compile_formula
@@ -47,9 +47,9 @@ class Outcome:
     failed: int = 0
 
 
-def run_checks(deck: Deck, time_limit: float) -> Outcome:
+def run_checks(deck: Deck, time_limit: float, deck_time_limit: float) -> Outcome:
     """Define the formulas, compile them for figures, and decide every assert."""
-    run = _Run(deck.display_path, time_limit)
+    run = _Run(deck.display_path, time_limit, Budget(deck_time_limit))
     scope: dict[str, Definition] = {}
     for block in deck.formulas:
         run.formulas_block(block, scope)
@@ -65,9 +65,10 @@ def run_checks(deck: Deck, time_limit: float) -> Outcome:
 class _Run:
     """The state of checking one deck: its diagnostics and counters."""
 
-    def __init__(self, file: str, time_limit: float) -> None:
+    def __init__(self, file: str, time_limit: float, budget: Budget) -> None:
         self.file = file
         self.time_limit = time_limit
+        self.budget = budget
         self.diagnostics: list[Diagnostic] = []
         self.checks = 0
         self.failed = 0
@@ -75,7 +76,9 @@ class _Run:
         self.column = 0  # and its column
 
     def report(self, line: int, message: str, *, column: int = 0, code: str = "") -> None:
-        """Record an error at ``line``."""
+        """Record an error at ``line`` (a ``_LimitProblem`` carries its code)."""
+        if isinstance(message, _LimitProblem):
+            code = message.code
         self.diagnostics.append(error(self.file, line, message, column=column, code=code))
 
     def warn(self, line: int, message: str, *, column: int, code: str) -> None:
@@ -177,15 +180,21 @@ class _Run:
         ``self.code`` and ``self.column``.
         """
         self.code, self.column = "", 0
+        # Each statement gets its own limit, cut short by what is left of the deck's.
+        limit = min(self.time_limit, self.budget.remaining())
+        if limit <= 0:
+            return None, _budget_message("not checked", self.budget)
         try:
-            return call_with_time_limit(work, self.time_limit), None
+            return call_with_time_limit(work, limit), None
         except StatementError as exc:
             self.code, self.column = exc.code, exc.column
             return None, str(exc)
         except TimeLimitExceeded:
+            if limit < self.time_limit:
+                return None, _budget_message("gave up", self.budget)
             return None, (
-                f"gave up after {self.time_limit:g} s; simplify the statement"
-                " or give numbers with 'where'"
+                f"gave up after {self.time_limit:g} s; simplify the statement,"
+                " give numbers with 'where', or raise check-time-limit in [tool.ankigen]"
             )
         except RecursionError:
             return None, "expression too deeply nested (through its 'let' names)"
@@ -210,6 +219,20 @@ class _Run:
 
 def _quotes_of(statement: Statement | None) -> tuple[Quote, ...]:
     return () if statement is None else statement.quotes
+
+
+class _LimitProblem(str):
+    """The message of a statement stopped by the deck's time budget (code AG661)."""
+
+    code = "AG661"
+
+
+def _budget_message(what: str, budget: Budget) -> str:
+    return _LimitProblem(
+        f"{what}: the checks of this file took the whole check-deck-time-limit of "
+        f"{budget.seconds:g} s; simplify the slow statements, or raise "
+        "check-deck-time-limit in [tool.ankigen]"
+    )
 
 
 def _lines(block: CodeBlock) -> list[tuple[int, str]]:

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ankigen.buildtime import BuildClock
 from ankigen.check import CheckReport, check_deck
 from ankigen.commands.diff import DeckDiff
+from ankigen.commands.guards import DeckKey, key_collisions, outside_root
 from ankigen.commands.release import compare_staged, deck_times, settings_files, staging
 from ankigen.diagnostics import Diagnostic, sort_diagnostics, strictly
 from ankigen.errors import AnkigenError, UsageError
@@ -25,6 +27,7 @@ from ankigen.paths import display_path
 from ankigen.render import Progress, RenderedDeck, RenderSettings, render_decks
 from ankigen.render.media import MediaCache
 from ankigen.stamp import Stamp, file_hash, input_hash, is_up_to_date, load_stamp, save_stamp
+from ankigen.timelimit import TimeLimits
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,8 @@ class BuildOptions:
     strict: bool = False
     #: The release learners have (an .apkg, or a folder of them): report what this one changes.
     against: Path | None = None
+    #: Seconds checks, formula images and figures may take ([tool.ankigen] *-time-limit).
+    limits: TimeLimits = field(default_factory=TimeLimits)
 
 
 @dataclass(frozen=True)
@@ -84,8 +89,9 @@ class WriteError(AnkigenError):
     The deck's previous file, if any, is left as it was.
     """
 
-    def __init__(self, target: Path, cause: OSError) -> None:
-        reason = cause.strerror or str(cause)
+    def __init__(self, target: Path, cause: OSError | sqlite3.Error) -> None:
+        # sqlite reports a full disk or file size limit as "database or disk is full".
+        reason = (cause.strerror if isinstance(cause, OSError) else None) or str(cause)
         super().__init__(f"cannot write {target}: {reason}")
         self.target = target
 
@@ -103,12 +109,15 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     cache = MediaCache(options.out_dir / ".cache")
     clock = BuildClock(Path.cwd())
     sources = discover(options.paths)
+    escaped = [outside_root(source.path, source.root) for source in sources]
+    diagnostics: list[Diagnostic] = [d for d in escaped if d is not None]
+    sources = [source for source, refused in zip(sources, escaped, strict=True) if refused is None]
     if options.write:  # `check` writes no deck: no times to work out
         clock.learn([*(s.path for s in sources), *settings_files()])
     plans = [_plan(source, options, cache, clock) for source in sources]
     current = [plan.stamp for plan in plans if plan.stamp is not None]
     todo = {plan.source.path: plan for plan in plans if plan.stamp is None}
-    diagnostics: list[Diagnostic] = [w for stamp in current for w in stamp.replayed_warnings()]
+    diagnostics.extend(w for stamp in current for w in stamp.replayed_warnings())
 
     decks: list[Deck] = []
     for plan in todo.values():
@@ -121,8 +130,15 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
         diagnostics.extend(parsed.diagnostics)
         if parsed.deck is not None:
             decks.append(_with_math(parsed.deck, options.math))
+    diagnostics.extend(key_collisions(_deck_keys(decks, plans)))
 
-    reports = {deck.path: check_deck(deck) for deck in decks}
+    limits = options.limits
+    reports = {
+        deck.path: check_deck(
+            deck, time_limit=limits.check_statement, deck_time_limit=limits.check_deck
+        )
+        for deck in decks
+    }
     for report in reports.values():
         diagnostics.extend(report.diagnostics)
 
@@ -130,7 +146,9 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
         decks,
         formulas={path: report.formulas for path, report in reports.items()},
         formulas_source={deck.path: "\n".join(b.text for b in deck.formulas) for deck in decks},
-        settings=RenderSettings(options.figures_dir, cache.folder, options.figure_format),
+        settings=RenderSettings(
+            options.figures_dir, cache.folder, options.figure_format, options.limits
+        ),
         progress=progress,
     )
     diagnostics.extend(rendering.diagnostics)
@@ -215,7 +233,7 @@ def _write(rendered: RenderedDeck, stage: Path, clock: BuildClock) -> PackagedDe
     times = deck_times(rendered, clock, settings_files())
     try:
         return write_deck(rendered, stage, times.deck, times.notes)
-    except OSError as exc:
+    except (OSError, sqlite3.Error) as exc:
         raise WriteError(stage.parent / f"{rendered.deck.stem}.apkg", exc) from exc
 
 
@@ -249,6 +267,8 @@ def _stamp_of(
         notes=written.notes,
         cards=written.cards,
         media=written.media,
+        key=rendered.deck.key,
+        key_line=rendered.deck.key_line,
     )
 
 
@@ -274,6 +294,22 @@ def discover(paths: Sequence[Path]) -> list[ContentFile]:
                 f"{source.path.stem}.apkg; rename one of them"
             )
     return files
+
+
+def _deck_keys(decks: list[Deck], plans: list[_Plan]) -> list[DeckKey]:
+    """The key of every deck of the build, up-to-date ones (not parsed above) included."""
+    keys = [DeckKey(deck.display_path, deck.key, deck.key_line) for deck in decks]
+    for plan in plans:
+        if plan.stamp is None:
+            continue
+        shown = display_path(plan.source.path)
+        if plan.stamp.key:
+            keys.append(DeckKey(shown, plan.stamp.key, plan.stamp.key_line))
+            continue
+        deck = parse_file(plan.source.path, plan.source.root, shown).deck  # an older stamp
+        if deck is not None:
+            keys.append(DeckKey(shown, deck.key, deck.key_line))
+    return keys
 
 
 def _with_math(deck: Deck, override: MathMode | None) -> Deck:

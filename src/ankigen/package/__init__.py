@@ -121,25 +121,39 @@ def write_deck(
 def _write_atomically(
     package: genanki.Package, media: Sequence[MediaFile], target: Path, timestamp: float
 ) -> None:
-    """Write the deck beside its target, then rename it into place."""
-    fd, temp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}-", suffix=".tmp")
-    os.close(fd)
-    temp = Path(temp_name)
+    """Write the deck beside its target, then rename it into place.
+
+    The scratch collection is written beside the target too, never in TMPDIR:
+    a full or missing temporary folder cannot fail a build, and whatever goes
+    wrong (a full disk, ``ulimit -f``, Ctrl-C, SIGTERM) both scratch files are
+    removed on the way out.
+    """
+    temp = _scratch(target, ".tmp")
+    collection = _scratch(target, ".anki2.tmp")
     try:
-        with tempfile.TemporaryDirectory(prefix="ankigen-") as scratch:
-            collection = Path(scratch) / "collection.anki2"
-            _write_collection(package, collection, timestamp)
-            _write_zip(collection, media, temp, timestamp)
+        _write_collection(package, collection, timestamp)
+        _write_zip(collection, media, temp, timestamp)
         temp.chmod(0o666 & ~_umask())
         os.replace(temp, target)
     finally:
+        collection.unlink(missing_ok=True)
         temp.unlink(missing_ok=True)
+
+
+def _scratch(target: Path, suffix: str) -> Path:
+    """A new, empty, hidden file beside ``target``."""
+    fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}-", suffix=suffix)
+    os.close(fd)
+    return Path(name)
 
 
 def _write_collection(package: genanki.Package, path: Path, timestamp: float) -> None:
     """genanki fills an Anki collection database; ids and times come from ``timestamp``."""
     connection = sqlite3.connect(path)
     try:
+        # No journal or temporary files: nothing beside the database to leave behind.
+        connection.execute("pragma journal_mode = off")
+        connection.execute("pragma temp_store = memory")
         package.write_to_db(connection.cursor(), timestamp, itertools.count(int(timestamp * 1000)))
         connection.commit()
     finally:

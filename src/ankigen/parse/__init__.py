@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,7 +73,8 @@ def parse_text(
     diagnostics.extend(_refused_links(tokens, text.splitlines(), display_path))
 
     name = front.deck or walked.title or path.stem
-    key = front.key or path.stem
+    # NFC: a file re-saved by an editor that writes decomposed accents keeps its deck ids.
+    key = unicodedata.normalize("NFC", front.key or path.stem)
     items = [
         _freeze(draft, front, name, key, display_path, diagnostics, lines)
         for draft in walked.drafts
@@ -97,6 +99,7 @@ def parse_text(
         items=tuple(items),
         formulas=tuple(walked.formulas),
         tags=front.tags,
+        key_line=1 + front.key_line if front.key_line else 0,
     )
     return ParseResult(deck, tuple(sorted(diagnostics, key=lambda d: d.line)))
 
@@ -155,7 +158,10 @@ def _front_matter(
         return FrontMatter()
     front, problems = read_front_matter(tokens[0].content)
     # The YAML's first line is the file's second line, after `---`.
-    diagnostics.extend(error(display_path, 1 + p.line_offset, p.message) for p in problems)
+    diagnostics.extend(
+        error(display_path, 1 + p.line_offset, p.message, column=p.column, code=p.code)
+        for p in problems
+    )
     return front
 
 
@@ -207,17 +213,20 @@ def note_guid(deck_key: str, note_id: str | None, question_source: str) -> str:
     """A note's stable GUID: deck key + id, else deck key + normalised question.
 
     The question's markdown has comments removed and white space collapsed,
-    so neither the math mode nor re-wrapping a line changes the GUID.
+    so neither the math mode nor re-wrapping a line changes the GUID. Every
+    part is Unicode-NFC normalised: saving "café" with a decomposed "é" (as
+    some editors and file systems do) is the same note, not a new one.
     """
+    key = unicodedata.normalize("NFC", deck_key)
     if note_id:
-        return str(genanki.guid_for(deck_key, "id", note_id))
-    return str(genanki.guid_for(deck_key, "text", normalise_source(question_source)))
+        return str(genanki.guid_for(key, "id", unicodedata.normalize("NFC", note_id)))
+    return str(genanki.guid_for(key, "text", normalise_source(question_source)))
 
 
 def normalise_source(source: str) -> str:
-    """Drop HTML comments and collapse white space."""
+    """Drop HTML comments, collapse white space and normalise to Unicode NFC."""
     without_comments = re.sub(r"<!--.*?-->", " ", source, flags=re.DOTALL)
-    return " ".join(without_comments.split())
+    return unicodedata.normalize("NFC", " ".join(without_comments.split()))
 
 
 def _duplicate_guids(items: list[Item], display_path: str) -> list[Diagnostic]:

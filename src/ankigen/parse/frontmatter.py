@@ -9,6 +9,11 @@ import yaml
 from ankigen.model import MathMode
 
 _KNOWN_KEYS = ("deck", "key", "tags", "subdecks", "math")
+#: Front matter is a flat mapping with one list (tags); anything deeper is refused
+#: before PyYAML's recursive composer could overflow the stack.
+MAX_FRONT_MATTER_DEPTH = 8
+_OPENERS = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+_CLOSERS = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
 
 
 @dataclass(frozen=True)
@@ -20,6 +25,8 @@ class FrontMatter:
     tags: tuple[str, ...] = ()
     subdecks: bool = False
     math: MathMode | None = None
+    #: Line of ``key:`` counted from the opening ``---`` (0 when there is no key).
+    key_line: int = 0
 
 
 @dataclass(frozen=True)
@@ -28,11 +35,16 @@ class FrontMatterProblem:
 
     line_offset: int
     message: str
+    column: int = 0
+    code: str = ""
 
 
 def read_front_matter(text: str) -> tuple[FrontMatter, list[FrontMatterProblem]]:
     """Parse and validate the YAML between the ``---`` lines."""
     try:
+        structure = _structure_problem(text)
+        if structure is not None:
+            return FrontMatter(), [structure]
         data = yaml.safe_load(text) if text.strip() else {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
@@ -61,7 +73,45 @@ def read_front_matter(text: str) -> tuple[FrontMatter, list[FrontMatterProblem]]
         "subdecks": _boolean(data, "subdecks", text, problems),
         "math": _math(data, text, problems),
     }
-    return FrontMatter(**values), problems  # type: ignore[arg-type]
+    key_line = _line_of_key(text, "key") if values["key"] is not None else 0
+    return FrontMatter(**values, key_line=key_line), problems  # type: ignore[arg-type]
+
+
+def _structure_problem(text: str) -> FrontMatterProblem | None:
+    """Refuse anchors, aliases and deep nesting, reading only the event stream.
+
+    An alias makes ``safe_load`` build the aliased value again wherever it is
+    used, so a few hundred bytes of nested aliases ("billion laughs") expand to
+    gigabytes. The event stream is read in one pass without expanding anything.
+    """
+    depth = 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        line, column = _place(event)
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            return FrontMatterProblem(
+                line,
+                "front matter: YAML anchors and aliases (&name, *name) are not allowed; "
+                "write each value out",
+                column=column,
+                code="AG650",
+            )
+        depth += isinstance(event, _OPENERS)
+        depth -= isinstance(event, _CLOSERS)
+        if depth > MAX_FRONT_MATTER_DEPTH:
+            return FrontMatterProblem(
+                line,
+                f"front matter nests lists or mappings more than {MAX_FRONT_MATTER_DEPTH} "
+                "deep; front matter is 'key: value' lines and one list of tags",
+                column=column,
+                code="AG651",
+            )
+    return None
+
+
+def _place(event: yaml.Event) -> tuple[int, int]:
+    """The 1-based line (from the opening ``---``) and column where an event starts."""
+    mark = event.start_mark
+    return (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
 
 
 def _line_of_key(text: str, key: str) -> int:

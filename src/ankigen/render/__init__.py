@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ankigen import anki_markup
@@ -19,6 +19,7 @@ from ankigen.render.figures import FigureResult, Formulas, draw_figure
 from ankigen.render.images import ship_image
 from ankigen.render.math import MathRenderer
 from ankigen.render.media import MediaCache, MediaFile
+from ankigen.timelimit import TimeLimits
 
 #: Called as ``progress(done, total)`` while formulas and figures render.
 Progress = Callable[[int, int], None]
@@ -31,6 +32,7 @@ class RenderSettings:
     figures_dir: Path
     cache_dir: Path
     figure_format: str = "svg"
+    limits: TimeLimits = field(default_factory=TimeLimits)
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,7 @@ def render_decks(
 ) -> RenderReport:
     """Render every deck: formulas (drawn in parallel, cached), figures and images."""
     cache = MediaCache(settings.cache_dir)
-    maths = MathRenderer(cache)
+    maths = MathRenderer(cache, settings.limits.formula)
     diagnostics: list[Diagnostic] = []
     for deck in decks:
         diagnostics.extend(maths.prepare(deck))
@@ -177,6 +179,7 @@ class _DeckFiller:
                 drawn.traceback,
                 drawn.script,
             )
+            code = drawn.code
         else:
             shipped = ship_image(ref.target, self.deck.path, self.deck.root, self._cache)
             css = "ag-image"
@@ -215,6 +218,7 @@ class _FigureDrawer:
                 formulas_source,
                 self._settings.figure_format,
                 self._cache,
+                self._settings.limits.figure,
             )
             if result.media is not None:
                 self.drawn += result.drawn

@@ -3,6 +3,9 @@
 Figure scripts are the only code a build runs. Each is loaded from the
 figures folder by its id (which cannot name a path elsewhere) and drawn once
 per build for each set of formulas; results are cached by content hash.
+Each drawing runs in a child process that is killed at the figure time limit,
+so a script that ignores every exception (even the time limit's) cannot hang
+the build; the child's bytes are the same as drawing in-process would give.
 """
 
 from __future__ import annotations
@@ -15,12 +18,13 @@ import traceback
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 
 from ankigen.paths import display_path
 from ankigen.render.media import MediaCache, MediaFile, content_hash
-from ankigen.timelimit import TimeLimitExceeded, call_with_time_limit
+from ankigen.timelimit import ChildFailed, TimeLimitExceeded, TimeLimits, call_in_child
 
 _FIGURE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 #: Bump when the way figures are saved changes, so old cache entries are not reused.
@@ -28,8 +32,9 @@ _RENDER_VERSION = "fig-1"
 
 Formulas = Mapping[str, Callable[..., float]]
 
-#: Seconds a figure script may take before the build gives up on it.
-FIGURE_TIME_LIMIT = 60.0
+#: Seconds a figure script may take before the build gives up on it (the default
+#: of ``figure-time-limit`` in ``[tool.ankigen]``).
+FIGURE_TIME_LIMIT = TimeLimits.figure
 
 
 @dataclass(frozen=True)
@@ -41,13 +46,17 @@ class FigureResult:
     traceback: str = ""
     drawn: bool = False
     script: Path | None = None
+    code: str = ""
 
 
 def figure_script(figure_id: str, figures_dir: Path) -> Path | None:
     """The script for ``figure_id`` inside ``figures_dir``, or None if there is none."""
     if not _FIGURE_ID.match(figure_id):
         return None
-    script = (figures_dir / f"{figure_id}.py").resolve()
+    try:
+        script = (figures_dir / f"{figure_id}.py").resolve()
+    except RuntimeError:  # a symbolic link loop
+        return None
     if not script.is_relative_to(figures_dir.resolve()) or not script.is_file():
         return None
     return script
@@ -60,8 +69,9 @@ def draw_figure(
     formulas_source: str,
     image_format: str,
     cache: MediaCache,
+    time_limit: float = FIGURE_TIME_LIMIT,
 ) -> FigureResult:
-    """Draw one figure (or take it from the cache) as SVG or PNG."""
+    """Draw one figure (or take it from the cache) as SVG or PNG, within ``time_limit`` s."""
     script = figure_script(figure_id, figures_dir)
     if script is None:
         expected = display_path(figures_dir / f"{figure_id}.py")
@@ -74,24 +84,35 @@ def draw_figure(
     )
     if cache.has(name):
         return FigureResult(cache.get(name), script=script)
+    import matplotlib.figure  # noqa: F401  # imported once here, not in every child
+
+    work = partial(_draw_quietly, script, formulas, image_format)
+    try:
+        outcome = call_in_child(work, time_limit)
+    except TimeLimitExceeded:
+        return FigureResult(
+            None,
+            f"figure '{figure_id}' did not finish within the figure time limit of "
+            f"{time_limit:g} s; make it faster, or raise figure-time-limit in [tool.ankigen]",
+            code="AG660",
+        )
+    except ChildFailed as exc:
+        return FigureResult(None, f"figure '{figure_id}' failed: {exc}")
+    if isinstance(outcome, bytes):
+        return FigureResult(cache.put(name, outcome), drawn=True, script=script)
+    message, trace = outcome
+    return FigureResult(None, f"figure '{figure_id}' failed: {message}", trace)
+
+
+def _draw_quietly(script: Path, formulas: Formulas, image_format: str) -> bytes | tuple[str, str]:
+    """The figure's bytes, or its error message and traceback (runs in the child)."""
     # A script's prints would break the tool's output; what it says is dropped.
     chatter = io.StringIO()
     try:
         with contextlib.redirect_stdout(chatter), contextlib.redirect_stderr(chatter):
-            data = call_with_time_limit(
-                lambda: _run_script(script, formulas, image_format), FIGURE_TIME_LIMIT
-            )
-    except TimeLimitExceeded:
-        return FigureResult(
-            None, f"figure '{figure_id}' did not finish within {FIGURE_TIME_LIMIT:g} s"
-        )
-    except (Exception, SystemExit) as exc:  # a script may raise anything, even exit
-        return FigureResult(
-            None,
-            f"figure '{figure_id}' failed: {type(exc).__name__}: {exc}",
-            _script_traceback(exc, script),
-        )
-    return FigureResult(cache.put(name, data), drawn=True, script=script)
+            return _run_script(script, formulas, image_format)
+    except BaseException as exc:  # a script may raise anything, even exit
+        return f"{type(exc).__name__}: {exc}", _script_traceback(exc, script)
 
 
 def _run_script(script: Path, formulas: Formulas, image_format: str) -> bytes:

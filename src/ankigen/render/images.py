@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,7 +14,11 @@ from ankigen.render.svg_safety import sanitise_svg
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _EXTENSIONS = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp"}
-_MAX_BYTES = 20 * 1024 * 1024
+#: Largest image shipped: Anki syncs every media file to every device of a learner.
+MAX_IMAGE_BYTES = 20 * 1024 * 1024
+#: Used when the file system does not say how long a file name may be.
+_NAME_MAX = 255
+_PATH_MAX = 4096
 
 
 @dataclass(frozen=True)
@@ -45,7 +50,25 @@ def ship_image(target: str, content_file: Path, root: Path, cache: MediaCache) -
         return ImageResult(
             None, f"image path '{relative}' is absolute; use a path relative to the content file"
         )
-    resolved = (content_file.parent / relative).resolve()
+    name_problem = _name_problem(target, relative, root)
+    if name_problem is not None:
+        return ImageResult(None, name_problem, code="AG655")
+    try:
+        return _ship_file(relative, content_file.parent / relative, root, cache)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        return ImageResult(
+            None, f"image '{_shown(relative)}' cannot be read: {reason}", code="AG657"
+        )
+    except RuntimeError:  # pathlib's report of a symbolic link loop
+        return ImageResult(
+            None, f"image '{_shown(relative)}' is a symbolic link that loops", code="AG657"
+        )
+
+
+def _ship_file(relative: str, path: Path, root: Path, cache: MediaCache) -> ImageResult:
+    """Judge the file a (well-formed) relative path names, and copy it into the cache."""
+    resolved = path.resolve()
     if not resolved.is_relative_to(root.resolve()):
         return ImageResult(
             None, f"image path '{relative}' leaves the content folder '{display_path(root)}'"
@@ -58,9 +81,13 @@ def ship_image(target: str, content_file: Path, root: Path, cache: MediaCache) -
             None,
             f"image '{relative}' is not a supported image type ({', '.join(sorted(_EXTENSIONS))})",
         )
-    data = resolved.read_bytes()
-    if len(data) > _MAX_BYTES:
-        return ImageResult(None, f"image '{relative}' is larger than 20 MB")
+    # Judge the size before reading: a sparse file can claim gigabytes it never stored.
+    if resolved.stat().st_size > MAX_IMAGE_BYTES:
+        return _too_large(relative)
+    with resolved.open("rb") as handle:
+        data = handle.read(MAX_IMAGE_BYTES + 1)  # the file may grow after stat()
+    if len(data) > MAX_IMAGE_BYTES:
+        return _too_large(relative)
     if suffix == ".svg":
         cleaned = sanitise_svg(data)
         if cleaned.data is None:
@@ -70,3 +97,46 @@ def ship_image(target: str, content_file: Path, root: Path, cache: MediaCache) -
     if cache.has(name):
         return ImageResult(cache.get(name), source=resolved)
     return ImageResult(cache.put(name, data), source=resolved)
+
+
+def _too_large(relative: str) -> ImageResult:
+    limit = MAX_IMAGE_BYTES // (1024 * 1024)
+    return ImageResult(
+        None,
+        f"image '{relative}' is larger than the {limit} MB limit for images; "
+        "shrink or compress it (the limit cannot be raised)",
+        code="AG656",
+    )
+
+
+def _name_problem(target: str, relative: str, root: Path) -> str | None:
+    """A NUL byte, or a file name or path longer than the file system allows."""
+    if "\x00" in relative:
+        written = "%00" if "%00" in target else "a NUL character"
+        return f"image path '{_shown(target)}' contains {written}; remove it from the path"
+    name_max, path_max = _name_limits(root)
+    too_long = next((p for p in Path(relative).parts if len(os.fsencode(p)) > name_max), None)
+    if too_long is not None:
+        return (
+            f"image path '{_shown(relative)}' has a file or folder name of "
+            f"{len(os.fsencode(too_long))} bytes; this file system allows {name_max}: "
+            "rename the file"
+        )
+    if len(os.fsencode(relative)) > path_max:
+        shown = _shown(relative)
+        return f"image path '{shown}' is longer than this file system allows ({path_max} bytes)"
+    return None
+
+
+def _name_limits(root: Path) -> tuple[int, int]:
+    """The file system's longest file name and longest path, in bytes."""
+    try:
+        return os.pathconf(root, "PC_NAME_MAX"), os.pathconf(root, "PC_PATH_MAX")
+    except (OSError, ValueError, AttributeError):  # no such setting here (Windows)
+        return _NAME_MAX, _PATH_MAX
+
+
+def _shown(text: str) -> str:
+    """A path as quoted in a message: a very long one keeps only its ends."""
+    printable = text.replace("\x00", "\\0")
+    return printable if len(printable) <= 80 else f"{printable[:50]}…{printable[-20:]}"

@@ -13,12 +13,14 @@ import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 
 from markdown_it.common.utils import escapeHtml
 
 from ankigen import anki_markup
 from ankigen.diagnostics import Diagnostic, error
 from ankigen.model import Deck, ItemKind, Math, MathMode
+from ankigen.render.drawing import FORMULA_TIME_LIMIT
 from ankigen.render.media import MediaCache, MediaFile, content_hash
 from ankigen.render.tex import (
     RENDER_SETTINGS,
@@ -29,6 +31,7 @@ from ankigen.render.tex import (
     refused_command,
     tex_problem,
 )
+from ankigen.timelimit import ignore_interrupts, interrupts_held
 
 #: Below this many formulas a process pool costs more than it saves.
 _POOL_THRESHOLD = 24
@@ -49,6 +52,17 @@ class _Job:
 
 
 @dataclass(frozen=True)
+class _Failure:
+    """Why a formula could not be drawn, and the diagnostic code when it is a limit."""
+
+    message: str
+    code: str = ""
+
+
+_Outcome = tuple[bytes, float, float, float] | _Failure
+
+
+@dataclass(frozen=True)
 class _Drawn:
     """A drawn image's name, size in em and depth below the baseline."""
 
@@ -61,8 +75,9 @@ class _Drawn:
 class MathRenderer:
     """Validates formulas, draws the missing images, and writes their HTML."""
 
-    def __init__(self, cache: MediaCache) -> None:
+    def __init__(self, cache: MediaCache, time_limit: float = FORMULA_TIME_LIMIT) -> None:
         self._cache = cache
+        self._time_limit = time_limit
         self._pending: dict[str, tuple[_Job, Math, str]] = {}
         self._sizes: dict[str, _Drawn] = self._load_index()
         self._failed: set[str] = set()
@@ -105,21 +120,23 @@ class MathRenderer:
         if not jobs:
             return
         total = len(jobs)
-        for done, (job, outcome) in enumerate(zip(jobs, _draw_all(jobs), strict=True), 1):
+        outcomes = _draw_all(jobs, self._time_limit)
+        for done, (job, outcome) in enumerate(zip(jobs, outcomes, strict=True), 1):
             self._store(job, outcome)
             if progress is not None:
                 progress(done, total)
         self._save_index()
 
-    def _store(self, job: _Job, outcome: tuple[bytes, float, float, float] | str) -> None:
-        if isinstance(outcome, str):
+    def _store(self, job: _Job, outcome: _Outcome) -> None:
+        if isinstance(outcome, _Failure):
             _, math, display_path = self._pending[job.name]
             self._failed.add(job.name)
             self.diagnostics.append(
                 error(
                     display_path,
                     math.line,
-                    f"formula ${_shown(math.tex)}$ cannot be drawn: {outcome}",
+                    f"formula ${_shown(math.tex)}$ cannot be drawn: {outcome.message}",
+                    code=outcome.code,
                 )
             )
             return
@@ -173,8 +190,9 @@ class MathRenderer:
             return {}
 
     def _save_index(self) -> None:
-        data = {name: [d.width, d.height, d.depth] for name, d in sorted(self._sizes.items())}
-        self._cache.put(_INDEX, json.dumps(data, separators=(",", ":")).encode("utf-8"))
+        # Merged with what another build running at the same time may have added.
+        data: dict[str, object] = {n: [d.width, d.height, d.depth] for n, d in self._sizes.items()}
+        self._cache.merge_json(_INDEX, data)
 
 
 def _jobs(math: Math, *, cloze: bool) -> list[_Job]:
@@ -187,26 +205,36 @@ def _jobs(math: Math, *, cloze: bool) -> list[_Job]:
     ]
 
 
-def _draw_all(jobs: list[_Job]) -> Iterator[tuple[bytes, float, float, float] | str]:
+def _draw_all(jobs: list[_Job], time_limit: float) -> Iterator[_Outcome]:
     """Outcomes in job order, as they come: every core draws when there are many."""
     workers = os.cpu_count() or 1
+    draw = partial(_draw_one, time_limit=time_limit)
     if len(jobs) < _POOL_THRESHOLD or workers < 2:
-        yield from map(_draw_one, jobs)
+        yield from map(draw, jobs)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_interrupts)
+    try:
         # Small chunks keep the progress bar moving; not so small that
         # sending jobs to the workers costs more than drawing them.
-        yield from pool.map(_draw_one, jobs, chunksize=max(1, len(jobs) // (workers * 8)))
+        with interrupts_held():  # the workers are forked here
+            outcomes = pool.map(draw, jobs, chunksize=max(1, len(jobs) // (workers * 8)))
+        yield from outcomes
+    finally:
+        # After Ctrl-C or SIGTERM, drawings not yet started are dropped, not waited for.
+        pool.shutdown(cancel_futures=True)
 
 
-def _draw_one(job: _Job) -> tuple[bytes, float, float, float] | str:
-    """Draw one formula (in a worker process); a message string on failure."""
-    from ankigen.render.formula import FormulaError, render_formula
+def _draw_one(job: _Job, time_limit: float) -> _Outcome:
+    """Draw one formula (in a worker process) within the drawing limits."""
+    from ankigen.render.drawing import DrawingLimitError, draw_within_limits
+    from ankigen.render.formula import FormulaError
 
     try:
-        drawn = render_formula(job.tex, display=job.display)
+        drawn = draw_within_limits(job.tex, display=job.display, time_limit=time_limit)
+    except DrawingLimitError as exc:
+        return _Failure(str(exc), exc.code)
     except FormulaError as exc:
-        return str(exc)
+        return _Failure(str(exc))
     return drawn.svg, drawn.width_em, drawn.height_em, drawn.depth_em
 
 

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import json
 import os
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; builds there share no cache at once
+    fcntl = None  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)
@@ -53,6 +61,31 @@ class MediaCache:
             Path(temp).unlink(missing_ok=True)
             raise
         return MediaFile(name, target)
+
+    def merge_json(self, name: str, entries: dict[str, object]) -> dict[str, object]:
+        """Add ``entries`` to the JSON object cached as ``name``; return the merged object.
+
+        Two builds into one output folder at once each read, merge and write the
+        file under a lock, so neither loses the other's entries.
+        """
+        self.folder.mkdir(parents=True, exist_ok=True)
+        with self._locked(f"{name}.lock"):
+            try:
+                stored = json.loads(self.path(name).read_text("utf-8"))
+            except (OSError, ValueError):
+                stored = {}
+            merged = {**(stored if isinstance(stored, dict) else {}), **entries}
+            data = json.dumps(dict(sorted(merged.items())), separators=(",", ":"))
+            self.put(name, data.encode("utf-8"))
+        return merged
+
+    @contextlib.contextmanager
+    def _locked(self, lock_name: str) -> Iterator[None]:
+        """Hold an exclusive lock on ``lock_name`` in the cache folder."""
+        with open(self.path(lock_name), "a+b") as handle:
+            if fcntl is not None:
+                fcntl.flock(handle, fcntl.LOCK_EX)
+            yield  # closing the file releases the lock
 
     def get(self, name: str) -> MediaFile:
         """The cached media file ``name`` (check ``has`` first)."""

@@ -1,0 +1,158 @@
+"""Time limits are enforced from outside the work, and each is a setting.
+
+The slow work here is deterministic ("always slow": it never finishes, or takes
+orders of magnitude longer than its tiny limit); nothing asserts how long
+anything took. ``bad_input/`` holds the golden messages of each limit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ankigen.commands.build import BuildOptions, run
+from ankigen.config import load_settings
+from ankigen.errors import UsageError
+from ankigen.model import MathMode
+from ankigen.timelimit import ChildFailed, TimeLimitExceeded, TimeLimits, call_in_child
+from tests.reliability.support import run_cli
+
+SLOW = "assert (a+b+c+d)^30 == (a+b+c+d)^29*(a+b+c+d) + 1"
+
+
+def _never_ends() -> None:
+    while True:
+        # The point: even the time limit's own exception is swallowed.
+        with contextlib.suppress(BaseException):
+            time.sleep(0.01)
+
+
+def test_child_returns_the_result() -> None:
+    assert call_in_child(lambda: b"drawn", 5.0) == b"drawn"
+
+
+def test_child_that_swallows_everything_is_killed() -> None:
+    with pytest.raises(TimeLimitExceeded):
+        call_in_child(_never_ends, 0.2)
+
+
+def test_child_that_exits_or_raises_is_a_failure() -> None:
+    with pytest.raises(ChildFailed, match="status 3"):
+        call_in_child(lambda: os._exit(3), 5.0)
+    with pytest.raises(ChildFailed, match="ZeroDivisionError"):
+        call_in_child(lambda: 1 // 0, 5.0)
+
+
+@pytest.mark.parametrize("hangs", [False, True], ids=["returns", "hangs"])
+def test_processes_the_work_started_die_with_the_child(tmp_path: Path, hangs: bool) -> None:
+    pid_file = tmp_path / "grandchild.pid"
+
+    def start_a_sleeper() -> str:
+        sleeper = subprocess.Popen(["sleep", "600"])
+        pid_file.write_text(str(sleeper.pid))
+        if hangs:
+            _never_ends()
+        return "done"
+
+    if hangs:
+        with pytest.raises(TimeLimitExceeded):
+            call_in_child(start_a_sleeper, 0.5)
+    else:
+        assert call_in_child(start_a_sleeper, 30) == "done"
+    assert not _alive(int(pid_file.read_text()))
+
+
+def test_build_options_carry_the_limits(tmp_path: Path) -> None:
+    """A test (or a caller) sets a limit through BuildOptions, without monkeypatching."""
+    (tmp_path / "content").mkdir()
+    (tmp_path / "content" / "deck.md").write_text(
+        f"# Slow\n\nQ ::: A.\n\n```check\n{SLOW}\n```\n", "utf-8"
+    )
+    options = BuildOptions(
+        paths=(tmp_path / "content",),
+        out_dir=tmp_path / "out",
+        figures_dir=tmp_path / "figures",
+        math=MathMode.MATHJAX,
+        write=False,
+        limits=TimeLimits(check_statement=0.05),
+    )
+    (problem,) = [d for d in run(options).diagnostics if d.is_error]
+    assert problem.line == 6
+    assert problem.message.startswith("gave up after 0.05 s;")
+    assert "raise check-time-limit in [tool.ankigen]" in problem.message
+
+
+def test_limits_are_read_from_pyproject(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.ankigen]\ncheck-time-limit = 2\ncheck-deck-time-limit = 30\n"
+        "formula-time-limit = 1.5\nfigure-time-limit = 120\n"
+    )
+    assert load_settings(tmp_path).limits == TimeLimits(2.0, 30.0, 1.5, 120.0)
+    assert load_settings(tmp_path / "nowhere").limits == TimeLimits()
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "'fast'", "true"])
+def test_a_limit_must_be_a_positive_number(tmp_path: Path, value: str) -> None:
+    (tmp_path / "pyproject.toml").write_text(f"[tool.ankigen]\nfigure-time-limit = {value}\n")
+    with pytest.raises(UsageError, match="figure-time-limit must be a positive number"):
+        load_settings(tmp_path)
+
+
+def test_bad_limit_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "content").mkdir()
+    (tmp_path / "content" / "deck.md").write_text("# D\n\nQ ::: A.\n")
+    (tmp_path / "pyproject.toml").write_text("[tool.ankigen]\ncheck-time-limit = -5\n")
+    result = run_cli(["check"])
+    assert result.exit_code == 2
+    assert "check-time-limit must be a positive number of seconds" in result.stderr
+
+
+def test_sigterm_while_a_figure_draws_kills_it_and_exits_143(tmp_path: Path) -> None:
+    """The figure's child process does not outlive the build."""
+    (tmp_path / "content").mkdir()
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "content" / "deck.md").write_text("# F\n\nQ ::: ![a plot](figure:stuck)\n")
+    (tmp_path / "figures" / "stuck.py").write_text(
+        "import os, pathlib, time\n\n\ndef draw(fig, formulas):\n"
+        "    pathlib.Path('child.pid').write_text(str(os.getpid()))\n"
+        "    while True:\n        try:\n            time.sleep(0.01)\n"
+        "        except BaseException:\n            pass\n"
+    )
+    build = subprocess.Popen(
+        [sys.executable, "-m", "ankigen", "build", "--math", "mathjax"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        pid_file = tmp_path / "child.pid"
+        while not pid_file.exists() or not pid_file.read_text():
+            assert build.poll() is None, build.communicate()
+            time.sleep(0.05)
+        build.send_signal(signal.SIGTERM)
+        _, stderr = build.communicate(timeout=60)
+    finally:
+        build.kill()
+    assert build.returncode == 143, stderr
+    assert stderr == "Stopped by SIGTERM; the previous decks were left as they were.\n"
+    assert not _alive(int(pid_file.read_text()))
+    assert not (tmp_path / "build" / "deck.apkg").exists()
+
+
+def _alive(pid: int) -> bool:
+    """True while ``pid`` runs (a killed process nobody has reaped yet does not count)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    return not stat.exists() or stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
