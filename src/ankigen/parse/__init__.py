@@ -50,7 +50,12 @@ def parse_text(text: str, path: Path, root: Path, display_path: str) -> ParseRes
     tokens = content_parser().parse(text)
     front = _front_matter(tokens, display_path, diagnostics)
     walked = Walker(text.splitlines()).walk(tokens)
-    diagnostics.extend(error(display_path, line, message) for line, message in walked.problems)
+    diagnostics.extend(
+        (warning if p.is_warning else error)(
+            display_path, p.line, p.message, column=p.column, code=p.code
+        )
+        for p in walked.problems
+    )
 
     name = front.deck or walked.title or path.stem
     key = front.key or path.stem
@@ -76,7 +81,7 @@ def parse_text(text: str, path: Path, root: Path, display_path: str) -> ParseRes
         formulas=tuple(walked.formulas),
         tags=front.tags,
     )
-    return ParseResult(deck, tuple(sorted(diagnostics, key=lambda d: d.line)))
+    return ParseResult(deck, tuple(sorted(diagnostics, key=lambda d: (d.line, d.column))))
 
 
 def _front_matter(

@@ -9,7 +9,7 @@ fence or the next item closes it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from markdown_it.token import Token
@@ -17,12 +17,10 @@ from markdown_it.token import Token
 from ankigen.model import CodeBlock, ItemKind
 from ankigen.parse.cloze import cloze_problems, has_cloze, number_marks
 from ankigen.parse.metadata import Metadata, is_comment, parse_comment
+from ankigen.parse.near_miss import Locator, near_misses
 from ankigen.parse.slug import slugify
+from ankigen.syntax import separator
 
-#: The separator inside a text token: ``:::`` after white space or the start
-#: of the token, and before white space or the end of the token.
-_SEPARATOR = re.compile(r"(?:(?<=\s)|^):::(?=\s|$)")
-_SOURCE_SEPARATOR = re.compile(r"(?:(?<=\s)|^):::(?=\s|$)", re.MULTILINE)
 _CALLOUT = re.compile(r"^\[!(recall|formula|note)\][ \t]*(.*)$", re.IGNORECASE)
 _CHECK_FENCES = ("check", "formulas")
 #: An image whose target markdown-it refused (a URL scheme it does not link).
@@ -63,6 +61,17 @@ class Draft:
     last_line: int = 0
 
 
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong at a line (and column, 0 when unknown): an error unless ``is_warning``."""
+
+    line: int
+    message: str
+    column: int = 0
+    code: str = ""
+    is_warning: bool = False
+
+
 @dataclass
 class WalkResult:
     """Everything the walker found in one file."""
@@ -70,7 +79,7 @@ class WalkResult:
     title: str | None = None
     drafts: list[Draft] = field(default_factory=list)
     formulas: list[CodeBlock] = field(default_factory=list)
-    problems: list[tuple[int, str]] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
 
 
 class Walker:
@@ -106,15 +115,26 @@ class Walker:
         elif kind == "hr":
             self._close()
         elif kind == "paragraph_open":
-            self._paragraph(_paragraph_of(block, self._lines))
+            paragraph = _paragraph_of(block, self._lines)
+            self._near_misses(paragraph)
+            self._paragraph(paragraph)
         elif kind == "fence" and first.info.strip() in _CHECK_FENCES:
             self._code_block(first)
         elif kind == "blockquote_open" and self._callout is None and _callout_kind(block):
             self._callout_block(block, _callout_kind(block) or "")
         elif kind == "html_block" and self._metadata_after(first):
             return
-        elif kind == "math_block" and has_cloze([first]):
-            self._paragraph(_display_math_paragraph(first))
+        elif kind == "math_block":
+            self._math_block(block)
+        else:
+            self._extend(block)
+
+    def _math_block(self, block: list[Token]) -> None:
+        """A display formula holding a cloze is a cloze item; any other is part of the answer."""
+        formula = _display_math_paragraph(block[0])
+        self._near_misses(formula)
+        if has_cloze(formula.children):
+            self._paragraph(formula)
         else:
             self._extend(block)
 
@@ -171,7 +191,7 @@ class Walker:
         marker = _paragraph_of(inner[0], self._lines)
         rest = _after_marker_line(marker)
         if any(
-            c.type == "text" and _SEPARATOR.search(c.content)
+            c.type == "text" and any(separator.matches(c.content))
             for c in marker.children[: len(marker.children) - len(rest.children)]
         ):
             self._problem(
@@ -179,6 +199,7 @@ class Walker:
             )
         self._callout = kind
         if rest.children:
+            self._near_misses(rest)
             self._paragraph(rest)
         for sub in inner[1:]:
             self._block(sub)
@@ -189,15 +210,13 @@ class Walker:
 
     def _paragraph(self, paragraph: Paragraph) -> None:
         _note_lines(paragraph.children, paragraph.line)
-        self._stray_dollars(paragraph.stray_dollar_lines)
         split = _find_separator(paragraph.children)
         next_item = None
         if split is not None:
             lead, next_item = _split_at_next_item(split[1], paragraph)
             split = (split[0], lead)
             if next_item is not None:
-                kept = paragraph.source.split("\n")[: next_item.line - paragraph.line]
-                paragraph = replace(paragraph, source="\n".join(kept), end_line=next_item.line - 1)
+                paragraph = _up_to(paragraph, next_item)
         self._paragraph_item(paragraph, split)
         if next_item is not None:
             self._paragraph(next_item)
@@ -205,6 +224,7 @@ class Walker:
     def _paragraph_item(
         self, paragraph: Paragraph, split: tuple[list[Token], list[Token]] | None
     ) -> None:
+        self._stray_dollars(paragraph.stray_dollar_lines)
         if split is not None or self._open is not None or has_cloze(paragraph.children):
             self._url_images(paragraph.children, paragraph.line)  # prose makes no card
         question = paragraph.children if split is None else split[0]
@@ -234,8 +254,10 @@ class Walker:
         lead = [] if split is None else split[1]
         if kind is ItemKind.CLOZE:
             number_marks(front)
-            for offset, message in cloze_problems(front):
-                self._problem(paragraph.line + offset, message)
+            locator = Locator(self._lines)
+            for offset, finding in cloze_problems(front):
+                at = locator.locate(paragraph.line + offset, finding)
+                self._problem(at.line, finding.message, column=at.column, code=finding.code)
             if split is not None and has_cloze(lead):
                 self._problem(
                     paragraph.line,
@@ -295,8 +317,16 @@ class Walker:
 
     # -- problems -------------------------------------------------------
 
-    def _problem(self, line: int, message: str) -> None:
-        self.result.problems.append((line, message))
+    def _problem(self, line: int, message: str, *, column: int = 0, code: str = "") -> None:
+        self.result.problems.append(Problem(line, message, column, code))
+
+    def _near_misses(self, paragraph: Paragraph) -> None:
+        """Warn about syntax that almost makes a card (format section 13)."""
+        for at in near_misses(paragraph.children, paragraph.line, self._lines):
+            finding = at.finding
+            self.result.problems.append(
+                Problem(at.line, finding.message, at.column, finding.code, finding.is_warning)
+            )
 
     def _url_images(self, children: Sequence[Token], line: int) -> None:
         # markdown-it makes no image of a javascript:, vbscript:, file: or data:
@@ -425,7 +455,7 @@ def _find_separator(children: list[Token]) -> tuple[list[Token], list[Token]] | 
         if child.type != "text" or depth != 0:
             continue
         starts_line = index == 0 or children[index - 1].type in ("softbreak", "hardbreak")
-        for match in _SEPARATOR.finditer(child.content):
+        for match in separator.matches(child.content):
             if match.start() == 0 and not starts_line and index > 0:
                 continue  # glued to the previous token, e.g. `*q*:::`
             before = child.content[: match.start()].rstrip()
@@ -459,6 +489,24 @@ def _split_at_next_item(
         stray = tuple(n for n in paragraph.stray_dollar_lines if n >= first)
         return lead[:index], Paragraph(rest, first, paragraph.end_line, source, stray)
     return lead, None
+
+
+def _up_to(paragraph: Paragraph, next_item: Paragraph) -> Paragraph:
+    """The lines of ``paragraph`` before ``next_item``: its tokens, source and comment alone.
+
+    Each line of ``Outlier ::: ... <!-- id: a -->`` / ``Mode ::: ... <!-- id: b -->``
+    keeps its own metadata comment, so the first item's is not the second's.
+    """
+    first = next_item.children[0]
+    cut = next(i for i, child in enumerate(paragraph.children) if child is first)
+    kept = paragraph.source.split("\n")[: next_item.line - paragraph.line]
+    return replace(
+        paragraph,
+        children=_strip_trailing_space(paragraph.children[:cut]),
+        source="\n".join(kept),
+        end_line=next_item.line - 1,
+        stray_dollar_lines=tuple(n for n in paragraph.stray_dollar_lines if n < next_item.line),
+    )
 
 
 def _link_target(text: str) -> str:
@@ -546,17 +594,12 @@ def _split_source(source: str, front: list[Token], has_separator: bool) -> tuple
     # Separator-like text inside code or math of the question is not the
     # separator; skip as many matches as those tokens hold.
     skip = sum(
-        len(_SEPARATOR.findall(c.content))
+        separator.count(c.content)
         for c in front
         if c.type in ("code_inline", "math_inline", "math_inline_double")
     )
-    matches = list(_iter_separators(source))
+    matches = separator.in_source(source)
     if len(matches) <= skip:
         return source, ""
     cut = matches[skip]
     return source[: cut[0]], source[cut[1] :]
-
-
-def _iter_separators(source: str) -> Iterator[tuple[int, int]]:
-    for match in _SOURCE_SEPARATOR.finditer(source):
-        yield match.start(), match.end()

@@ -27,6 +27,7 @@ from ankigen.render.tex import (
     math_cloze_html,
     tex_problem,
 )
+from ankigen.syntax.cloze import has_cloze
 
 #: Below this many formulas a process pool costs more than it saves.
 _POOL_THRESHOLD = 24
@@ -130,7 +131,7 @@ class MathRenderer:
         """The HTML for one formula, and the media files it references."""
         if mode is MathMode.MATHJAX or (math.tex, math.display) in self._invalid:
             return _mathjax(math), []
-        if cloze and _has_cloze(math.tex):
+        if cloze and has_cloze(math.tex):
             variants = cloze_variants(math.tex)
             back = self._image(_Job(variants.back, math.display))
             fronts = {n: self._image(_Job(tex, math.display)) for n, tex in variants.fronts.items()}
@@ -174,7 +175,7 @@ class MathRenderer:
 
 
 def _jobs(math: Math, *, cloze: bool) -> list[_Job]:
-    if not (cloze and _has_cloze(math.tex)):
+    if not (cloze and has_cloze(math.tex)):
         return [_Job(math.tex, math.display)]
     variants = cloze_variants(math.tex)
     return [
@@ -217,10 +218,6 @@ def _mathjax(math: Math) -> str:
     if math.display:
         return escapeHtml(f"\\[{math.tex}\\]")
     return escapeHtml(f"\\({math.tex}\\)")
-
-
-def _has_cloze(tex: str) -> bool:
-    return "{{c" in tex or "{{C" in tex
 
 
 def _formula_error(deck: Deck, math: Math, problem: str) -> Diagnostic:
