@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ankigen.buildtime import build_time
 from ankigen.check import CheckReport, check_deck
+from ankigen.commands.unread import unread_files
 from ankigen.diagnostics import Diagnostic, sort_diagnostics, strictly
 from ankigen.errors import AnkigenError, UsageError
 from ankigen.model import Deck, MathMode
@@ -94,6 +95,7 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     current = [plan.stamp for plan in plans if plan.stamp is not None]
     todo = {plan.source.path: plan for plan in plans if plan.stamp is None}
     diagnostics: list[Diagnostic] = [w for stamp in current for w in stamp.replayed_warnings()]
+    diagnostics.extend(unread_files(options.paths, (plan.source.path for plan in plans)))
 
     decks: list[Deck] = []
     for plan in todo.values():
