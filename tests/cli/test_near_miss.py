@@ -115,6 +115,8 @@ def test_one_mistake_in_math_is_one_error_in_the_words_of_text(project: Path) ->
         f"content/stats.md:{TYPO_LINE}: formula $E = {{{{c::m}}}} c^2$: "
         "cloze '{{c::' needs a number from 1 up, e.g. '{{c1::'"
     ]
+    codes = [(r["line"], r["code"]) for r in records(check(project, "--format", "json"))]
+    assert codes == [(TYPO_LINE, "AG501")]
 
 
 def test_markdown_the_build_does_not_read(project: Path) -> None:

@@ -27,7 +27,7 @@ from ankigen.render.tex import (
     math_cloze_html,
     tex_problem,
 )
-from ankigen.syntax.cloze import has_cloze
+from ankigen.syntax.cloze import has_cloze, math_problem
 
 #: Below this many formulas a process pool costs more than it saves.
 _POOL_THRESHOLD = 24
@@ -222,8 +222,13 @@ def _mathjax(math: Math) -> str:
 
 def _formula_error(deck: Deck, math: Math, problem: str) -> Diagnostic:
     delimiter = "$$" if math.display else "$"
+    cloze_problem = math_problem(math.tex)
+    code = cloze_problem.code if cloze_problem and cloze_problem.message == problem else ""
     return error(
-        deck.display_path, math.line, f"formula {delimiter}{_shown(math.tex)}{delimiter}: {problem}"
+        deck.display_path,
+        math.line,
+        f"formula {delimiter}{_shown(math.tex)}{delimiter}: {problem}",
+        code=code,
     )
 
 
