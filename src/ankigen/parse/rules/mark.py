@@ -106,7 +106,8 @@ def _pair_delimiters(state: StateInline, delimiters: list[Delimiter]) -> None:
 # --- near misses ------------------------------------------------------------
 
 NEAR_MISS = "AG530"
-_RUN = re.compile(r"(?<!=)==(?!=)")
+#: Two equals signs alone: not part of ``===``, nor of an arrow (``==>``, ``<==``).
+_RUN = re.compile(r"(?<![=<>!])==(?![=<>])")
 
 
 def near_misses(line: str) -> list[Finding]:
