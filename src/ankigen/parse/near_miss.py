@@ -43,6 +43,8 @@ def near_misses(children: Sequence[Token], first_line: int, lines: Sequence[str]
                 for finding in cloze.near_misses(token.content):
                     at = line + token.content.count("\n", 0, finding.start)
                     found.append(locator.locate(at, finding))
+        if not any(t.type == "text" and ("::" in t.content or "==" in t.content) for t in tokens):
+            continue  # neither rule below could find anything on this line
         masked = _masked(tokens)
         rules = [mark.near_misses]
         if not any(separator.matches(masked)):

@@ -124,6 +124,8 @@ def near_misses(text: str) -> list[Finding]:
     guess at: it may be a set in TeX.
     """
     found: list[Finding] = []
+    if "{" not in text:
+        return found  # the common case, cheaply
     for match in _MARKER_LIKE.finditer(text):
         braces, gap1, gap2, number, gap3, colons = match.groups()
         spaced = bool(gap1 or gap2 or gap3)

@@ -119,8 +119,10 @@ def near_misses(line: str) -> list[Finding]:
     comparison spaced on both sides (``x == y``) or inside words (``a==b``)
     is never reported.
     """
-    runs = [_Run.at(line, match.start()) for match in _RUN.finditer(line)]
     found: list[Finding] = []
+    if line.count("==") < 2:
+        return found  # the common case, cheaply
+    runs = [_Run.at(line, match.start()) for match in _RUN.finditer(line)]
     for first, second in itertools.pairwise(runs):
         inner = line[first.start + 2 : second.start]
         if not inner.strip():
