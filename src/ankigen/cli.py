@@ -14,7 +14,9 @@ from pathlib import Path
 import click
 
 from ankigen import __version__
+from ankigen.apkg import UnreadableDeck
 from ankigen.commands.build import BuildOptions, BuildResult, WriteError, run
+from ankigen.commands.diff import diff_files, diff_record, diff_summary
 from ankigen.config import load_settings
 from ankigen.errors import UsageError
 from ankigen.model import MathMode
@@ -76,6 +78,12 @@ def main() -> None:
     show_default=True,
     help="Image format for figures.",
 )
+@click.option(
+    "--against",
+    type=click.Path(path_type=Path, exists=True),
+    help="The release learners have (OLD.apkg, or a folder of them): print what "
+    "importing the new deck over it will do; refuse a note type change under one id.",
+)
 @_STRICT
 @_FORMAT
 def build(
@@ -86,6 +94,7 @@ def build(
     figure_format: str,
     strict: bool,
     output_format: str,
+    against: Path | None,
 ) -> None:
     """Build OUT/<stem>.apkg for each content file in PATHS (default: content/).
 
@@ -101,6 +110,7 @@ def build(
             math=MathMode(math) if math else None,
             figure_format=figure_format,
             strict=strict,
+            against=against,
         )
         with _progress("Rendering") as progress:
             result = run(options, progress)
@@ -119,6 +129,8 @@ def build(
         )
     if s.up_to_date:
         click.echo(f"{_plural(s.up_to_date, 'deck')} already up to date (nothing changed)")
+    for diff in result.diffs:
+        click.echo(diff_summary(diff))
     click.echo(
         f"Built {_plural(s.decks, 'deck')}: {_plural(s.notes, 'note')}, "
         f"{_plural(s.cards, 'card')}, {s.media} media; {_plural(s.checks, 'check')} "
@@ -153,13 +165,29 @@ def check(
     sys.exit(1 if result.failed else 0)
 
 
+@main.command()
+@click.argument("old", type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.argument("new", type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
+@click.option("--strict", is_flag=True, help="Exit 1 when some edit would not reach learners.")
+def diff(old: Path, new: Path, output_format: str, strict: bool) -> None:
+    """What importing NEW.apkg over OLD.apkg does in a learner's collection, by Anki's rules."""
+    with _usage_errors():
+        changes = diff_files(old, new)
+    if output_format == "json":
+        click.echo(json.dumps(diff_record(changes), indent=2, ensure_ascii=False))
+    else:
+        click.echo(diff_summary(changes))
+    sys.exit(1 if strict and changes.not_applied else 0)
+
+
 @contextmanager
 def _usage_errors() -> Iterator[None]:
     """Turn usage errors into click's exit status 2, and write errors into 1, with a plain
     message instead of a traceback."""
     try:
         yield
-    except UsageError as exc:
+    except (UsageError, UnreadableDeck) as exc:
         raise click.UsageError(str(exc)) from None
     except WriteError as exc:
         click.echo(f"Build failed: {exc}; the previous deck was left as it was.", err=True)
@@ -235,6 +263,7 @@ def _json_report(result: BuildResult) -> dict[str, object]:
             "ok": not result.failed,
         },
         "written": [str(deck.path) for deck in result.written],
+        "against": [diff_record(diff) for diff in result.diffs],
     }
 
 

@@ -138,16 +138,20 @@ def test_successful_rebuild_replaces_deck_and_leaves_no_temp(project: Path) -> N
 def test_package_module_writes_through_temp_file(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The deck reaches its final name only by one rename of a complete file."""
-    renames: list[tuple[str, str]] = []
+    """The deck reaches its final name only by one rename of a complete, staged file."""
+    renames: list[tuple[Path, Path]] = []
     real_replace = os.replace
 
     def spy(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
-        renames.append((Path(src).name, Path(dst).name))
+        renames.append((Path(src), Path(dst)))
         real_replace(src, dst)
 
     monkeypatch.setattr(ankigen.package.os, "replace", spy)
     run(_options(project))
-    apkg_renames = [r for r in renames if r[1] == "deck.apkg"]
-    assert len(apkg_renames) == 1
-    assert apkg_renames[0][0].startswith(".deck-")
+    final = project / "out" / "deck.apkg"
+    into_place = [src for src, dst in renames if dst.resolve() == final.resolve()]
+    assert len(into_place) == 1
+    # The deck was written to a temporary name, then renamed inside a staging folder.
+    assert into_place[0].parent.name.startswith(".staging-")
+    staged = [src for src, dst in renames if dst == into_place[0]]
+    assert len(staged) == 1 and staged[0].name.startswith(".deck-")

@@ -88,8 +88,13 @@ def test_outside_git_the_content_file_time_is_used(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
-    os.utime("content/repro.md", (T1, T1))
+    for path in Path(".").rglob("*"):
+        os.utime(path, (T1, T1))
     assert _times(_build("out")) == {T1}
+    # A note is as new as the newest input it shows: touching a figure script
+    # makes the notes that show it newer, and only those.
+    os.utime("figures/line.py", (T2, T2))
+    assert _times(_build("out2")) == {T1, T2}
 
 
 def _git(*args: str, when: int | None = None) -> None:

@@ -7,12 +7,15 @@ together and decides, from the diagnostics, whether decks are written.
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ankigen.buildtime import build_time
+from ankigen.buildtime import BuildClock
 from ankigen.check import CheckReport, check_deck
+from ankigen.commands.diff import DeckDiff
+from ankigen.commands.release import compare_staged, deck_times, settings_files, staging
 from ankigen.commands.unread import unread_files
 from ankigen.diagnostics import Diagnostic, sort_diagnostics, strictly
 from ankigen.errors import AnkigenError, UsageError
@@ -36,6 +39,8 @@ class BuildOptions:
     figure_format: str = "svg"
     write: bool = True
     strict: bool = False
+    #: The release learners have (an .apkg, or a folder of them): report what this one changes.
+    against: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,8 @@ class BuildResult:
     diagnostics: tuple[Diagnostic, ...]
     written: tuple[PackagedDeck, ...]
     summary: BuildSummary
+    #: With ``--against``: what importing each written deck over its old release does.
+    diffs: tuple[DeckDiff, ...] = ()
 
     @property
     def failed(self) -> bool:
@@ -91,7 +98,11 @@ class ContentFile:
 def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     """Build (or, with ``write=False``, only check) every content file."""
     cache = MediaCache(options.out_dir / ".cache")
-    plans = [_plan(source, options, cache) for source in discover(options.paths)]
+    clock = BuildClock(Path.cwd())
+    sources = discover(options.paths)
+    if options.write:  # `check` writes no deck: no times to work out
+        clock.learn([*(s.path for s in sources), *settings_files()])
+    plans = [_plan(source, options, cache, clock) for source in sources]
     current = [plan.stamp for plan in plans if plan.stamp is not None]
     todo = {plan.source.path: plan for plan in plans if plan.stamp is None}
     diagnostics: list[Diagnostic] = [w for stamp in current for w in stamp.replayed_warnings()]
@@ -120,18 +131,22 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     diagnostics = strictly(diagnostics, options.strict)
 
     # A build with any error writes nothing: every good deck on disk stays.
-    failed = any(d.is_error for d in diagnostics)
     written: list[PackagedDeck] = []
-    if options.write and not failed:
-        for rendered in rendering.decks:
-            plan = todo[rendered.deck.path]
-            deck_file = _write(rendered, options.out_dir, plan.build_time)
-            save_stamp(
-                cache,
-                rendered.deck.stem,
-                _stamp_of(plan, rendered, deck_file, reports[rendered.deck.path], diagnostics),
-            )
-            written.append(deck_file)
+    diffs: list[DeckDiff] = []
+    if options.write and not any(d.is_error for d in diagnostics):
+        with staging(options.out_dir) as stage:
+            clock.learn(path for r in rendering.decks for path in r.sources)
+            staged = [(r, _write(r, stage, clock)) for r in rendering.decks]
+            if options.against is not None:
+                diffs, problems = compare_staged(staged, options.against)
+                diagnostics.extend(strictly(problems, options.strict))
+            if not any(d.is_error for d in diagnostics):
+                for rendered, deck_file in staged:
+                    plan, report = todo[rendered.deck.path], reports[rendered.deck.path]
+                    published = _publish(deck_file, options.out_dir)
+                    stamp = _stamp_of(plan, rendered, published, report, diagnostics)
+                    save_stamp(cache, rendered.deck.stem, stamp)
+                    written.append(published)
 
     summary = BuildSummary(
         decks=len(plans),
@@ -146,7 +161,7 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
         # An up-to-date deck's images all come from earlier builds.
         images_cached=rendering.cached + sum(p.media for p in current),
     )
-    return BuildResult(tuple(sort_diagnostics(diagnostics)), tuple(written), summary)
+    return BuildResult(tuple(sort_diagnostics(diagnostics)), tuple(written), summary, tuple(diffs))
 
 
 @dataclass(frozen=True)
@@ -159,11 +174,16 @@ class _Plan:
     stamp: Stamp | None
 
 
-def _plan(source: ContentFile, options: BuildOptions, cache: MediaCache) -> _Plan:
+def _plan(
+    source: ContentFile, options: BuildOptions, cache: MediaCache, clock: BuildClock
+) -> _Plan:
     """Decide whether a content file's deck must be built, or is already up to date."""
     if not options.write:
         return _Plan(source, "", 0.0, None)  # `check` writes no deck: nothing to compare
-    when = build_time(source.path)
+    stamp = load_stamp(cache, source.path.stem)
+    # The figures and images the last build used count too: an uncommitted one has its own time.
+    shown = [Path(p) for p in stamp.sources] if stamp else []
+    when = clock.time_of([source.path, *settings_files(), *shown])
     settings = "|".join(
         str(part)
         for part in (
@@ -175,17 +195,28 @@ def _plan(source: ContentFile, options: BuildOptions, cache: MediaCache) -> _Pla
         )
     )
     inputs = input_hash(source.path, settings, when)
-    stamp = load_stamp(cache, source.path.stem)
     deck_file = options.out_dir / f"{source.path.stem}.apkg"
-    current = stamp if is_up_to_date(stamp, inputs, deck_file) else None
-    return _Plan(source, inputs, when, current)
+    # --against compares the deck it writes with the old release: always build it.
+    fresh = options.against is None and is_up_to_date(stamp, inputs, deck_file)
+    return _Plan(source, inputs, when, stamp if fresh else None)
 
 
-def _write(rendered: RenderedDeck, out_dir: Path, when: float) -> PackagedDeck:
+def _write(rendered: RenderedDeck, stage: Path, clock: BuildClock) -> PackagedDeck:
+    times = deck_times(rendered, clock, settings_files())
     try:
-        return write_deck(rendered, out_dir, when)
+        return write_deck(rendered, stage, times.deck, times.notes)
     except OSError as exc:
-        raise WriteError(out_dir / f"{rendered.deck.stem}.apkg", exc) from exc
+        raise WriteError(stage.parent / f"{rendered.deck.stem}.apkg", exc) from exc
+
+
+def _publish(staged: PackagedDeck, out_dir: Path) -> PackagedDeck:
+    """Rename a staged deck into place (atomic: same file system)."""
+    target = out_dir / staged.path.name
+    try:
+        os.replace(staged.path, target)
+    except OSError as exc:
+        raise WriteError(target, exc) from exc
+    return dataclasses.replace(staged, path=target)
 
 
 def _stamp_of(

@@ -16,7 +16,7 @@ import sqlite3
 import tempfile
 import time
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +24,7 @@ import genanki
 
 from ankigen.model import ItemKind
 from ankigen.package.note_types import cloze_model, reveal_model
+from ankigen.package.release import release_tag
 from ankigen.render import RenderedDeck
 from ankigen.render.media import MediaFile
 
@@ -46,9 +47,32 @@ def deck_id(deck_key: str, subdeck: str = "") -> int:
     return (1 << 30) + int.from_bytes(digest[:6], "big") % (1 << 40)
 
 
-def write_deck(rendered: RenderedDeck, out_dir: Path, timestamp: float) -> PackagedDeck:
-    """Write ``out_dir/<stem>.apkg`` atomically, with ``timestamp`` as every time in it."""
+class _TimedNote(genanki.Note):  # type: ignore[misc]
+    """A genanki note written with its own modification time, not the deck's."""
+
+    def __init__(self, mtime: float, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.mtime = mtime
+
+    def write_to_db(self, cursor: object, timestamp: float, deck_id: int, id_gen: object) -> None:
+        """Write the note and its cards, each stamped with the note's time."""
+        super().write_to_db(cursor, self.mtime, deck_id, id_gen)
+
+
+def write_deck(
+    rendered: RenderedDeck,
+    out_dir: Path,
+    timestamp: float,
+    note_times: Mapping[str, float] | None = None,
+) -> PackagedDeck:
+    """Write ``out_dir/<stem>.apkg`` atomically.
+
+    ``timestamp`` stamps the deck, its note types and its release tag;
+    ``note_times`` (by GUID) stamps each note and its cards (default: ``timestamp``).
+    """
     deck = rendered.deck
+    times = note_times or {}
+    release = release_tag(deck.key, timestamp)
     decks: dict[str, genanki.Deck] = {}
     cards = 0
     for position, note in enumerate(rendered.notes):
@@ -60,11 +84,12 @@ def write_deck(rendered: RenderedDeck, out_dir: Path, timestamp: float) -> Packa
             )
         model = cloze_model() if note.kind is ItemKind.CLOZE else reveal_model()
         # `due` is the new-card position: cards come up in the order of the file.
-        gnote = genanki.Note(
+        gnote = _TimedNote(
+            times.get(note.guid, timestamp),
             model=model,
             fields=list(note.fields),
             guid=note.guid,
-            tags=list(note.tags),
+            tags=[*note.tags, release],
             due=position,
             sort_field=note.fields[0],
         )

@@ -42,6 +42,8 @@ class Note:
     tags: tuple[str, ...]
     deck_name: str
     line: int
+    #: The figure scripts and image files this note shows (its inputs besides the content).
+    sources: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,7 @@ class _DeckFiller:
         self._formulas_source = formulas_source
         self._media: dict[str, MediaFile] = {}
         self._sources: set[Path] = set()
+        self._note_sources: set[Path] = set()
         self.diagnostics: list[Diagnostic] = []
 
     def rendered(self) -> RenderedDeck:
@@ -133,11 +136,14 @@ class _DeckFiller:
         return RenderedDeck(self.deck, notes, media, tuple(sorted(self._sources)))
 
     def _note(self, item: Item) -> Note:
+        self._note_sources = set()
         front = self._fill(item.front, cloze=item.kind is ItemKind.CLOZE)
         back = self._fill(item.back, cloze=False)
         source = html.escape(f"{self.deck.path.name}:{item.line}")
         deck_name = item.subdeck or self.deck.name
-        return Note(item.kind, (front, back, source), item.guid, item.tags, deck_name, item.line)
+        shown = tuple(sorted(self._note_sources))
+        fields = (front, back, source)
+        return Note(item.kind, fields, item.guid, item.tags, deck_name, item.line, shown)
 
     def _fill(self, fragment: Fragment, *, cloze: bool) -> str:
         """Replace the fragment's slots with math and image HTML."""
@@ -181,6 +187,7 @@ class _DeckFiller:
         self._media[media.name] = media
         if source is not None:
             self._sources.add(source)
+            self._note_sources.add(source)
         return f'<img class="{css}" src="{html.escape(media.name)}" alt="{html.escape(ref.alt)}">'
 
 

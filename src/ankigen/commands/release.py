@@ -1,0 +1,144 @@
+"""The release side of a build: each note's time, staging, and ``--against``.
+
+Decks are first written to a staging folder beside their targets. With
+``--against OLD`` each staged deck is read back and compared with the release
+learners already have (``ankigen.commands.diff``): an item whose note type
+changed under the same id is an error, an edit Anki would not apply is a
+warning. Only when the whole build is clean are the staged decks renamed
+into place, so a failed build never replaces a good deck.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from ankigen.apkg import DeckFile, read_deck_file
+from ankigen.buildtime import BuildClock
+from ankigen.commands.diff import NOT_NEWER, SCHEMA_CHANGED, TYPE_CHANGED, DeckDiff, compare
+from ankigen.diagnostics import Diagnostic, error, warning
+from ankigen.errors import UsageError
+from ankigen.package import PackagedDeck
+from ankigen.render import RenderedDeck
+
+
+@dataclass(frozen=True)
+class DeckTimes:
+    """The deck's own time (note types, release tag, ids) and each note's, by GUID."""
+
+    deck: float
+    notes: dict[str, float]
+
+
+def deck_times(rendered: RenderedDeck, clock: BuildClock, settings: Sequence[Path]) -> DeckTimes:
+    """Each note's time from its inputs: the content file, the settings, what it shows."""
+    shared = [rendered.deck.path, *settings]
+    notes = {note.guid: clock.time_of([*shared, *note.sources]) for note in rendered.notes}
+    return DeckTimes(max([clock.time_of(shared), *notes.values()]), notes)
+
+
+@contextmanager
+def staging(out_dir: Path) -> Iterator[Path]:
+    """A scratch folder inside ``out_dir`` (same file system, so renames are atomic)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    folder = Path(tempfile.mkdtemp(dir=out_dir, prefix=".staging-"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def settings_files() -> list[Path]:
+    """The project settings every note is shaped by (an input of every note's time)."""
+    pyproject = Path.cwd() / "pyproject.toml"
+    return [pyproject] if pyproject.is_file() else []
+
+
+def compare_staged(
+    staged: Sequence[tuple[RenderedDeck, PackagedDeck]], against: Path
+) -> tuple[list[DeckDiff], list[Diagnostic]]:
+    """Each staged deck against its old release (a deck new to learners: all added)."""
+    diffs: list[DeckDiff] = []
+    problems: list[Diagnostic] = []
+    for rendered, deck_file in staged:
+        old = baseline_for(against, rendered.deck.stem, len(staged))
+        diffs.append(compare_release(rendered, deck_file.path, old))
+        problems.extend(release_problems(diffs[-1], rendered))
+    return diffs, problems
+
+
+def baseline_for(against: Path, stem: str, decks: int) -> Path | None:
+    """The old release to compare deck ``stem`` with: a file, or ``<folder>/<stem>.apkg``."""
+    if against.is_dir():
+        candidate = against / f"{stem}.apkg"
+        return candidate if candidate.is_file() else None
+    if not against.is_file():
+        raise UsageError(f"--against: no such file or folder: {against}")
+    if decks > 1:
+        raise UsageError(
+            "--against names one .apkg but the build makes several decks; "
+            "give a folder of old releases (<folder>/<stem>.apkg) instead"
+        )
+    return against
+
+
+def compare_release(rendered: RenderedDeck, staged: Path, old: Path | None) -> DeckDiff:
+    """What importing the staged deck over ``old`` will do (ids filled from the items).
+
+    No ``old`` (the folder of old releases lacks this deck): every note is added.
+    """
+    ids = {item.guid: item.note_id for item in rendered.deck.items if item.note_id}
+    before = read_deck_file(old) if old else DeckFile(Path("(no release)"), {}, {})
+    diff = compare(before, read_deck_file(staged), ids)
+    return dataclasses.replace(diff, new=str(staged.parent.parent / staged.name))
+
+
+def release_problems(diff: DeckDiff, rendered: RenderedDeck) -> list[Diagnostic]:
+    """An error for each item whose note type changed, a warning for each edit not applied."""
+    lines = {note.guid: note.line for note in rendered.notes}
+    shown = rendered.deck.display_path
+    old = Path(diff.old).name
+    problems: list[Diagnostic] = []
+    for change in diff.not_applied:
+        line = lines.get(change.guid, 1)
+        if change.cause == TYPE_CHANGED:
+            what = f"id '{change.id}'" if change.id else "GUID"
+            problems.append(
+                error(
+                    shown,
+                    line,
+                    f"this item changed between reveal and cloze under the same {what} as "
+                    f"in {old}: Anki would skip it in every learner's collection "
+                    "(and refuse the deck with 'merge note types'); give the item a new id",
+                    column=1,
+                    code="AG701",
+                )
+            )
+        elif change.cause == NOT_NEWER:
+            problems.append(
+                warning(
+                    shown,
+                    line,
+                    f"this note changed but is not newer than in {old}: Anki will keep the "
+                    "old note; build from a later commit (or a later SOURCE_DATE_EPOCH)",
+                    column=1,
+                    code="AG702",
+                )
+            )
+        elif change.cause == SCHEMA_CHANGED:
+            problems.append(
+                warning(
+                    shown,
+                    line,
+                    f"the note type of this note has other fields or templates than in "
+                    f"{old}: Anki will import a copy of the note type and skip the note",
+                    column=1,
+                    code="AG703",
+                )
+            )
+    return problems
