@@ -11,12 +11,12 @@ from collections.abc import Sequence
 
 from markdown_it.token import Token
 
+from ankigen.parse.paragraph import BREAKS
 from ankigen.syntax import Finding
 from ankigen.syntax import cloze as syntax
 
 _MATH_TYPES = ("math_inline", "math_inline_double", "math_block")
 _TEXT_TYPES = ("text", *_MATH_TYPES)
-_BREAKS = ("softbreak", "hardbreak")
 
 
 def has_cloze(children: Sequence[Token]) -> bool:
@@ -59,7 +59,7 @@ def cloze_problems(children: Sequence[Token]) -> list[tuple[int, Finding]]:
 def _visible_text(child: Token) -> str:
     if child.type == "text":
         return child.content
-    if child.type in _BREAKS:
+    if child.type in BREAKS:
         return "\n"
     if child.type in ("code_inline", "image", *_MATH_TYPES):
         return "x"

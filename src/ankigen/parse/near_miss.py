@@ -14,13 +14,13 @@ from dataclasses import dataclass
 
 from markdown_it.token import Token
 
+from ankigen.parse.paragraph import BREAKS
 from ankigen.parse.rules import mark
 from ankigen.syntax import Finding, cloze, separator
 
 #: Stands for a token whose text no rule reads (code, a formula, emphasis
 #: markers): not white space and not punctuation, like a letter.
 _MASK = "\ufffc"
-_BREAKS = ("softbreak", "hardbreak")
 _MATH_TYPES = ("math_inline", "math_inline_double", "math_block")
 
 
@@ -59,7 +59,7 @@ def _lines(children: Sequence[Token], first_line: int) -> list[tuple[int, list[T
     out: list[tuple[int, list[Token]]] = [(first_line, [])]
     line = first_line
     for child in children:
-        if child.type in _BREAKS:
+        if child.type in BREAKS:
             line += 1
             out.append((line, []))
             continue
