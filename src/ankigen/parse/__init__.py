@@ -10,6 +10,7 @@ from pathlib import Path
 import genanki
 from markdown_it.token import Token
 
+from ankigen import anki_markup
 from ankigen.diagnostics import Diagnostic, error, warning
 from ankigen.model import Deck, Item, ItemKind, MathMode
 from ankigen.parse.fragment import render_blocks, render_inline
@@ -56,6 +57,8 @@ def parse_text(text: str, path: Path, root: Path, display_path: str) -> ParseRes
         )
         for p in walked.problems
     )
+    diagnostics.extend(_mathjax_delimiters(tokens, display_path))
+    diagnostics.extend(_refused_links(tokens, text.splitlines(), display_path))
 
     name = front.deck or walked.title or path.stem
     key = front.key or path.stem
@@ -82,6 +85,53 @@ def parse_text(text: str, path: Path, root: Path, display_path: str) -> ParseRes
         tags=front.tags,
     )
     return ParseResult(deck, tuple(sorted(diagnostics, key=lambda d: (d.line, d.column))))
+
+
+def _mathjax_delimiters(tokens: Sequence[Token], display_path: str) -> list[Diagnostic]:
+    """Format §13: ``\\(`` or ``\\[`` in text is Anki's MathJax, not this format's math."""
+    found: list[Diagnostic] = []
+    for block in tokens:
+        first_line = block.map[0] if block.map else 0
+        for line_offset, column, spelling in block.meta.get("mathjax_delimiters", ()):
+            meant = "$…$" if spelling.endswith("(") else "$$…$$"
+            found.append(
+                warning(
+                    display_path,
+                    first_line + 1 + line_offset,
+                    f"'{spelling}' is Anki's MathJax delimiter, not math in this format "
+                    f"(it is shown as written): write {meant} for a formula",
+                    column=column,
+                    code="AG600",
+                )
+            )
+    return found
+
+
+def _refused_links(
+    tokens: Sequence[Token], lines: Sequence[str], display_path: str
+) -> list[Diagnostic]:
+    """Links whose scheme the fragment renderer drops (``anki_markup.is_safe_link``)."""
+    found: list[Diagnostic] = []
+    for block in tokens:
+        line = (block.map[0] if block.map else 0) + 1
+        for child in block.children or ():
+            if child.type in ("softbreak", "hardbreak"):
+                line += 1
+            href = str(child.attrGet("href") or "") if child.type == "link_open" else ""
+            if not href or anki_markup.is_safe_link(href):
+                continue
+            source = lines[line - 1] if 0 < line <= len(lines) else ""
+            found.append(
+                warning(
+                    display_path,
+                    line,
+                    f"link '{href}' shows as text with no target: only https:, http:, "
+                    "mailto: and relative links keep theirs on a card",
+                    column=source.find(href) + 1,
+                    code="AG603",
+                )
+            )
+    return found
 
 
 def _front_matter(

@@ -15,13 +15,33 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
+from ankigen import anki_markup
 from ankigen.model import SLOT, Fragment, ImageRef, Math
+from ankigen.parse.cloze import has_cloze
 from ankigen.parse.markdown import content_parser
 from ankigen.parse.metadata import is_comment
 
 
 class _FragmentRenderer(RendererHTML):
-    """CommonMark HTML, except for math, images, raw HTML, code and marks."""
+    """CommonMark HTML, except for math, images, raw HTML, code, marks and attributes.
+
+    Every attribute value is escaped for Anki (``anki_markup.attribute``), so
+    cloze syntax and bracket commands can only stand in text.
+    """
+
+    @staticmethod
+    def renderAttrs(token: Token) -> str:
+        return "".join(
+            f' {escapeHtml(key)}="{anki_markup.attribute(str(value))}"'
+            for key, value in token.attrItems()
+        )
+
+    def text(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+        escaped = escapeHtml(tokens[idx].content)
+        scan: anki_markup.ClozeScan | None = env.get("cloze_scan")
+        if scan is None:
+            return escaped
+        return scan.text(escaped, int(tokens[idx].meta.get("depth", 0)))
 
     def math_inline(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
@@ -71,6 +91,18 @@ class _FragmentRenderer(RendererHTML):
     def fence(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
         return _literal_braces(super().fence(tokens, idx, options, env))
 
+    def link_open(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        token = tokens[idx]
+        if not anki_markup.is_safe_link(str(token.attrGet("href") or "")):
+            # Only http(s) and mailto links leave the card: any other scheme
+            # (ms-msdt:, vscode:, file:...) would reach the learner's system
+            # handlers. The text stays, as an inert <a> without a target.
+            token = token.copy()
+            token.attrs.pop("href", None)
+        return self.renderToken([token], 0, options, env)
+
     def mark_open(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
@@ -80,12 +112,20 @@ class _FragmentRenderer(RendererHTML):
             # the walker reports it; here it stays literal text, never a crash.
             _matching_close(tokens, idx).meta["literal"] = True
             return "=="
+        scan: anki_markup.ClozeScan | None = env.get("cloze_scan")
+        if scan is not None:
+            scan.open(int(tokens[idx].meta.get("depth", 0)) + 1)
         return "{{c" + str(number) + "::"
 
     def mark_close(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
-        return "==" if tokens[idx].meta.get("literal") else "}}"
+        if tokens[idx].meta.get("literal"):
+            return "=="
+        scan: anki_markup.ClozeScan | None = env.get("cloze_scan")
+        if scan is not None:
+            scan.close()
+        return "}}"
 
 
 def _matching_close(tokens: Sequence[Token], idx: int) -> Token:
@@ -102,10 +142,18 @@ _RENDERER = _FragmentRenderer()
 
 
 def render_inline(children: Sequence[Token], line: int) -> Fragment:
-    """Render one paragraph's inline tokens (starting at ``line``) as a fragment."""
+    """Render one paragraph's inline tokens (starting at ``line``) as a fragment.
+
+    In a cloze item's text, a ``::`` that Anki would read as a hint separator
+    inside markup the cloze did not open (a link's text, say) is escaped, so
+    Anki never splits an element in two.
+    """
     env = _new_env(line)
+    if has_cloze(children):
+        _note_depths(children)
+        env["cloze_scan"] = anki_markup.ClozeScan()
     html = _RENDERER.renderInline(children, content_parser().options, env).strip()
-    return Fragment(html, tuple(env["maths"]), tuple(env["images"]))
+    return Fragment(anki_markup.inert(html), tuple(env["maths"]), tuple(env["images"]))
 
 
 def render_blocks(lead: Sequence[Token], lead_line: int, blocks: Sequence[Token]) -> Fragment:
@@ -118,10 +166,22 @@ def render_blocks(lead: Sequence[Token], lead_line: int, blocks: Sequence[Token]
     options = content_parser().options
     lead_html = _RENDERER.renderInline(lead, options, env).strip()
     if not blocks:
-        return Fragment(lead_html, tuple(env["maths"]), tuple(env["images"]))
+        return Fragment(anki_markup.inert(lead_html), tuple(env["maths"]), tuple(env["images"]))
     parts = [f"<p>{lead_html}</p>\n"] if lead_html else []
     parts.append(_RENDERER.render(blocks, options, env))
-    return Fragment("".join(parts).strip(), tuple(env["maths"]), tuple(env["images"]))
+    html = anki_markup.inert("".join(parts).strip())
+    return Fragment(html, tuple(env["maths"]), tuple(env["images"]))
+
+
+def _note_depths(children: Sequence[Token]) -> None:
+    """Note on each token how many inline elements (links, emphasis, marks) enclose it."""
+    depth = 0
+    for child in children:
+        if child.nesting < 0:
+            depth -= 1
+        child.meta["depth"] = depth
+        if child.nesting > 0:
+            depth += 1
 
 
 def _new_env(line: int) -> dict[str, Any]:
@@ -151,5 +211,5 @@ def _escaped_html(content: str) -> str:
 
 
 def _literal_braces(html: str) -> str:
-    """Keep ``{{c1::x}}`` inside code literal: Anki only reads a bare ``{{``."""
-    return html.replace("{", "&#123;")
+    """Keep ``{{c1::x::y}}`` inside code literal: Anki only reads bare braces and colons."""
+    return html.replace("{", "&#123;").replace("}", "&#125;").replace(":", "&#58;")

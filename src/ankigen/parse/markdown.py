@@ -8,7 +8,9 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from ankigen.parse.rules.anki_bracket import anki_bracket_plugin
 from ankigen.parse.rules.mark import mark_plugin
+from ankigen.parse.rules.mathjax_delimiter import mathjax_delimiter_plugin
 from ankigen.parse.rules.stray_dollar import stray_dollar_plugin
 
 
@@ -26,6 +28,8 @@ def content_parser() -> MarkdownIt:
     # allow_digits=False: `$5 and $10` is not math (and then an error, so
     # authors write `\$`); allow_space keeps `$ x $` working.
     dollarmath_plugin(md, allow_labels=False, allow_digits=False, double_inline=True)
+    anki_bracket_plugin(md)  # after dollar math is registered: it goes before it
     mark_plugin(md)
+    mathjax_delimiter_plugin(md)
     stray_dollar_plugin(md)
     return md

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from ankigen import anki_markup
 from ankigen.diagnostics import Diagnostic, error
 from ankigen.model import SLOT, Deck, Fragment, ImageRef, Item, ItemKind, Math, MathMode
 from ankigen.render.figures import FigureResult, Formulas, draw_figure
@@ -139,7 +140,8 @@ class _DeckFiller:
         self._note_sources = set()
         front = self._fill(item.front, cloze=item.kind is ItemKind.CLOZE)
         back = self._fill(item.back, cloze=False)
-        source = html.escape(f"{self.deck.path.name}:{item.line}")
+        # The file name is the author's too: `[sound:x.mp3].md` must not play.
+        source = anki_markup.inert(html.escape(f"{self.deck.path.name}:{item.line}"))
         deck_name = item.subdeck or self.deck.name
         shown = tuple(sorted(self._note_sources))
         fields = (front, back, source)
@@ -168,7 +170,7 @@ class _DeckFiller:
     def _image_html(self, ref: ImageRef) -> str:
         if ref.figure_id is not None:
             drawn = self._figures.draw(ref.figure_id, self._formulas, self._formulas_source)
-            css = "ag-figure"
+            css, code = "ag-figure", ""
             media, problem, detail, source = (
                 drawn.media,
                 drawn.problem,
@@ -179,16 +181,18 @@ class _DeckFiller:
             shipped = ship_image(ref.target, self.deck.path, self.deck.root, self._cache)
             css = "ag-image"
             media, problem, detail, source = shipped.media, shipped.problem, "", shipped.source
+            code = shipped.code
         if media is None:
             self.diagnostics.append(
-                error(self.deck.display_path, ref.line, problem or "bad image", detail)
+                error(self.deck.display_path, ref.line, problem or "bad image", detail, code=code)
             )
             return ""
         self._media[media.name] = media
         if source is not None:
             self._sources.add(source)
             self._note_sources.add(source)
-        return f'<img class="{css}" src="{html.escape(media.name)}" alt="{html.escape(ref.alt)}">'
+        src, alt = anki_markup.attribute(media.name), anki_markup.attribute(ref.alt)
+        return f'<img class="{css}" src="{src}" alt="{alt}">'
 
 
 class _FigureDrawer:

@@ -9,6 +9,7 @@ from urllib.parse import unquote
 
 from ankigen.paths import display_path
 from ankigen.render.media import MediaCache, MediaFile, content_hash
+from ankigen.render.svg_safety import sanitise_svg
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _EXTENSIONS = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp"}
@@ -22,6 +23,7 @@ class ImageResult:
     media: MediaFile | None
     problem: str | None = None
     source: Path | None = None
+    code: str = ""
 
 
 def ship_image(target: str, content_file: Path, root: Path, cache: MediaCache) -> ImageResult:
@@ -59,6 +61,11 @@ def ship_image(target: str, content_file: Path, root: Path, cache: MediaCache) -
     data = resolved.read_bytes()
     if len(data) > _MAX_BYTES:
         return ImageResult(None, f"image '{relative}' is larger than 20 MB")
+    if suffix == ".svg":
+        cleaned = sanitise_svg(data)
+        if cleaned.data is None:
+            return ImageResult(None, f"SVG image '{relative}' {cleaned.problem}", code="AG602")
+        data = cleaned.data
     name = f"ag-img-{content_hash(data)}{suffix}"
     if cache.has(name):
         return ImageResult(cache.get(name), source=resolved)

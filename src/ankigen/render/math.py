@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from markdown_it.common.utils import escapeHtml
 
+from ankigen import anki_markup
 from ankigen.diagnostics import Diagnostic, error
 from ankigen.model import Deck, ItemKind, Math, MathMode
 from ankigen.render.media import MediaCache, MediaFile, content_hash
@@ -25,6 +26,7 @@ from ankigen.render.tex import (
     cloze_variants,
     formula_img_html,
     math_cloze_html,
+    refused_command,
     tex_problem,
 )
 from ankigen.syntax.cloze import has_cloze, math_problem
@@ -78,10 +80,12 @@ class MathRenderer:
         for item in deck.items:
             fronts = [(m, item.kind is ItemKind.CLOZE) for m in item.front.maths]
             for math, in_cloze in [*fronts, *((m, False) for m in item.back.maths)]:
-                problem = tex_problem(math.tex)
+                mathjax = deck.math is MathMode.MATHJAX
+                problem = tex_problem(math.tex, mathjax=mathjax)
                 if problem:
                     self._invalid.add((math.tex, math.display))
-                    problems.append(_formula_error(deck, math, problem))
+                    refused = problem == refused_command(math.tex, mathjax=mathjax)
+                    problems.append(_formula_error(deck, math, problem, refused=refused))
                 elif deck.math is MathMode.IMAGE:
                     self._plan(math, deck.display_path, cloze=in_cloze)
         return problems
@@ -215,20 +219,21 @@ def _img(drawn: _Drawn, math: Math) -> str:
 
 
 def _mathjax(math: Math) -> str:
+    # MathJax reads `&#91;` as `[`; Anki's sound and LaTeX parsers do not.
     if math.display:
-        return escapeHtml(f"\\[{math.tex}\\]")
-    return escapeHtml(f"\\({math.tex}\\)")
+        return anki_markup.inert_commands(escapeHtml(f"\\[{math.tex}\\]"))
+    return anki_markup.inert_commands(escapeHtml(f"\\({math.tex}\\)"))
 
 
-def _formula_error(deck: Deck, math: Math, problem: str) -> Diagnostic:
+def _formula_error(deck: Deck, math: Math, problem: str, *, refused: bool) -> Diagnostic:
     delimiter = "$$" if math.display else "$"
     cloze_problem = math_problem(math.tex)
-    code = cloze_problem.code if cloze_problem and cloze_problem.message == problem else ""
+    cloze_code = cloze_problem.code if cloze_problem and cloze_problem.message == problem else ""
     return error(
         deck.display_path,
         math.line,
         f"formula {delimiter}{_shown(math.tex)}{delimiter}: {problem}",
-        code=code,
+        code="AG601" if refused else cloze_code,
     )
 
 

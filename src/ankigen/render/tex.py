@@ -7,11 +7,12 @@ lives in ``ankigen.render.formula``.
 
 from __future__ import annotations
 
-import html
+import re
 from dataclasses import dataclass, field
 from importlib.metadata import version
 
-from ankigen.render import _tex
+from ankigen import anki_markup
+from ankigen.render import _tex, tex_allowed
 
 #: Font size formulas are drawn at, in points; every size is reported relative to it.
 DRAW_SIZE = 100.0
@@ -59,12 +60,14 @@ class ClozeVariants:
 # --- checks and clozes ------------------------------------------------------
 
 
-def tex_problem(tex: str) -> str | None:
+def tex_problem(tex: str, *, mathjax: bool = False) -> str | None:
     """Cheap syntax check used in both math modes; a message, or None when fine.
 
     Finds unbalanced braces, ``\\begin``/``\\end`` mismatches, a cloze with no
     number or nothing in it, and a cloze whose TeX ends in ``}`` without a space
-    before the closing ``}}`` (Anki needs ``{{c1::\\frac{a}{b} }}``).
+    before the closing ``}}`` (Anki needs ``{{c1::\\frac{a}{b} }}``). With
+    ``mathjax``, every command and environment must be on the allow-list of
+    ``ankigen.render.tex_allowed``, since Anki's MathJax obeys what it is given.
     """
     limit = _limit_problem(tex)
     if limit is not None:
@@ -75,13 +78,55 @@ def tex_problem(tex: str) -> str | None:
         return str(exc)
     if not tex.strip():
         return "empty formula"
-    refused = next((c for c in _tex.commands(tex) if _is_refused(c)), None)
+    refused = refused_command(tex, mathjax=mathjax)
     if refused is not None:
-        return (
-            f"{refused} is not allowed in a formula: it could put a link, style "
-            "or script on the card, or make Anki's MathJax loop"
-        )
+        return refused
     return _tex.brace_problem(_tex.strip_clozes(tex, clozes))
+
+
+def refused_command(tex: str, *, mathjax: bool) -> str | None:
+    """Why a command or environment of ``tex`` may not reach a card, or None.
+
+    In both modes: commands that link, style, load or define (deny-list), and
+    ``\\(``, ``\\)``, ``\\[``, ``\\]``; with ``mathjax``, anything off the allow-list.
+    """
+    for token in _tex.tokens(tex):
+        if token in tex_allowed.DELIMITER_SYMBOLS:
+            return (
+                f"'{token}' is not allowed in a formula: it would end Anki's MathJax "
+                "delimiters early; write '(' or '[' for a bracket"
+            )
+        if len(token) < 2 or token[0] != "\\" or not token[1].isalpha():
+            continue
+        word = token.rstrip("*")
+        if _is_refused(word):
+            return (
+                f"{token} is not allowed in a formula: it could put a link, style "
+                "or script on the card, define or redefine a command, or make Anki's "
+                "MathJax loop"
+            )
+        if mathjax and word[1:] not in tex_allowed.COMMANDS:
+            return (
+                f"{token} is not a command ankigen passes to MathJax (math: mathjax "
+                "allows the math commands listed in docs/format.md): use a standard "
+                "command, or math: image"
+            )
+    if mathjax:
+        return _refused_environment(tex)
+    return None
+
+
+def _refused_environment(tex: str) -> str | None:
+    for name in _ENVIRONMENT.findall(tex):
+        if name.strip().rstrip("*") not in tex_allowed.ENVIRONMENTS:
+            return (
+                f"\\begin{{{name}}} is not an environment ankigen passes to MathJax; "
+                f"use one of {', '.join(sorted(tex_allowed.ENVIRONMENTS))}"
+            )
+    return None
+
+
+_ENVIRONMENT = re.compile(r"\\begin\s*\{([^{}]*)\}")
 
 
 #: Formulas past these sizes are refused before any parser sees them: they
@@ -110,7 +155,19 @@ _REFUSED = frozenset(
         "\\renewcommand",
         "\\providecommand",
         "\\DeclareMathOperator",
+        "\\DeclarePairedDelimiter",
+        "\\Newextarrow",
+        "\\newextarrow",
         "\\newenvironment",
+        "\\renewenvironment",
+        "\\futurelet",
+        "\\global",
+        "\\mathchoice",
+        "\\csname",
+        "\\expandafter",
+        "\\input",
+        "\\include",
+        "\\catcode",
         "\\data",
         "\\bbox",
         "\\mmlToken",
@@ -122,7 +179,13 @@ _REFUSED = frozenset(
 
 
 def _is_refused(command: str) -> bool:
-    return command in _REFUSED or command.startswith("\\html")
+    """Deny-list for both modes; ``command`` without a trailing ``*``."""
+    lowered = command.lower()
+    return (
+        command in _REFUSED
+        or lowered.startswith(("\\html", "\\new", "\\renew", "\\declare", "\\provide"))
+        or lowered.endswith("def")
+    )
 
 
 def _limit_problem(tex: str) -> str | None:
@@ -160,13 +223,8 @@ def cloze_variants(tex: str) -> ClozeVariants:
 
 
 def _attr(text: str) -> str:
-    """Escape for an HTML attribute, also hiding ``{``, ``}`` and ``:`` from Anki's cloze parser."""
-    return (
-        html.escape(text, quote=True)
-        .replace("{", "&#123;")
-        .replace("}", "&#125;")
-        .replace(":", "&#58;")
-    )
+    """Escape for an HTML attribute that Anki's cloze and command parsers read nothing in."""
+    return anki_markup.attribute(text)
 
 
 def formula_img_html(src: str, rendered: RenderedFormula, *, display: bool, alt: str) -> str:

@@ -1,0 +1,73 @@
+"""Anki's MathJax delimiters ``\\(`` and ``\\[`` written in text: a near miss (format §13).
+
+They are not this format's math. Written ``\\(`` markdown shows ``(``; written
+``\\\\(`` or ``&#92;(`` it shows ``\\(``, which ``anki_markup.inert`` keeps from
+MathJax. Either way the author probably meant ``$…$`` or ``$$…$$``. This
+inline rule reads those spellings exactly as markdown-it's escape and entity
+rules would, marking each token it makes; a core rule then notes, on the
+paragraph's inline token, each near miss as ``(line offset, column, spelling)``
+in ``meta["mathjax_delimiters"]`` (column 1-based within the source line).
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline.state_inline import StateInline
+
+#: Spelling -> the text markdown-it makes of it (its escape and entity rules).
+_SPELLING = re.compile(r"\\\\(?=[(\[])|\\[(\[]|&(?:#92|#x0*5c|bsol|Backslash);(?=[(\[])", re.I)
+
+
+def mathjax_delimiter_plugin(md: MarkdownIt) -> None:
+    """Register the inline rule (before ``escape`` and ``entity``) and the core rule."""
+    md.inline.ruler.before("escape", "mathjax_delimiter", _tokenize)
+    md.core.ruler.after("inline", "mathjax_delimiter_places", _note_places)
+
+
+def _tokenize(state: StateInline, silent: bool) -> bool:
+    if state.src[state.pos] not in "\\&":
+        return False
+    match = _SPELLING.match(state.src, state.pos)
+    if match is None:
+        return False
+    if not silent:
+        spelling = match.group(0)
+        token = state.push("text_special", "", 0)
+        token.content = spelling[-1] if spelling[0] == "\\" and spelling[1] != "\\" else "\\"
+        token.markup = spelling
+        token.info = "escape"
+        shown = spelling if spelling[1] in "([" else spelling + state.src[match.end()]
+        token.meta["mathjax_delimiter"] = (match.start(), shown)
+    state.pos = match.end()
+    return True
+
+
+def _note_places(state: StateCore) -> None:
+    lines = state.src.splitlines()
+    for block in state.tokens:
+        if block.type != "inline" or not block.children or not block.map:
+            continue
+        places = [
+            _place(block.content, offset, shown, lines, block.map[0])
+            for child in block.children
+            for offset, shown in [child.meta.get("mathjax_delimiter", (None, ""))]
+            if offset is not None
+        ]
+        if places:
+            block.meta["mathjax_delimiters"] = places
+
+
+def _place(
+    content: str, offset: int, shown: str, lines: list[str], first_line: int
+) -> tuple[int, int, str]:
+    """The line offset in the block, the 1-based source column, and the spelling."""
+    line_offset = content.count("\n", 0, offset)
+    line_start = content.rfind("\n", 0, offset) + 1
+    content_line = content[line_start:].split("\n", 1)[0]
+    index = first_line + line_offset
+    source = lines[index] if index < len(lines) else content_line
+    indent = max(source.find(content_line), 0) if content_line else 0
+    return line_offset, indent + offset - line_start + 1, shown

@@ -1,0 +1,150 @@
+"""SVG images from content, rewritten to an allow-list before they ship.
+
+An SVG is a document, not a picture: it can hold scripts, event handlers,
+``foreignObject`` HTML, links, animations that rewrite links, and references
+to other files or the network. An image file in content is untrusted, so
+``sanitise_svg`` keeps only drawing elements and presentation attributes,
+drops editor metadata (Inkscape, Sodipodi, RDF), and refuses outright, with a
+reason, anything that could run, link, or load: the author gets a FILE:LINE
+error instead of a silently different picture.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+
+SVG = "http://www.w3.org/2000/svg"
+XLINK = "http://www.w3.org/1999/xlink"
+ET.register_namespace("", SVG)
+ET.register_namespace("xlink", XLINK)
+
+#: Drawing elements that are kept.
+_ELEMENTS_TEXT = """
+svg g defs symbol use path rect circle ellipse line polyline polygon text tspan textPath
+clipPath mask pattern marker linearGradient radialGradient stop style filter
+feGaussianBlur feOffset feBlend feColorMatrix feComposite feFlood feMerge feMergeNode
+feMorphology switch
+"""
+_ELEMENTS = frozenset(_ELEMENTS_TEXT.split())
+
+#: Elements that can run, link, load or rewrite: the image is refused.
+_REFUSED_ELEMENTS_TEXT = """
+script foreignObject a image feImage iframe embed object animate animateMotion
+animateTransform animateColor set discard handler listener audio video
+"""
+_REFUSED_ELEMENTS = frozenset(_REFUSED_ELEMENTS_TEXT.split())
+
+#: Attributes that are kept (presentation and geometry); everything else is dropped.
+_ATTRIBUTES_TEXT = """
+id class style transform d x y x1 y1 x2 y2 cx cy r rx ry fx fy width height viewBox
+preserveAspectRatio points fill fill-opacity fill-rule stroke stroke-width
+stroke-opacity stroke-linecap stroke-linejoin stroke-miterlimit stroke-dasharray
+stroke-dashoffset opacity color display visibility overflow clip-path clip-rule mask
+font-family font-size font-style font-weight font-variant text-anchor dominant-baseline
+alignment-baseline baseline-shift letter-spacing word-spacing text-decoration dx dy
+rotate textLength lengthAdjust offset stop-color stop-opacity gradientUnits
+gradientTransform spreadMethod patternUnits patternContentUnits patternTransform
+clipPathUnits maskUnits maskContentUnits markerWidth markerHeight markerUnits refX refY
+orient marker-start marker-mid marker-end version filterUnits primitiveUnits
+stdDeviation in in2 result mode values type operator k1 k2 k3 k4 flood-color
+flood-opacity radius href startOffset method spacing vector-effect shape-rendering
+text-rendering image-rendering paint-order
+"""
+_ATTRIBUTES = frozenset(_ATTRIBUTES_TEXT.split())
+
+#: Entity declarations (expanding ones make an "XML bomb") and DOCTYPEs with an
+#: internal subset. A bare ``<!DOCTYPE svg PUBLIC …>``, as matplotlib writes, is
+#: harmless: the parser never fetches the DTD, and the output drops it.
+_DECLARATIONS = re.compile(rb"<!ENTITY|<!DOCTYPE[^>\[]*\[", re.IGNORECASE)
+#: A raster picture embedded in the SVG (matplotlib's imshow writes these).
+_RASTER = re.compile(r"^data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]*$")
+
+_LOCAL_URL = re.compile(r"url\(\s*['\"]?#[^)'\"]*['\"]?\s*\)", re.IGNORECASE)
+_CSS_DANGER = re.compile(r"@import|expression\s*\(|javascript:|behavior\s*:|-moz-binding|<|\\")
+
+
+@dataclass(frozen=True)
+class SvgResult:
+    """The cleaned SVG bytes, or why the file cannot be shipped."""
+
+    data: bytes | None
+    problem: str | None = None
+
+
+class _Refused(Exception):
+    """An SVG construct that could run, link or load."""
+
+
+def sanitise_svg(data: bytes) -> SvgResult:
+    """The SVG rewritten to the allow-list, or a problem naming what was refused."""
+    if _DECLARATIONS.search(data):
+        return SvgResult(None, "holds a DOCTYPE or entity declaration; save it as plain SVG")
+    try:
+        root = ET.fromstring(data)
+    except ET.ParseError as exc:
+        return SvgResult(None, f"is not well-formed SVG ({exc}); re-export it")
+    if root.tag != f"{{{SVG}}}svg":
+        return SvgResult(None, "is not an SVG document (its root element is not <svg>)")
+    try:
+        _clean(root)
+    except _Refused as exc:
+        return SvgResult(None, f"is refused: {exc}; remove it from the SVG")
+    return SvgResult(ET.tostring(root, encoding="utf-8", xml_declaration=True))
+
+
+def _clean(element: ET.Element) -> None:
+    """Check and prune ``element``'s attributes and children, recursively."""
+    _clean_attributes(element)
+    if _local(element.tag) == "style":
+        _check_css(element.text or "", "a <style> element")
+    for child in list(element):
+        if not isinstance(child.tag, str):
+            element.remove(child)  # comments and processing instructions
+            continue
+        name = _local(child.tag)
+        if name == "image" and _is_raster(child):
+            _clean_attributes(child, raster=True)
+            continue
+        if name in _REFUSED_ELEMENTS:
+            raise _Refused(f"it holds a <{name}> element, which can run, link or load")
+        if not child.tag.startswith(f"{{{SVG}}}") or name not in _ELEMENTS:
+            element.remove(child)  # editor metadata, titles, unknown elements
+            continue
+        _clean(child)
+
+
+def _is_raster(image: ET.Element) -> bool:
+    """True for an ``<image>`` whose only picture is an embedded PNG, JPEG, GIF or WebP."""
+    hrefs = [v for k, v in image.attrib.items() if _local(k) == "href"]
+    return len(hrefs) == 1 and bool(_RASTER.match(hrefs[0]))
+
+
+def _clean_attributes(element: ET.Element, *, raster: bool = False) -> None:
+    for key in list(element.attrib):
+        name = _local(key)
+        value = element.attrib[key]
+        if name.lower().startswith("on"):
+            raise _Refused(f"the event handler {name}= on <{_local(element.tag)}>")
+        namespace_ok = not key.startswith("{") or key.startswith(f"{{{XLINK}}}")
+        if not namespace_ok or name not in _ATTRIBUTES:
+            del element.attrib[key]
+            continue
+        if name == "href" and raster:
+            continue  # checked by _is_raster: an embedded picture, not a reference
+        if name == "href" and not value.strip().startswith("#"):
+            raise _Refused(f"the reference href={value[:60]!r}: only '#id' inside the file is kept")
+        _check_css(value, f"{name}= on <{_local(element.tag)}>")
+
+
+def _check_css(text: str, where: str) -> None:
+    """Refuse CSS or attribute text that imports, scripts, or points outside the file."""
+    if _CSS_DANGER.search(text):
+        raise _Refused(f"{where} holds CSS that can load or run code")
+    if "url(" in _LOCAL_URL.sub("", text).lower():
+        raise _Refused(f"{where} refers to a file or address outside the SVG with url(...)")
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]

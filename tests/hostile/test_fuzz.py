@@ -1,0 +1,138 @@
+"""Fuzz: markdown from a grammar of hostile pieces never gives a card live markup.
+
+Hypothesis writes items from links, images, alt and title text, clozes
+(with and without hints), ``==marks==``, emphasis, code, formulas and runs of
+``::``, braces, quotes, bracket commands and MathJax delimiters. Each
+document is built in mathjax mode (no drawing, so examples are fast); a build
+may refuse its content, but never with a traceback, and every deck it writes
+is imported into real Anki, where every side of every card of every ordinal
+must pass the allow-list judge. ``ANKIGEN_FUZZ_SCALE=30`` runs 30 times the
+examples.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from anki.collection import Collection
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from ankigen.commands.build import BuildOptions, run
+from ankigen.model import MathMode
+from tests.anki_support import fresh_collection
+from tests.hostile.support import judged_sides
+
+SCALE = int(os.environ.get("ANKIGEN_FUZZ_SCALE", "1"))
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"
+)
+
+#: Pieces of text an attacker strings together (no spaces: they stay one word).
+PIECES = [
+    "a",
+    "b",
+    "::",
+    ":",
+    ":::",
+    "{",
+    "}",
+    "}",
+    "{{c1:",
+    '"',
+    "'",
+    "<",
+    ">",
+    "&#58;",
+    "&#92;(",
+    "\\\\(",
+    "\\\\)",
+    "\\\\[",
+    "[sound:a.mp3]",
+    "[anki:tts]",
+    "[/anki:tts]",
+    "[$]",
+    "[/$]",
+    "[latex]",
+    "onload=alert(1)",
+    "javascript:alert(1)",
+    "<img src=x onerror=alert(1)>",
+]
+words = st.lists(st.sampled_from(PIECES), min_size=1, max_size=4).map("".join)
+urls = st.sampled_from(
+    ["https://example.org/", "x/onload=alert(1)//", "img.png", "javascript:alert(1)"]
+).flatmap(lambda base: words.map(lambda tail: base + tail.replace(" ", "")))
+titles = words.map(lambda text: text.replace("\\", "").replace('"', '\\"'))
+
+
+def _markup(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    """Inline markup around ``children``: links, images, emphasis, code, formulas."""
+    return st.one_of(
+        st.builds(lambda t, u: f"[{t}]({u})", children, urls),
+        st.builds(lambda t, u, ti: f'[{t}]({u} "{ti}")', children, urls, titles),
+        st.builds(lambda t, ti: f'![{t}](img.png "{ti}")', children, titles),
+        children.map(lambda t: f"*{t}*"),
+        words.map(lambda t: f"`{t}`"),
+        st.sampled_from(["$x^2$", "$\\frac{a}{b}$"]),
+    )
+
+
+def _cloze_markup(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    """The same, plus clozes (with and without hints), marks and clozed formulas."""
+    return st.one_of(
+        _markup(children),
+        st.builds(lambda n, t: f"{{{{c{n}::{t}}}}}", st.integers(1, 3), children),
+        st.builds(lambda n, t, h: f"{{{{c{n}::{t}::{h}}}}}", st.integers(1, 3), children, words),
+        children.map(lambda t: f"=={t}=="),
+        st.just("${{c2::k}}\\,\\eta$"),
+    )
+
+
+plain = st.lists(st.recursive(words, _markup, max_leaves=5), min_size=1, max_size=4)
+clozed = st.lists(st.recursive(words, _cloze_markup, max_leaves=6), min_size=1, max_size=5)
+item = st.one_of(
+    st.builds(lambda text: f"The {{{{c1::x}}}} {' '.join(text)} end.", clozed),
+    st.builds(lambda q, a: f"Q {' '.join(q)} ::: A {' '.join(a)}", plain, plain),
+    st.builds(lambda t, e: f"{{{{c1::x}}}} {' '.join(t)} ::: {' '.join(e)}", clozed, plain),
+)
+document = st.lists(item, min_size=1, max_size=3).map(lambda items: "\n\n".join(items))
+
+
+@pytest.fixture(scope="module")
+def collection() -> Iterator[Collection]:
+    """One collection for every example."""
+    with fresh_collection() as shared:
+        yield shared
+
+
+@settings(
+    max_examples=20 * SCALE,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(text=document)
+def test_no_card_of_any_ordinal_holds_live_markup(collection: Collection, text: str) -> None:
+    with tempfile.TemporaryDirectory(prefix="ankigen-fuzz-") as folder:
+        root = Path(folder)
+        (root / "content").mkdir()
+        (root / "content" / "img.png").write_bytes(PNG)
+        (root / "content" / "fuzz.md").write_text(f"# Fuzz\n\n{text}\n", "utf-8")
+        options = BuildOptions(
+            paths=(root / "content",),
+            out_dir=root / "out",
+            figures_dir=root / "figures",
+            math=MathMode.MATHJAX,
+        )
+        result = run(options)
+        if result.failed:
+            event("refused")
+            return  # refused content: the CLI tests prove a refusal never crashes
+        event("built")
+        apkg = root / "out" / "fuzz.apkg"
+        for side in judged_sides(collection, apkg, mathjax=True):
+            assert side.problems == (), f"{side.label}: {side.problems}\n{text}"

@@ -1,0 +1,86 @@
+"""The SVG allow-list: drawings keep their shapes, anything that runs or loads is refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from ankigen.render.svg_safety import sanitise_svg
+
+HEAD = b'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
+
+
+def test_a_drawing_keeps_its_shapes_and_loses_editor_metadata() -> None:
+    svg = (
+        b'<svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="urn:inkscape" '
+        b'xmlns:xlink="http://www.w3.org/1999/xlink" '
+        b'width="10" inkscape:label="x"><metadata><rdf/></metadata><title>t</title>'
+        b'<!-- c --><defs><linearGradient id="g"><stop offset="0"/></linearGradient></defs>'
+        b'<rect width="5" style="fill:url(#g)" data-x="1"/><use xlink:href="#g"/></svg>'
+    )
+    cleaned = sanitise_svg(svg)
+    assert cleaned.problem is None
+    assert cleaned.data == (
+        b"<?xml version='1.0' encoding='utf-8'?>\n"
+        b'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+        b'width="10"><defs><linearGradient id="g"><stop offset="0" /></linearGradient></defs>'
+        b'<rect width="5" style="fill:url(#g)" /><use xlink:href="#g" /></svg>'
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        (b"<script>alert(1)</script>", "<script>"),
+        (b'<g><rect onclick="alert(1)"/></g>', "onclick="),
+        (b"<foreignObject/>", "<foreignObject>"),
+        (b'<a xlink:href="javascript:alert(1)"><rect/></a>', "<a>"),
+        (b'<use xlink:href="other.svg#x"/>', "other.svg"),
+        (b'<use href="https://example.org/x.svg#y"/>', "https://example.org"),
+        (b'<set attributeName="href" to="javascript:alert(1)"/>', "<set>"),
+        (b'<rect fill="url(https://example.org/p)"/>', "url("),
+        (b"<style>rect{background:url(x.png)}</style>", "url("),
+        (b"<style>@import 'x.css';</style>", "CSS"),
+        (b'<rect style="fill:red;behavior:url(#x)"/>', "CSS"),
+    ],
+)
+def test_what_could_run_or_load_is_refused(body: bytes, problem: str) -> None:
+    cleaned = sanitise_svg(HEAD + body + b"</svg>")
+    assert cleaned.data is None
+    assert problem in (cleaned.problem or "")
+
+
+def test_entity_declarations_are_refused_before_parsing() -> None:
+    bomb = b'<!DOCTYPE svg [<!ENTITY a "xxxxxxxxxx"><!ENTITY b "&a;&a;&a;&a;">]>' + HEAD
+    cleaned = sanitise_svg(bomb + b"<text>&b;</text></svg>")
+    assert cleaned.data is None
+    assert "DOCTYPE" in (cleaned.problem or "")
+
+
+def test_broken_xml_is_a_problem_not_a_crash() -> None:
+    cleaned = sanitise_svg(HEAD + b"<rect")
+    assert cleaned.data is None
+    assert "not well-formed" in (cleaned.problem or "")
+
+
+def test_a_matplotlib_figure_with_a_raster_passes_unchanged_in_its_drawing() -> None:
+    import io
+
+    from matplotlib.figure import Figure
+
+    figure = Figure()
+    axes = figure.subplots()
+    axes.plot([1, 2], [3, 4], marker="o")
+    axes.imshow([[1, 2], [3, 4]])
+    exported = io.BytesIO()
+    figure.savefig(exported, format="svg")
+    assert exported.getvalue().count(b"<!DOCTYPE svg PUBLIC") == 1
+    cleaned = sanitise_svg(exported.getvalue())
+    assert cleaned.problem is None
+    assert cleaned.data is not None
+    assert b"<image " in cleaned.data and b"data:image/png;base64," in cleaned.data
+    assert b"<metadata" not in cleaned.data and b"DOCTYPE" not in cleaned.data
+
+
+def test_an_embedded_picture_must_be_a_raster() -> None:
+    cleaned = sanitise_svg(HEAD + b'<image href="data:image/svg+xml;base64,PHN2Zz4="/></svg>')
+    assert "<image>" in (cleaned.problem or "")
