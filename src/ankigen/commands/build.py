@@ -18,6 +18,7 @@ from ankigen.check import CheckReport, check_deck
 from ankigen.commands.diff import DeckDiff
 from ankigen.commands.guards import DeckKey, key_collisions, outside_root
 from ankigen.commands.release import compare_staged, deck_times, settings_files, staging
+from ankigen.commands.unread import unread_files
 from ankigen.diagnostics import Diagnostic, sort_diagnostics, strictly
 from ankigen.errors import AnkigenError, UsageError
 from ankigen.model import Deck, MathMode
@@ -108,10 +109,11 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     """Build (or, with ``write=False``, only check) every content file."""
     cache = MediaCache(options.out_dir / ".cache")
     clock = BuildClock(Path.cwd())
-    sources = discover(options.paths)
-    escaped = [outside_root(source.path, source.root) for source in sources]
+    found = discover(options.paths)
+    escaped = [outside_root(source.path, source.root) for source in found]
     diagnostics: list[Diagnostic] = [d for d in escaped if d is not None]
-    sources = [source for source, refused in zip(sources, escaped, strict=True) if refused is None]
+    diagnostics.extend(unread_files(options.paths, (source.path for source in found)))
+    sources = [source for source, refused in zip(found, escaped, strict=True) if refused is None]
     if options.write:  # `check` writes no deck: no times to work out
         clock.learn([*(s.path for s in sources), *settings_files()])
     plans = [_plan(source, options, cache, clock) for source in sources]

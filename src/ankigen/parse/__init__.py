@@ -68,7 +68,12 @@ def parse_text(
     front = _front_matter(tokens, display_path, diagnostics)
     lines = text.splitlines()
     walked = Walker(lines).walk(tokens)
-    diagnostics.extend(error(display_path, line, message) for line, message in walked.problems)
+    diagnostics.extend(
+        (warning if p.is_warning else error)(
+            display_path, p.line, p.message, column=p.column, code=p.code
+        )
+        for p in walked.problems
+    )
     diagnostics.extend(_mathjax_delimiters(tokens, display_path))
     diagnostics.extend(_refused_links(tokens, text.splitlines(), display_path))
 
@@ -101,7 +106,7 @@ def parse_text(
         tags=front.tags,
         key_line=1 + front.key_line if front.key_line else 0,
     )
-    return ParseResult(deck, tuple(sorted(diagnostics, key=lambda d: d.line)))
+    return ParseResult(deck, tuple(sorted(diagnostics, key=lambda d: (d.line, d.column))))
 
 
 def _mathjax_delimiters(tokens: Sequence[Token], display_path: str) -> list[Diagnostic]:

@@ -1,25 +1,28 @@
-"""Cloze syntax: find ``{{cN::...}}`` markers, number ``==marks==``, validate."""
+"""Cloze markers in a paragraph's inline tokens: the token side of ``ankigen.syntax.cloze``.
+
+The syntax itself (what an opener is, what is wrong with one) lives in
+``ankigen.syntax.cloze``; this module only decides which tokens' text it
+reads, and numbers the ``==marks==``.
+"""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from markdown_it.token import Token
 
-#: An opening marker, as Anki reads it (case-insensitive); the number may be
-#: missing here so that ``{{c::x}}`` can be reported instead of ignored.
-_OPENER = re.compile(r"\{\{c(\d*)::", re.IGNORECASE)
-#: A whole cloze as Anki matches it: the shortest text up to ``}}``.
-_CLOZE = re.compile(r"\{\{c(\d*)::(.*?)\}\}", re.IGNORECASE | re.DOTALL)
+from ankigen.parse.paragraph import BREAKS
+from ankigen.syntax import Finding
+from ankigen.syntax import cloze as syntax
 
-_TEXT_TYPES = ("text", "math_inline", "math_inline_double", "math_block")
+_MATH_TYPES = ("math_inline", "math_inline_double", "math_block")
+_TEXT_TYPES = ("text", *_MATH_TYPES)
 
 
 def has_cloze(children: Sequence[Token]) -> bool:
     """True when inline tokens hold cloze syntax outside code."""
     return any(
-        child.type == "mark_open" or (child.type in _TEXT_TYPES and _OPENER.search(child.content))
+        child.type == "mark_open" or (child.type in _TEXT_TYPES and syntax.has_cloze(child.content))
         for child in children
     )
 
@@ -35,87 +38,32 @@ def number_marks(children: Sequence[Token]) -> None:
 
 def explicit_ordinals(children: Sequence[Token]) -> list[int]:
     """The numbers of the ``{{cN::`` markers in text and math."""
-    ords: list[int] = []
-    for child in children:
-        if child.type in _TEXT_TYPES:
-            ords.extend(int(m.group(1)) for m in _OPENER.finditer(child.content) if m.group(1))
-    return ords
+    return [n for c in children if c.type in _TEXT_TYPES for n in syntax.ordinals(c.content)]
 
 
-def cloze_problems(children: Sequence[Token]) -> list[tuple[int, str]]:
-    """Malformed clozes as ``(line offset, message)``: no number, empty, unclosed.
+def cloze_problems(children: Sequence[Token]) -> list[tuple[int, Finding]]:
+    """Malformed clozes in text as ``(line offset, finding)``: no number, empty, unclosed.
 
     The paragraph's text is joined first, so a cloze around markup
-    (``{{c1::**bold**}}``) is read whole; code spans stand in as ``x``.
+    (``{{c1::**bold**}}``) is read whole; code spans and formulas stand in as
+    ``x`` (render reports a formula's own clozes, with the same words).
     """
     text = "".join(_visible_text(child) for child in children)
-    problems: list[tuple[int, str]] = []
-    for opener in _OPENER.finditer(text):
-        number = opener.group(1)
-        if opener.group(0)[2] == "C":
-            problems.append(
-                (
-                    _offset(text, opener.start()),
-                    f"cloze '{opener.group(0)}' must be lower case, '{{{{c{number}::', "
-                    "or Anki makes no card for it",
-                )
-            )
-        elif not number or int(number) == 0:
-            problems.append(
-                (
-                    _offset(text, opener.start()),
-                    f"cloze '{opener.group(0)}' needs a number from 1 up, e.g. '{{{{c1::'",
-                )
-            )
-    closed_at: set[int] = set()
-    for cloze in _CLOZE.finditer(text):
-        closed_at.add(cloze.start())
-        body = cloze.group(2).split("::", 1)[0]
-        if not body.strip():
-            problems.append(
-                (
-                    _offset(text, cloze.start()),
-                    f"empty cloze '{cloze.group(0)}' would make an empty card",
-                )
-            )
     plain = "".join(
         c.content if c.type == "text" else _visible_text(c).replace("{", "(").replace("}", ")")
         for c in children
     )
-    for cloze in _CLOZE.finditer(plain):
-        body = cloze.group(2)
-        if "{{" not in body and body.count("{") != body.count("}"):
-            problems.append(
-                (
-                    _offset(plain, cloze.start()),
-                    f"cloze '{cloze.group(0)}' ends at the first '}}}}', inside your braces "
-                    "(Anki reads it so): put a space between the braces, '} }}'",
-                )
-            )
-    for opener in _OPENER.finditer(text):
-        if opener.start() not in closed_at and not _inside_cloze(text, opener.start()):
-            problems.append(
-                (
-                    _offset(text, opener.start()),
-                    f"cloze '{opener.group(0)}' is never closed: end it with '}}}}'",
-                )
-            )
-    return problems
+    return [(_offset(text, f.start), f) for f in syntax.text_problems(text, plain)]
 
 
 def _visible_text(child: Token) -> str:
-    if child.type in _TEXT_TYPES:
+    if child.type == "text":
         return child.content
-    if child.type in ("softbreak", "hardbreak"):
+    if child.type in BREAKS:
         return "\n"
-    if child.type in ("code_inline", "image"):
+    if child.type in ("code_inline", "image", *_MATH_TYPES):
         return "x"
     return ""
-
-
-def _inside_cloze(text: str, position: int) -> bool:
-    """True for an opener nested inside another cloze (Anki allows nesting)."""
-    return any(c.start() < position < c.end() for c in _CLOZE.finditer(text))
 
 
 def _offset(text: str, position: int) -> int:

@@ -8,13 +8,14 @@ a few macros token by token (so ``\\le`` never matches inside ``\\left``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from ankigen.syntax import cloze as cloze_syntax
+from ankigen.syntax.cloze import Cloze, ClozeSyntaxError
+
+__all__ = ["Cloze", "ClozeSyntaxError", "find_clozes"]
 
 #: One TeX token: a control word, a control symbol, or one other character.
 _TOKEN = re.compile(r"\\[A-Za-z]+\*?|\\.|\\$|.", re.S)
-
-#: ``{{c<digits>::`` opens a cloze; Anki only counts it with a number.
-_CLOZE_OPEN = re.compile(r"\{\{c(\d*)::")
 
 
 def tokens(tex: str) -> list[str]:
@@ -82,61 +83,9 @@ def _group_arg(toks: list[str], start: int) -> tuple[str | None, int]:
 
 
 # --- clozes -----------------------------------------------------------------
+# Cloze syntax is read by ankigen.syntax.cloze alone; these names keep render's callers short.
 
-
-@dataclass(frozen=True)
-class Cloze:
-    """One ``{{cN::text}}`` or ``{{cN::text::hint}}`` in a formula, by character offsets."""
-
-    number: int
-    text: str
-    hint: str | None
-    start: int
-    end: int
-
-
-class ClozeSyntaxError(ValueError):
-    """A cloze marker in TeX that Anki would read differently than the author meant."""
-
-
-def find_clozes(tex: str) -> list[Cloze]:
-    """Every cloze in ``tex``, read the way Anki reads it (the first ``}}`` closes it).
-
-    Raises ClozeSyntaxError for a cloze with no number, an empty cloze, an
-    unclosed one, a nested one, or one whose TeX ends in ``}`` right before
-    the closing ``}}`` (Anki would close the cloze one brace too early).
-    """
-    out: list[Cloze] = []
-    pos = 0
-    while True:
-        m = _CLOZE_OPEN.search(tex, pos)
-        if m is None:
-            return out
-        shown = tex[m.start() : m.start() + 40]
-        if not m.group(1):
-            raise ClozeSyntaxError(f"cloze without a number: {shown!r} (write {{{{c1::...}}}})")
-        close = tex.find("}}", m.end())
-        if close < 0:
-            raise ClozeSyntaxError(f"cloze {{{{c{m.group(1)}::...}}}} is never closed by '}}}}'")
-        body = tex[m.end() : close]
-        if _CLOZE_OPEN.search(body):
-            raise ClozeSyntaxError("a cloze inside a cloze is not supported in math")
-        text, sep, hint = body.partition("::")
-        number = int(m.group(1))
-        if not text.strip():
-            raise ClozeSyntaxError(f"empty cloze {{{{c{number}::}}}}")
-        if brace_problem(text) is not None or tex.startswith("}", close + 2):
-            if brace_problem(text + "}") is None:
-                raise ClozeSyntaxError(
-                    f"cloze c{number} ends in '}}' right before its closing '}}}}': "
-                    f"write a space before the '}}}}', as in {{{{c{number}::\\frac{{a}}{{b}} }}}}"
-                )
-            raise ClozeSyntaxError(
-                f"cloze c{number} holds '}}}}' ({tex[m.start() : close + 2]!r}): Anki ends a "
-                "cloze at the first '}}', so write a space between those braces ('} }')"
-            )
-        out.append(Cloze(number, text, hint if sep else None, m.start(), close + 2))
-        pos = close + 2
+find_clozes = cloze_syntax.find_in_math
 
 
 def strip_clozes(tex: str, clozes: list[Cloze], hide: int | None = None) -> str:

@@ -31,6 +31,7 @@ from ankigen.render.tex import (
     refused_command,
     tex_problem,
 )
+from ankigen.syntax.cloze import has_cloze, math_problem
 from ankigen.timelimit import ignore_interrupts, interrupts_held
 
 #: Below this many formulas a process pool costs more than it saves.
@@ -151,7 +152,7 @@ class MathRenderer:
         """The HTML for one formula, and the media files it references."""
         if mode is MathMode.MATHJAX or (math.tex, math.display) in self._invalid:
             return _mathjax(math), []
-        if cloze and _has_cloze(math.tex):
+        if cloze and has_cloze(math.tex):
             variants = cloze_variants(math.tex)
             back = self._image(_Job(variants.back, math.display))
             fronts = {n: self._image(_Job(tex, math.display)) for n, tex in variants.fronts.items()}
@@ -196,7 +197,7 @@ class MathRenderer:
 
 
 def _jobs(math: Math, *, cloze: bool) -> list[_Job]:
-    if not (cloze and _has_cloze(math.tex)):
+    if not (cloze and has_cloze(math.tex)):
         return [_Job(math.tex, math.display)]
     variants = cloze_variants(math.tex)
     return [
@@ -252,17 +253,15 @@ def _mathjax(math: Math) -> str:
     return anki_markup.inert_commands(escapeHtml(f"\\({math.tex}\\)"))
 
 
-def _has_cloze(tex: str) -> bool:
-    return "{{c" in tex or "{{C" in tex
-
-
 def _formula_error(deck: Deck, math: Math, problem: str, *, refused: bool) -> Diagnostic:
     delimiter = "$$" if math.display else "$"
+    cloze_problem = math_problem(math.tex)
+    cloze_code = cloze_problem.code if cloze_problem and cloze_problem.message == problem else ""
     return error(
         deck.display_path,
         math.line,
         f"formula {delimiter}{_shown(math.tex)}{delimiter}: {problem}",
-        code="AG601" if refused else "",
+        code="AG601" if refused else cloze_code,
     )
 
 

@@ -9,8 +9,15 @@ inside them.
 
 from __future__ import annotations
 
+import itertools
+import re
+import unicodedata
+from dataclasses import dataclass
+
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline.state_inline import Delimiter, StateInline
+
+from ankigen.syntax import Finding
 
 _EQUALS = 0x3D
 
@@ -94,3 +101,69 @@ def _pair_delimiters(state: StateInline, delimiters: list[Delimiter]) -> None:
         j -= 1
         if i != j:
             state.tokens[i], state.tokens[j] = state.tokens[j], state.tokens[i]
+
+
+# --- near misses ------------------------------------------------------------
+
+NEAR_MISS = "AG530"
+#: Two equals signs alone: not part of ``===``, nor of an arrow (``==>``, ``<==``).
+_RUN = re.compile(r"(?<![=<>!])==(?![=<>])")
+
+
+def near_misses(line: str) -> list[Finding]:
+    """``== text==`` and ``==text ==``: a mark that cannot open or close (warnings).
+
+    ``line`` is one line's text left over after parsing (so every ``==`` in
+    it stayed text), code and math masked. Reported is a pair of ``==`` where
+    one hugs its text and the other stands apart from it on the inner side; a
+    comparison spaced on both sides (``x == y``) or inside words (``a==b``)
+    is never reported.
+    """
+    found: list[Finding] = []
+    if line.count("==") < 2:
+        return found  # the common case, cheaply
+    runs = [_Run.at(line, match.start()) for match in _RUN.finditer(line)]
+    for first, second in itertools.pairwise(runs):
+        inner = line[first.start + 2 : second.start]
+        if not inner.strip():
+            continue
+        loose_open = first.spaced_open and second.can_close
+        loose_close = first.can_open and second.spaced_close
+        if not (loose_open or loose_close):
+            continue
+        written = line[first.start : second.start + 2]
+        message = (
+            f"'{written}' is not a cloze: '==' must touch the text it marks on the inside, "
+            f"write '=={inner.strip()}=='"
+        )
+        found.append(Finding(first.start, written, message, NEAR_MISS, is_warning=True))
+    return found
+
+
+@dataclass(frozen=True)
+class _Run:
+    """One ``==`` in a line, and how the characters around it let it open or close."""
+
+    start: int
+    can_open: bool
+    can_close: bool
+    spaced_open: bool
+    spaced_close: bool
+
+    @classmethod
+    def at(cls, line: str, start: int) -> _Run:
+        before = line[start - 1] if start > 0 else " "
+        after = line[start + 2] if start + 2 < len(line) else " "
+        outside_before = before.isspace() or _is_punctuation(before)
+        outside_after = after.isspace() or _is_punctuation(after)
+        return cls(
+            start,
+            can_open=outside_before and not after.isspace(),
+            can_close=outside_after and not before.isspace(),
+            spaced_open=outside_before and after.isspace(),
+            spaced_close=outside_after and before.isspace(),
+        )
+
+
+def _is_punctuation(char: str) -> bool:
+    return unicodedata.category(char).startswith("P")

@@ -1,0 +1,99 @@
+"""Near-miss syntax in a paragraph (format section 13): which text each syntax module reads.
+
+The rules live with their syntax: ``ankigen.syntax.cloze`` for cloze
+markers, ``ankigen.syntax.separator`` for ``:::``, ``parse.rules.mark`` for
+``==``. This module only cuts a paragraph's inline tokens into lines, masks
+what a rule must not read (code, formulas, real clozes), hands each line to
+the rules and turns their offsets into line and column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from markdown_it.token import Token
+
+from ankigen.parse.paragraph import BREAKS
+from ankigen.parse.rules import mark
+from ankigen.syntax import Finding, cloze, separator
+
+#: Stands for a token whose text no rule reads (code, a formula, emphasis
+#: markers): not white space and not punctuation, like a letter.
+_MASK = "\ufffc"
+_MATH_TYPES = ("math_inline", "math_inline_double", "math_block")
+
+
+@dataclass(frozen=True)
+class Located:
+    """A finding at its 1-based line and column (0 when the column is not known)."""
+
+    line: int
+    column: int
+    finding: Finding
+
+
+def near_misses(children: Sequence[Token], first_line: int, lines: Sequence[str]) -> list[Located]:
+    """Every near miss in one paragraph's inline tokens, starting at ``first_line``."""
+    locator = Locator(lines)
+    found: list[Located] = []
+    for line, tokens in _lines(children, first_line):
+        for token in tokens:
+            if token.type == "text" or token.type in _MATH_TYPES:
+                for finding in cloze.near_misses(token.content):
+                    at = line + token.content.count("\n", 0, finding.start)
+                    found.append(locator.locate(at, finding))
+        if not any(t.type == "text" and ("::" in t.content or "==" in t.content) for t in tokens):
+            continue  # neither rule below could find anything on this line
+        masked = _masked(tokens)
+        rules = [mark.near_misses]
+        if not any(separator.matches(masked)):
+            rules.append(separator.near_misses)
+        for rule in rules:
+            found.extend(locator.locate(line, finding) for finding in rule(masked))
+    return sorted(found, key=lambda f: (f.line, f.column))
+
+
+def _lines(children: Sequence[Token], first_line: int) -> list[tuple[int, list[Token]]]:
+    """The tokens of each source line, with the line's number."""
+    out: list[tuple[int, list[Token]]] = [(first_line, [])]
+    line = first_line
+    for child in children:
+        if child.type in BREAKS:
+            line += 1
+            out.append((line, []))
+            continue
+        out[-1][1].append(child)
+        if child.type in _MATH_TYPES:
+            line += child.content.count("\n")
+    return out
+
+
+def _masked(tokens: Sequence[Token]) -> str:
+    """A line's text as the separator and mark rules read it: only plain text, clozes masked."""
+    text = "".join(t.content if t.type == "text" else _MASK for t in tokens)
+    for start, end in cloze.spans(text):
+        text = text[:start] + _MASK * (end - start) + text[end:]
+    return text
+
+
+class Locator:
+    """Finds each finding's column by its snippet in the source line, left to right.
+
+    Offsets into token text are not source columns (markup and escapes are
+    gone), so the snippet, written as it is in the source, is searched for.
+    """
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        self._lines = lines
+        self._cursor: dict[tuple[int, str], int] = {}
+
+    def locate(self, line: int, finding: Finding) -> Located:
+        """The finding at ``line``, at the next place its snippet is written there."""
+        source = self._lines[line - 1] if 0 < line <= len(self._lines) else ""
+        key = (line, finding.snippet)
+        index = source.find(finding.snippet, self._cursor.get(key, 0))
+        if index < 0:
+            return Located(line, 0, finding)
+        self._cursor[key] = index + len(finding.snippet)
+        return Located(line, index + 1, finding)

@@ -1,0 +1,242 @@
+"""Cloze markers, ``{{cN::text}}`` and ``{{cN::text::hint}}``: the one reader of their syntax.
+
+Parse asks this module whether a paragraph holds a cloze, which numbers it
+uses and what is wrong with its markers; render asks it for the clozes of a
+formula. Both get the same rules and the same words for the same mistake,
+whether the marker stands in text or inside ``$...$``.
+
+Anki reads an opener case-sensitively (``{{C1::`` makes no card) and ends a
+cloze at the first ``}}``; the rules below follow that reading.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ankigen.syntax import Finding
+
+#: An opening marker, matched case-insensitively and with the number optional,
+#: so that ``{{C1::`` and ``{{c::`` can be reported instead of ignored.
+OPENER = re.compile(r"\{\{c(\d*)::", re.IGNORECASE)
+#: A whole cloze as Anki matches it: the shortest text up to ``}}``.
+_CLOZE = re.compile(r"\{\{c(\d*)::(.*?)\}\}", re.IGNORECASE | re.DOTALL)
+#: Something shaped like an opener: one or two braces, a ``c``, a number, one
+#: or two colons, with white space allowed in between (``{{ c1::``, ``{c1::``).
+_MARKER_LIKE = re.compile(
+    r"(?<!\{)(\{{1,2})([ \t]*)c([ \t]*)(\d+)([ \t]*)(:{1,2})(?!:)", re.IGNORECASE
+)
+
+NO_NUMBER = "AG501"
+UPPER_CASE = "AG502"
+EMPTY = "AG503"
+UNCLOSED = "AG504"
+BRACES = "AG505"
+NESTED_IN_MATH = "AG506"
+ONE_COLON = "AG510"
+ONE_BRACE = "AG511"
+SPACED = "AG512"
+
+
+def has_cloze(text: str) -> bool:
+    """True when ``text`` holds something Anki or the author would read as a cloze opener."""
+    return OPENER.search(text) is not None
+
+
+def ordinals(text: str) -> list[int]:
+    """The numbers of the ``{{cN::`` markers in ``text``, in order."""
+    return [int(m.group(1)) for m in OPENER.finditer(text) if m.group(1)]
+
+
+def spans(text: str) -> list[tuple[int, int]]:
+    """Where each cloze of ``text`` starts and ends (its hint included)."""
+    return [(m.start(), m.end()) for m in _CLOZE.finditer(text)]
+
+
+# --- messages shared by text and math ----------------------------------------
+
+
+def _opener_finding(opener: re.Match[str]) -> Finding | None:
+    number = opener.group(1)
+    written = opener.group(0)
+    if written[2] == "C":
+        message = (
+            f"cloze '{written}' must be lower case, '{{{{c{number}::', or Anki makes no card for it"
+        )
+        return Finding(opener.start(), written, message, UPPER_CASE)
+    if not number or int(number) == 0:
+        message = f"cloze '{written}' needs a number from 1 up, e.g. '{{{{c1::'"
+        return Finding(opener.start(), written, message, NO_NUMBER)
+    return None
+
+
+def _empty(start: int, written: str) -> Finding:
+    return Finding(start, written, f"empty cloze '{written}' would make an empty card", EMPTY)
+
+
+def _unclosed(opener: re.Match[str]) -> Finding:
+    written = opener.group(0)
+    message = f"cloze '{written}' is never closed: end it with '}}}}'"
+    return Finding(opener.start(), written, message, UNCLOSED)
+
+
+# --- text ----------------------------------------------------------------------
+
+
+def text_problems(text: str, plain: str) -> list[Finding]:
+    """Malformed clozes in a paragraph: no number, upper case, empty, unclosed, ``}}`` too early.
+
+    ``text`` is the paragraph as Anki will see it, math and code standing in
+    as ``x``; ``plain`` keeps every brace of the text itself, so a cloze whose
+    own braces run into its ``}}`` can be found.
+    """
+    problems = [f for f in map(_opener_finding, OPENER.finditer(text)) if f is not None]
+    closed_at: set[int] = set()
+    for cloze in _CLOZE.finditer(text):
+        closed_at.add(cloze.start())
+        if not cloze.group(2).split("::", 1)[0].strip():
+            problems.append(_empty(cloze.start(), cloze.group(0)))
+    for cloze in _CLOZE.finditer(plain):
+        body = cloze.group(2)
+        if "{{" not in body and body.count("{") != body.count("}"):
+            message = (
+                f"cloze '{cloze.group(0)}' ends at the first '}}}}', inside your braces "
+                "(Anki reads it so): put a space between the braces, '} }}'"
+            )
+            problems.append(Finding(cloze.start(), cloze.group(0), message, BRACES))
+    for opener in OPENER.finditer(text):
+        if opener.start() not in closed_at and not _inside_cloze(text, opener.start()):
+            problems.append(_unclosed(opener))
+    return problems
+
+
+def _inside_cloze(text: str, position: int) -> bool:
+    """True for an opener nested inside another cloze (Anki allows nesting in text)."""
+    return any(start < position < end for start, end in spans(text))
+
+
+def near_misses(text: str) -> list[Finding]:
+    """Markers Anki would not read as a cloze, each naming the marker meant (warnings).
+
+    ``{{c1:x}}`` (one colon), ``{c1::x}}`` (one brace), ``{{ c1::x }}`` and
+    ``{{c 1::x}}`` (white space inside the marker). A marker with a single
+    brace *and* a single colon (``{c1: ...``) is too far from a cloze to
+    guess at: it may be a set in TeX.
+    """
+    found: list[Finding] = []
+    if "{" not in text:
+        return found  # the common case, cheaply
+    for match in _MARKER_LIKE.finditer(text):
+        braces, gap1, gap2, number, gap3, colons = match.groups()
+        spaced = bool(gap1 or gap2 or gap3)
+        if len(braces) == 1 and len(colons) == 1:
+            continue
+        if len(braces) == 2 and len(colons) == 2 and not spaced:
+            continue  # a real opener: its own rules apply
+        meant = f"{{{{c{number}::"
+        written = match.group(0)
+        if len(braces) == 1:
+            code, why = ONE_BRACE, "it opens with one brace"
+        elif len(colons) == 1:
+            code, why = ONE_COLON, "it has one colon"
+        else:
+            code, why = SPACED, "it has white space inside the marker"
+        message = f"'{written}' is not a cloze Anki reads ({why}): write '{meant}'"
+        found.append(Finding(match.start(), written, message, code, is_warning=True))
+    return found
+
+
+# --- math ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cloze:
+    """One ``{{cN::text}}`` or ``{{cN::text::hint}}`` in a formula, by character offsets."""
+
+    number: int
+    text: str
+    hint: str | None
+    start: int
+    end: int
+
+
+class ClozeSyntaxError(ValueError):
+    """A cloze marker in TeX that Anki would read differently than the author meant."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.message)
+        self.finding = finding
+
+
+def find_in_math(tex: str) -> list[Cloze]:
+    """Every cloze in ``tex``, read the way Anki reads it (the first ``}}`` closes it).
+
+    Raises ClozeSyntaxError for the first marker with no number or in upper
+    case, an empty cloze, an unclosed one, a nested one, or one whose TeX
+    ends in ``}`` right before the closing ``}}`` (Anki would close the cloze
+    one brace too early). The messages are those of the same mistakes in text.
+    """
+    out: list[Cloze] = []
+    pos = 0
+    while (opener := OPENER.search(tex, pos)) is not None:
+        problem = _opener_finding(opener)
+        if problem is not None:
+            raise ClozeSyntaxError(problem)
+        close = tex.find("}}", opener.end())
+        if close < 0:
+            raise ClozeSyntaxError(_unclosed(opener))
+        body = tex[opener.end() : close]
+        if OPENER.search(body):
+            message = "a cloze inside a cloze is not supported in math"
+            raise ClozeSyntaxError(
+                Finding(opener.start(), opener.group(0), message, NESTED_IN_MATH)
+            )
+        text, sep, hint = body.partition("::")
+        if not text.strip():
+            raise ClozeSyntaxError(_empty(opener.start(), tex[opener.start() : close + 2]))
+        _check_math_braces(tex, opener, close, text)
+        out.append(
+            Cloze(int(opener.group(1)), text, hint if sep else None, opener.start(), close + 2)
+        )
+        pos = close + 2
+    return out
+
+
+def math_problem(tex: str) -> Finding | None:
+    """The first cloze problem of a formula (what :func:`find_in_math` raises), or None."""
+    try:
+        find_in_math(tex)
+    except ClozeSyntaxError as exc:
+        return exc.finding
+    return None
+
+
+def _check_math_braces(tex: str, opener: re.Match[str], close: int, text: str) -> None:
+    """Raise when the cloze's TeX holds ``}}`` or ends in ``}`` before its ``}}``."""
+    if _balanced(text) and not tex.startswith("}", close + 2):
+        return
+    number = opener.group(1)
+    if _balanced(text + "}"):
+        message = (
+            f"cloze c{number} ends in '}}' right before its closing '}}}}': "
+            f"write a space before the '}}}}', as in {{{{c{number}::\\frac{{a}}{{b}} }}}}"
+        )
+    else:
+        message = (
+            f"cloze c{number} holds '}}}}' ({tex[opener.start() : close + 2]!r}): Anki ends a "
+            "cloze at the first '}}', so write a space between those braces ('} }')"
+        )
+    raise ClozeSyntaxError(Finding(opener.start(), opener.group(0), message, BRACES))
+
+
+def _balanced(tex: str) -> bool:
+    """True when the braces of ``tex`` pair up (escaped ``\\{`` and ``\\}`` do not count)."""
+    depth = 0
+    for token in re.findall(r"\\.|[{}]", tex, re.S):
+        if token == "{":
+            depth += 1
+        elif token == "}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0

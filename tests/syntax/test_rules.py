@@ -1,0 +1,105 @@
+"""The near-miss rules of each syntax module, on plain strings (format section 13)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ankigen.parse.rules import mark
+from ankigen.syntax import cloze, separator
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("The {{c1:median}} is", cloze.ONE_COLON),
+        ("The {c1::median}} is", cloze.ONE_BRACE),
+        ("The {{ c1::median }} is", cloze.SPACED),
+        ("The {{c 1::x}} is", cloze.SPACED),
+        ("The {{c1 ::x}} is", cloze.SPACED),
+        ("The {{C2:x}} is", cloze.ONE_COLON),
+    ],
+)
+def test_cloze_near_miss(text: str, code: str) -> None:
+    assert [f.code for f in cloze.near_misses(text)] == [code]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{{c1::median}}",
+        "{{c1::x::hint}}",
+        "{{c1::outer {{c2::inner}} text}}",
+        r"{{c1::\frac{a}{b} }}",
+        r"\{c1: c1 > 0\}",  # a set in TeX: one brace and one colon is too far to guess
+        "x_{c1} + y^{{2}}",
+        "{{c::x}}",  # no number: an error of its own, not a near miss
+    ],
+)
+def test_cloze_look_alikes_are_not_near_misses(text: str) -> None:
+    assert cloze.near_misses(text) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "code"),
+    [
+        ("What is a mode?:::The most frequent value.", separator.GLUED),
+        ("What is a mode? :::The most frequent value.", separator.GLUED),
+        ("What is a mode?::: The most frequent value.", separator.GLUED),
+        ("What is a mode? :: The most frequent value.", separator.WRONG_LENGTH),
+        ("What is a mode? :::: The most frequent value.", separator.WRONG_LENGTH),
+        (":: The most frequent value.", separator.WRONG_LENGTH),
+    ],
+)
+def test_separator_near_miss(line: str, code: str) -> None:
+    assert [f.code for f in separator.near_misses(line)] == [code]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "A ratio written 2:::1, or a:::b",
+        "the separator is written ':::' in quotes",
+        "Parent::Child and std::vector and :smile::wink:",
+        "Time 10:30: the start",
+    ],
+)
+def test_separator_look_alikes_are_not_near_misses(line: str) -> None:
+    assert separator.near_misses(line) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "meant"),
+    [("== median== is", "==median=="), ("The ==median == is", "==median=="), ("a ==b ==", "==b==")],
+)
+def test_mark_near_miss(line: str, meant: str) -> None:
+    (found,) = mark.near_misses(line)
+    assert found.code == mark.NEAR_MISS and f"write '{meant}'" in found.message
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["a==b and c==d", "x == y and y == z", "a ==> b and c ==> d", "a === b === c", "== alone"],
+)
+def test_mark_look_alikes_are_not_near_misses(line: str) -> None:
+    assert mark.near_misses(line) == []
+
+
+_WORDS = st.text(alphabet="abcdefgh xyz,.?", min_size=1, max_size=20).filter(str.strip)
+
+
+@given(_WORDS, st.integers(min_value=1, max_value=30), _WORDS, _WORDS)
+def test_a_correct_cloze_is_never_a_near_miss(
+    before: str, number: int, hidden: str, hint: str
+) -> None:
+    text = f"{before} {{{{c{number}::{hidden}::{hint}}}}} {before}"
+    assert cloze.near_misses(text) == []
+    assert cloze.text_problems(text, text) == []
+
+
+@given(_WORDS, _WORDS)
+def test_a_spaced_separator_is_a_separator_and_no_near_miss(question: str, answer: str) -> None:
+    line = f"{question.strip()} ::: {answer.strip()}"
+    assert len(list(separator.matches(line))) == 1
+    assert separator.near_misses(line) == []
