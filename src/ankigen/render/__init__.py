@@ -8,6 +8,7 @@ Nothing is written outside the cache; packaging happens later.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -148,7 +149,12 @@ class _DeckFiller:
         for position in range(1, len(parts), 2):
             kind, number = parts[position][0], int(parts[position][1:])
             if kind == "m":
-                parts[position] = self._math_html(fragment.maths[number], cloze=cloze)
+                math = fragment.maths[number]
+                parts[position] = self._math_html(math, cloze=cloze)
+                if not math.display:
+                    parts[position], parts[position + 1] = keep_punctuation(
+                        parts[position], parts[position + 1]
+                    )
             else:
                 parts[position] = self._image_html(fragment.images[number])
         return "".join(parts)
@@ -182,6 +188,23 @@ class _DeckFiller:
         if source is not None:
             self._sources.add(source)
         return f'<img class="{css}" src="{html.escape(media.name)}" alt="{html.escape(ref.alt)}">'
+
+
+#: Punctuation that must not start a line after an inline formula.
+_TRAILING_PUNCTUATION = re.compile(r"[.,;:!?)\]…%]+")
+
+
+def keep_punctuation(formula_html: str, after: str) -> tuple[str, str]:
+    """Glue the punctuation right after an inline formula to it, in a no-wrap span.
+
+    A period after a formula image could otherwise wrap alone to the next
+    line. ``::`` (a cloze's hint separator) is never punctuation.
+    """
+    match = _TRAILING_PUNCTUATION.match(after)
+    if match is None or not formula_html or after.startswith("::"):
+        return formula_html, after
+    glued = f'<span class="ag-nowrap">{formula_html}{match.group(0)}</span>'
+    return glued, after[match.end() :]
 
 
 class _FigureDrawer:

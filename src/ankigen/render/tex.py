@@ -15,11 +15,14 @@ from ankigen.render import _tex
 
 #: Font size formulas are drawn at, in points; every size is reported relative to it.
 DRAW_SIZE = 100.0
-FONTSET = "dejavusans"
+#: mathtext's STIX fontset: a serif math face like the TeX fonts Anki's MathJax
+#: draws, of the same family as the fallback renderer's STIX Two Math, and its
+#: root sign joins its bar (DejaVu's leaves a gap). Figures keep DejaVu Sans.
+FONTSET = "stix"
 
 #: Everything that changes the bytes of an image: part of the media name hash.
 RENDER_SETTINGS = (
-    f"formula/v1 matplotlib={version('matplotlib')} fontset={FONTSET} size={DRAW_SIZE:g} "
+    f"formula/v2 matplotlib={version('matplotlib')} fontset={FONTSET} size={DRAW_SIZE:g} "
     f"ziamath={version('ziamath')}"
 )
 
