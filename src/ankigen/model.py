@@ -106,6 +106,8 @@ class Item:
     question_source: str
     answer_source: str
     checks: tuple[CodeBlock, ...] = ()
+    #: A line shown above the question on the front (plain text), or None.
+    context: str | None = None
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import genanki
@@ -12,6 +12,7 @@ from markdown_it.token import Token
 
 from ankigen.diagnostics import Diagnostic, error, warning
 from ankigen.model import Deck, Item, ItemKind, MathMode
+from ankigen.parse.context import item_contexts
 from ankigen.parse.fragment import render_blocks, render_inline
 from ankigen.parse.frontmatter import FrontMatter, read_front_matter
 from ankigen.parse.markdown import content_parser
@@ -54,7 +55,12 @@ def parse_text(text: str, path: Path, root: Path, display_path: str) -> ParseRes
 
     name = front.deck or walked.title or path.stem
     key = front.key or path.stem
-    items = [_freeze(draft, front, name, key, display_path, diagnostics) for draft in walked.drafts]
+    contexts, context_problems = item_contexts(walked.drafts, front, display_path)
+    diagnostics.extend(context_problems)
+    items = [
+        replace(_freeze(draft, front, name, key, display_path, diagnostics), context=context)
+        for draft, context in zip(walked.drafts, contexts, strict=True)
+    ]
     diagnostics.extend(_duplicate_guids(items, display_path))
     if not items:
         diagnostics.append(
@@ -86,7 +92,10 @@ def _front_matter(
         return FrontMatter()
     front, problems = read_front_matter(tokens[0].content)
     # The YAML's first line is the file's second line, after `---`.
-    diagnostics.extend(error(display_path, 1 + p.line_offset, p.message) for p in problems)
+    diagnostics.extend(
+        error(display_path, 1 + p.line_offset, p.message, column=1 if p.code else 0, code=p.code)
+        for p in problems
+    )
     return front
 
 

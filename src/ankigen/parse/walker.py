@@ -61,6 +61,7 @@ class Draft:
     metadata: Metadata = field(default_factory=Metadata)
     checks: list[CodeBlock] = field(default_factory=list)
     last_line: int = 0
+    callout_title: str | None = None
 
 
 @dataclass
@@ -84,6 +85,7 @@ class Walker:
         self._section_tag: str | None = None
         self._last_in_section: Draft | None = None
         self._callout: str | None = None
+        self._callout_title: str | None = None
         # A cloze item without ':::' is closed at once, but a metadata comment
         # on the next line still belongs to it.
         self._awaiting_metadata: Draft | None = None
@@ -178,12 +180,13 @@ class Walker:
                 marker.line, "':::' on a callout's marker line: start the item on the next line"
             )
         self._callout = kind
+        self._callout_title = _callout_title(marker.source)
         if rest.children:
             self._paragraph(rest)
         for sub in inner[1:]:
             self._block(sub)
         self._close()
-        self._callout = None
+        self._callout = self._callout_title = None
 
     # -- paragraphs and items ---------------------------------------------
 
@@ -253,6 +256,7 @@ class Walker:
             section=self._section,
             tags=[t for t in (self._section_tag, self._callout) if t],
             last_line=paragraph.end_line,
+            callout_title=self._callout_title,
         )
         self.result.drafts.append(draft)
         self._last_in_section = draft
@@ -526,6 +530,12 @@ def _callout_kind(block: list[Token]) -> str | None:
     first_line = block[2].content.split("\n", 1)[0]
     match = _CALLOUT.match(first_line.strip())
     return match.group(1).lower() if match else None
+
+
+def _callout_title(source: str) -> str | None:
+    """The title written after a callout's ``[!kind]`` marker, if any."""
+    match = _CALLOUT.match(source.split("\n", 1)[0].strip())
+    return match.group(2).strip() or None if match else None
 
 
 def _after_marker_line(marker: Paragraph) -> Paragraph:

@@ -134,7 +134,9 @@ class _DeckFiller:
         return RenderedDeck(self.deck, notes, media, tuple(sorted(self._sources)))
 
     def _note(self, item: Item) -> Note:
-        front = self._fill(item.front, cloze=item.kind is ItemKind.CLOZE)
+        front = context_html(item.context) + self._fill(
+            item.front, cloze=item.kind is ItemKind.CLOZE
+        )
         back = self._fill(item.back, cloze=False)
         source = html.escape(f"{self.deck.path.name}:{item.line}")
         deck_name = item.subdeck or self.deck.name
@@ -188,6 +190,18 @@ class _DeckFiller:
         if source is not None:
             self._sources.add(source)
         return f'<img class="{css}" src="{html.escape(media.name)}" alt="{html.escape(ref.alt)}">'
+
+
+def context_html(context: str | None) -> str:
+    """The context line above a question: a ``.ag-context`` block, or nothing.
+
+    It goes into the Question (or Text) field itself, so the note types keep
+    their fields; braces are escaped so Anki never reads a cloze in it.
+    """
+    if not context:
+        return ""
+    text = html.escape(context).replace("{", "&#123;").replace("}", "&#125;")
+    return f'<div class="ag-context">{text}</div>'
 
 
 #: Punctuation that must not start a line after an inline formula.
