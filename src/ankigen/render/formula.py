@@ -48,6 +48,7 @@ from matplotlib.transforms import Affine2D
 from ankigen.render import _fallback, _tex
 from ankigen.render.tex import DRAW_SIZE as _SIZE
 from ankigen.render.tex import FONTSET as _FONTSET
+from ankigen.render.tex import MATH_SCALE
 from ankigen.render.tex import (  # re-exported: the public formula API in one place
     RENDER_SETTINGS,
     ClozeVariants,
@@ -98,10 +99,11 @@ def render_formula(tex: str, *, display: bool) -> RenderedFormula:
     cmds = [t for t in toks if len(t) > 1 and t[0] == "\\" and t[1].isalpha()]
     if any(c in _fallback.TRIGGERS for c in cmds):
         return _render_fallback(tex, display=display)
-    if display and any(c in _BIG_OPERATORS for c in cmds) and _fallback.knows(cmds):
-        # mathtext draws a sum or an integral at text size; TeX's display
-        # style draws it about 1.4 times as tall, and ziamath does too.
-        return _render_fallback(tex, display=True)
+    if any(c in _BIG_OPERATORS for c in cmds) and _fallback.knows(cmds):
+        # mathtext draws a sum at text size in display and its limits above
+        # and below even inline; ziamath follows TeX in both (a tall sum with
+        # limits under it in display, limits at its side inline).
+        return _render_fallback(tex, display=display)
     return _render_mathtext(_tex.rewrite(display_style(tex) if display else tex))
 
 
@@ -182,11 +184,12 @@ def _render_mathtext(tex: str) -> RenderedFormula:
     buf = io.BytesIO()
     with matplotlib.rc_context(_SVG_RC):
         fig.savefig(buf, format="svg", transparent=True, metadata=_SVG_METADATA)
+    em = _SIZE / MATH_SCALE  # drawn points per em of the card's text
     return RenderedFormula(
         svg=buf.getvalue(),
-        width_em=float(width) / _SIZE,
-        height_em=float(height) / _SIZE,
-        depth_em=float(depth) / _SIZE,
+        width_em=float(width) / em,
+        height_em=float(height) / em,
+        depth_em=float(depth) / em,
         renderer="mathtext",
     )
 
@@ -230,4 +233,5 @@ def _render_fallback(tex: str, *, display: bool) -> RenderedFormula:
         svg, width, height, depth = _fallback.render(tex, display=display, size=_SIZE)
     except _fallback.FallbackError as exc:
         raise FormulaError(str(exc)) from None
-    return RenderedFormula(svg, width, height, depth, renderer="ziamath")
+    scale = MATH_SCALE
+    return RenderedFormula(svg, width * scale, height * scale, depth * scale, renderer="ziamath")
