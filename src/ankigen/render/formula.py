@@ -48,8 +48,8 @@ from matplotlib.transforms import Affine2D
 from ankigen.render import _fallback, _tex
 from ankigen.render.tex import DRAW_SIZE as _SIZE
 from ankigen.render.tex import FONTSET as _FONTSET
-from ankigen.render.tex import MATH_SCALE
 from ankigen.render.tex import (  # re-exported: the public formula API in one place
+    MATH_SCALE,
     RENDER_SETTINGS,
     ClozeVariants,
     FormulaError,
