@@ -154,8 +154,8 @@ class _DeckFiller:
                 math = fragment.maths[number]
                 parts[position] = self._math_html(math, cloze=cloze)
                 if not math.display:
-                    parts[position], parts[position + 1] = keep_punctuation(
-                        parts[position], parts[position + 1]
+                    parts[position - 1], parts[position], parts[position + 1] = keep_punctuation(
+                        parts[position - 1], parts[position], parts[position + 1]
                     )
             else:
                 parts[position] = self._image_html(fragment.images[number])
@@ -206,19 +206,27 @@ def context_html(context: str | None) -> str:
 
 #: Punctuation that must not start a line after an inline formula.
 _TRAILING_PUNCTUATION = re.compile(r"[.,;:!?)\]…%]+")
+#: Punctuation that must not end a line before one.
+_OPENING_PUNCTUATION = re.compile(r"[(\[]+$")
 
 
-def keep_punctuation(formula_html: str, after: str) -> tuple[str, str]:
-    """Glue the punctuation right after an inline formula to it, in a no-wrap span.
+def keep_punctuation(before: str, formula_html: str, after: str) -> tuple[str, str, str]:
+    """Glue the punctuation around an inline formula to it, in a no-wrap span.
 
-    A period after a formula image could otherwise wrap alone to the next
-    line. ``::`` (a cloze's hint separator) is never punctuation.
+    A period after a formula image, or a parenthesis before it, could
+    otherwise sit alone at a line break. ``::`` (a cloze's hint separator) is
+    never punctuation. Returns the new text before, formula HTML and text after.
     """
-    match = _TRAILING_PUNCTUATION.match(after)
-    if match is None or not formula_html or after.startswith("::"):
-        return formula_html, after
-    glued = f'<span class="ag-nowrap">{formula_html}{match.group(0)}</span>'
-    return glued, after[match.end() :]
+    closing = _TRAILING_PUNCTUATION.match(after)
+    opening = _OPENING_PUNCTUATION.search(before)
+    if after.startswith("::"):
+        closing = None
+    if not formula_html or (closing is None and opening is None):
+        return before, formula_html, after
+    head = opening.group(0) if opening else ""
+    tail = closing.group(0) if closing else ""
+    glued = f'<span class="ag-nowrap">{head}{formula_html}{tail}</span>'
+    return before[: len(before) - len(head)], glued, after[len(tail) :]
 
 
 class _FigureDrawer:
