@@ -41,7 +41,10 @@ CHOSEN = {
 
 _PROBE = """<script>
 addEventListener('load', () => {
-  const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; };
+  const box = e => {
+    const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.width, r.height];
+  };
   const shown = e => e.getBoundingClientRect().width > 0;
   const out = {};
   for (const c of document.querySelectorAll('[data-name]')) {
@@ -137,7 +140,7 @@ def test_context_line_on_the_front(seen: dict[tuple[str, int], Any], width: int)
     ]:
         context = cards[f"{name}/front"]["context"]
         assert [c[0] for c in context] == [expected], name
-        text, _left, top, _w, height = context[0]
+        _text, _left, top, _width, height = context[0]
         assert height > 10  # a visible line, above the question
         assert top < cards[f"{name}/front"]["firstText"][1]
     assert cards["derivation/front"]["context"] == []  # a question says itself what it asks
