@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import matplotlib
@@ -45,7 +46,7 @@ from matplotlib.path import Path
 from matplotlib.textpath import TextPath, text_to_path
 from matplotlib.transforms import Affine2D
 
-from ankigen.render import _fallback, _tex
+from ankigen.render import _fallback, _highlight, _tex
 from ankigen.render.tex import DRAW_SIZE as _SIZE
 from ankigen.render.tex import FONTSET as _FONTSET
 from ankigen.render.tex import (  # re-exported: the public formula API in one place
@@ -83,10 +84,12 @@ _PROP = FontProperties(size=_SIZE, math_fontfamily=_FONTSET)
 # --- rendering --------------------------------------------------------------
 
 
-def render_formula(tex: str, *, display: bool) -> RenderedFormula:
+def render_formula(tex: str, *, display: bool, highlight: Sequence[str] = ()) -> RenderedFormula:
     """Draw TeX (no cloze markers) as deterministic SVG bytes; raise FormulaError.
 
-    The same TeX and settings give the same bytes on every run.
+    ``highlight`` names parts of ``tex`` (a cloze's gap, or what it reveals) to
+    draw in the cloze colour, in bold; only mathtext draws them so. The same
+    TeX and settings give the same bytes on every run.
     """
     problem = tex_problem(tex)
     if problem is not None:
@@ -104,7 +107,8 @@ def render_formula(tex: str, *, display: bool) -> RenderedFormula:
         # and below even inline; ziamath follows TeX in both (a tall sum with
         # limits under it in display, limits at its side inline).
         return _render_fallback(tex, display=display)
-    return _render_mathtext(_tex.rewrite(display_style(tex) if display else tex))
+    parts = [_tex.rewrite(part) for part in highlight]
+    return _render_mathtext(_tex.rewrite(display_style(tex) if display else tex), parts)
 
 
 #: Operators TeX draws larger in display style than in text.
@@ -161,7 +165,7 @@ def display_style(tex: str) -> str:
     return "".join(out)
 
 
-def _render_mathtext(tex: str) -> RenderedFormula:
+def _render_mathtext(tex: str, highlight: Sequence[str] = ()) -> RenderedFormula:
     s = f"${tex}$"
     try:
         # MathTextParser("path").parse, through the parser TextPath uses (shared cache)
@@ -173,13 +177,28 @@ def _render_mathtext(tex: str) -> RenderedFormula:
     # One parse, not two: fig.text() would make the SVG renderer parse the
     # formula again with a parser of its own; a TextPath reuses the parse above.
     # Units are points; the figure is exactly the mathtext box, baseline at depth.
-    text = TextPath((0, depth), s, prop=_PROP)
-    # 0.1 pt is 1/1000 em: invisible, and it keeps the SVG less than half as large
-    glyphs = Path(np.round(text.vertices, 1), text.codes)
+    marked = _highlight.marked_glyphs(tex, highlight, _PROP) if highlight else set()
     fig = Figure(figsize=(width / 72, height / 72), dpi=72)
     points = Affine2D().scale(1 / 72) + fig.dpi_scale_trans
+    if marked:
+        plain, coloured = _highlight.split_paths(s, _PROP, marked, depth)
+        colour = _highlight.CLOZE_COLOUR
+        stroke = _highlight.BOLD_STROKE
+        fig.add_artist(
+            PathPatch(
+                coloured,
+                transform=points,
+                facecolor=colour,
+                edgecolor=colour,
+                linewidth=stroke * 72 / 100,
+            )
+        )
+    else:
+        text = TextPath((0, depth), s, prop=_PROP)
+        # 0.1 pt is 1/1000 em: invisible, and it keeps the SVG less than half as large
+        plain = Path(np.round(text.vertices, 1), text.codes)
     fig.add_artist(
-        PathPatch(glyphs, transform=points, facecolor="black", edgecolor="none", linewidth=0)
+        PathPatch(plain, transform=points, facecolor="black", edgecolor="none", linewidth=0)
     )
     buf = io.BytesIO()
     with matplotlib.rc_context(_SVG_RC):
