@@ -9,12 +9,15 @@ How a formula is drawn
    ``\\implies`` -> ``\\Longrightarrow``, ``\\lVert`` -> ``\\Vert``...), and pure
    sizing switches (``\\displaystyle``, ``\\big``, ``\\limits``) are dropped.
    ``\\text{...}`` needs no rewrite: mathtext 3.11 has it and keeps its spaces.
-3. matplotlib mathtext (DejaVu Sans, glyphs as paths) draws every formula it
-   can: it is the renderer the format names, its errors name the failing
-   construct, and its output matches the figures, which use the same fonts.
+3. matplotlib mathtext (the STIX fontset, glyphs as paths) draws every
+   formula it can: it is the renderer the format names and its errors name
+   the failing construct. Display formulas get TeX's display style first
+   (``display_style``: an outermost ``\\frac`` becomes ``\\dfrac``).
 4. Only a formula that uses a construct mathtext has no way to draw at all
    (``\\underbrace``, ``\\overbrace``, ``\\begin{bmatrix}``/``cases``/..., ``\\boxed``,
-   ``\\stackrel``, ``\\xrightarrow``, ``\\cfrac``) goes to ziamath, a pure-Python
+   ``\\stackrel``, ``\\xrightarrow``, ``\\cfrac``), or a big operator (``\\sum``,
+   ``\\int``...: mathtext has no display size for them and sets their limits
+   under them even inline), goes to ziamath, a pure-Python
    MathML layout engine, *after* every command in it has been checked against
    what latex2mathml knows. ziamath would otherwise draw ``\\foo`` as the
    letters "foo". A mathtext failure never falls back: an unknown command in a
@@ -23,8 +26,9 @@ How a formula is drawn
    mathtext cannot draw a stretched brace, and matrices would need a table
    layout of our own.
 
-The price of step 4 is a second look (STIX Two instead of DejaVu) for those
-few formulas; both are sized by the same em, so they sit equally in text.
+Both engines draw STIX (mathtext's STIX fontset, ziamath's STIX Two Math), so
+the two look alike; both are sized by the same em (``MATH_SCALE`` times the
+card's text), so they sit equally in text.
 
 Sizes are reported in em of the card font: an ``<img>`` given ``width: Wem``
 and ``vertical-align: -Dem`` sits on the text baseline at the text's size.
