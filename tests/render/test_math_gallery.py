@@ -5,11 +5,14 @@ within a tolerance, so a change of font, display style or scale shows as a
 failing test. In Chromium the same formulas are drawn by MathJax 3 (what
 Anki draws in mathjax mode) beside our images: ours must come out about as
 large, and a display fraction clearly larger than an inline one, in both.
+Set AG_SCREENSHOTS=DIR to keep the screenshot of the comparison.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -106,7 +109,11 @@ def compared(tmp_path_factory: pytest.TempPathFactory) -> list[list[float]]:
         f"<body>{''.join(rows)}</body></html>",
         "utf-8",
     )
-    screenshot(page, 800, folder / "gallery.png")
+    shot = screenshot(page, 800, folder / "gallery.png")
+    keep = os.environ.get("AG_SCREENSHOTS")  # a folder to keep the screenshot in
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(shot, Path(keep) / shot.name)
     result: list[list[float]] = measure(page, 800)
     return result
 
