@@ -56,7 +56,7 @@ addEventListener('load', () => {
     const range = document.createRange();
     range.selectNodeContents(first);
     const math = c.querySelector('img.ag-math');
-    out[c.dataset.name + '/' + c.dataset.side] = {
+    out[c.dataset.mode + '/' + c.dataset.name + '/' + c.dataset.side] = {
       box: box(c),
       background: getComputedStyle(c).backgroundColor,
       align: getComputedStyle(card).textAlign,
@@ -95,15 +95,18 @@ def sides(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[tuple[st
     return folder, chosen
 
 
-def _page(folder: Path, chosen: list[tuple[str, str, str]], night: str, width: int) -> Path:
+def _page(
+    folder: Path, chosen: list[tuple[str, str, str]], modes: dict[str, str], width: int
+) -> Path:
     # Headless Chromium keeps windows at least 500 px wide: a screen of
     # ``width`` px is a column that wide (the card's sizes are in em and %).
     body = "".join(
-        f'<div style="width:{width}px"><div class="card card1 {night}" data-name="{name}" '
-        f'data-side="{side}">{html}</div></div>'
+        f'<div style="width:{width}px"><div class="card card1 {night}" data-mode="{mode}" '
+        f'data-name="{name}" data-side="{side}">{html}</div></div>'
+        for mode, night in modes.items()
         for name, side, html in chosen
     )
-    page = folder / f"cards-{night.replace(' ', '-') or 'day'}-{width}.html"
+    page = folder / f"cards-{'-'.join(modes)}-{width}.html"
     page.write_text(
         f"<!doctype html><html><head><meta charset='utf-8'>{PROBE_HEAD}</head>"
         f'<body style="margin:0">{body}{_PROBE}</body></html>',
@@ -114,19 +117,26 @@ def _page(folder: Path, chosen: list[tuple[str, str, str]], night: str, width: i
 
 @pytest.fixture(scope="module")
 def seen(sides: tuple[Path, list[tuple[str, str, str]]]) -> dict[tuple[str, int], Any]:
-    """What each page measured, by (mode, width); day and night screenshots are saved."""
+    """What the pages measured, by (mode, width); day and night screenshots are saved."""
     folder, chosen = sides
     keep = os.environ.get("AG_SCREENSHOTS")
+    modes = {"day": "", **NIGHT}
     out: dict[tuple[str, int], Any] = {}
-    for mode, night in {"day": "", **NIGHT}.items():
-        for width in WIDTHS:
-            page = _page(folder, chosen, night, width)
-            out[mode, width] = measure(page, 500)
-            if mode in ("day", "desktop"):
-                shot = screenshot(page, 500, folder / f"{mode}-{width}.png")
-                if keep:
-                    Path(keep).mkdir(parents=True, exist_ok=True)
-                    shutil.copy(shot, Path(keep) / shot.name)
+    for width in WIDTHS:
+        measured = measure(_page(folder, chosen, modes, width), 500)  # every mode at once
+        for mode in modes:
+            prefix = f"{mode}/"
+            out[mode, width] = {
+                key[len(prefix) :]: value
+                for key, value in measured.items()
+                if key.startswith(prefix)
+            }
+        for mode in ("day", "desktop"):
+            page = _page(folder, chosen, {mode: modes[mode]}, width)
+            shot = screenshot(page, 500, folder / f"{mode}-{width}.png")
+            if keep:
+                Path(keep).mkdir(parents=True, exist_ok=True)
+                shutil.copy(shot, Path(keep) / shot.name)
     return out
 
 
