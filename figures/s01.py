@@ -20,7 +20,7 @@ DEVICE_COUNTS = (1, 2, 4, 8)
 def draw(fig, formulas):
     step = formulas["T_step"]
     t_comm = formulas["T_comm_s01"]()
-    fig.set_size_inches(6, 3.6)
+    fig.set_size_inches(4.8, 3.4)
     fig.patch.set_alpha(0.0)
     ax = fig.add_subplot()
     ax.patch.set_alpha(0.0)
@@ -55,19 +55,19 @@ def draw(fig, formulas):
         -0.72,
         "no step is ever shorter than $T_{comm}$",
         color=slate,
-        fontsize=11,
+        fontsize=13,
         va="center",
     )
 
-    ax.set_yticks(range(len(DEVICE_COUNTS)), [f"k = {k}" for k in DEVICE_COUNTS], fontsize=12)
+    ax.set_yticks(range(len(DEVICE_COUNTS)), [f"k = {k}" for k in DEVICE_COUNTS], fontsize=13)
     ax.invert_yaxis()
     ax.set_ylim(len(DEVICE_COUNTS) - 0.5, -0.9)
     ax.set_xlim(0, T_COMPUTE + t_comm + 0.05)
-    ax.set_xlabel("time per step", fontsize=12, color=slate)
-    ax.tick_params(axis="x", labelsize=11, colors=slate)
+    ax.set_xlabel("time per step", fontsize=13, color=slate)
+    ax.tick_params(axis="x", labelsize=13, colors=slate)
     ax.tick_params(axis="y", colors=slate, length=0)
     for side in ("top", "right", "left"):
         ax.spines[side].set_visible(False)
     ax.spines["bottom"].set_color(slate)
-    ax.legend(loc="lower right", fontsize=11, frameon=False, labelcolor=slate)
+    ax.legend(loc="lower right", fontsize=13, frameon=False, labelcolor=slate)
     fig.tight_layout()

@@ -21,7 +21,7 @@ K_MAX = 64
 
 def draw(fig, formulas):
     speedup = formulas["S"]
-    fig.set_size_inches(6, 3.6)
+    fig.set_size_inches(4.8, 3.2)
     fig.patch.set_alpha(0.0)
     ax = fig.add_subplot()
     ax.patch.set_alpha(0.0)
@@ -31,7 +31,8 @@ def draw(fig, formulas):
     ax.plot(ks, ks, color=slate, linestyle="--", linewidth=2, zorder=3, label="ideal  $S = k$")
     for label, name, colour in LINKS:
         t_comm = formulas[name]()
-        s = [float(speedup(T_compute=T_COMPUTE, k=k, T_comm=t_comm)) for k in ks]
+        # one device has nothing to sync (T_comm = 0 at k = 1), so every curve starts at S = 1
+        s = [float(speedup(T_compute=T_COMPUTE, k=k, T_comm=t_comm if k > 1 else 0.0)) for k in ks]
         ax.plot(
             ks,
             s,
@@ -49,13 +50,31 @@ def draw(fig, formulas):
     ax.minorticks_off()
     ax.set_xlim(1, K_MAX)
     ax.set_ylim(0.85, K_MAX * 1.15)
-    ax.set_xlabel("devices $k$", fontsize=12, color=slate)
-    ax.set_ylabel("speedup $S$", fontsize=12, color=slate)
-    ax.tick_params(labelsize=11, colors=slate)
+    ax.set_xlabel("devices $k$", fontsize=13, color=slate)
+    ax.set_ylabel("speedup $S$", fontsize=13, color=slate)
+    ax.tick_params(labelsize=13, colors=slate)
     ax.grid(True, color=slate, alpha=0.25, linewidth=0.8)
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
     for side in ("bottom", "left"):
         ax.spines[side].set_color(slate)
-    ax.legend(loc="upper left", fontsize=11, frameon=False, labelcolor=slate, handlelength=1.6)
-    fig.tight_layout()
+    ax.text(
+        0.98,
+        0.03,
+        "illustrative toy numbers,\nnot measurements",
+        transform=ax.transAxes,
+        ha="right",
+        va="bottom",
+        fontsize=13,
+        color=slate,
+    )
+    fig.tight_layout()  # before the legend, which hangs below the axes
+    # below the axes: inside, the long labels would cover the curves on a phone
+    ax.legend(
+        loc="upper left",
+        bbox_to_anchor=(-0.12, -0.2),
+        fontsize=13,
+        frameon=False,
+        labelcolor=slate,
+        handlelength=1.6,
+    )

@@ -127,6 +127,8 @@ class Item:
     answer_source: str
     checks: tuple[CodeBlock, ...] = ()
     claims: tuple[Claim, ...] = ()
+    #: A line shown above the question on the front (plain text), or None.
+    context: str | None = None
 
 
 @dataclass(frozen=True)

@@ -72,7 +72,7 @@ def test_content_errors_are_all_reported_with_file_and_line(project: Path) -> No
     lines = [line for line in result.stderr.splitlines() if line.startswith("content/")]
     assert lines == [
         "content/broken.md:2: unknown front matter key 'colour' (known: deck, key, tags, "
-        "subdecks, math)",
+        "subdecks, math, context, prompt)",
         "content/broken.md:6: empty question before ':::'",
         "content/broken.md:11: check failed: `2` + `2` == `5`: left side is 4, right side is 5",
     ]
@@ -131,7 +131,10 @@ def test_check_json_gives_machine_readable_records(project: Path) -> None:
         "column": 0,
         "severity": "error",
         "code": "",
-        "message": "unknown front matter key 'colour' (known: deck, key, tags, subdecks, math)",
+        "message": (
+            "unknown front matter key 'colour' "
+            "(known: deck, key, tags, subdecks, math, context, prompt)"
+        ),
     }
     assert report["summary"]["ok"] is False
     assert report["summary"]["failed_checks"] == 1

@@ -43,6 +43,8 @@ def dump_deck(deck: Deck | None) -> list[str]:
             f"item line {item.line}: {item.kind.value} id={item.note_id} "
             f"tags={list(item.tags)} subdeck={item.subdeck}"
         )
+        if item.context is not None:
+            lines.append(f"  context: {item.context!r}")
         lines += dump_fragment("front", item.front)
         lines += dump_fragment("back", item.back)
         lines += [f"  check at line {c.line}: {c.text!r}" for c in item.checks]

@@ -3,6 +3,8 @@ runs, a time limit, and a stack overflow turned into the same kind of error."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 import ankigen.render.formula
@@ -40,7 +42,7 @@ def test_the_slow_engine_has_a_lower_depth_limit() -> None:
 
 
 def test_a_stack_overflow_is_a_depth_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    def overflow(tex: str, *, display: bool) -> None:
+    def overflow(tex: str, *, display: bool, highlight: Sequence[str] = ()) -> None:
         raise RecursionError
 
     monkeypatch.setattr(ankigen.render.formula, "render_formula", overflow)

@@ -113,7 +113,8 @@ def test_sizes_are_in_em_of_the_text() -> None:
     assert 0.4 < x.height_em < 1.0
     sub = render_formula(r"\theta_{t+5}", display=False)
     assert sub.depth_em > 0.1  # the subscript hangs below the baseline
-    assert render_formula(r"\sqrt{k}", display=False).depth_em < 0.05
+    # STIX's root sign hangs a little below the baseline, as TeX's does
+    assert render_formula(r"\sqrt{k}", display=False).depth_em < 0.35
 
 
 def test_img_html_sits_on_the_baseline() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import genanki
@@ -15,6 +15,7 @@ from ankigen import anki_markup
 from ankigen.diagnostics import Diagnostic, error, warning
 from ankigen.model import Deck, Item, ItemKind, MathMode
 from ankigen.parse.claims import item_claims
+from ankigen.parse.context import item_contexts
 from ankigen.parse.fragment import render_blocks, render_inline
 from ankigen.parse.frontmatter import FrontMatter, read_front_matter
 from ankigen.parse.markdown import content_parser
@@ -80,9 +81,11 @@ def parse_text(
     name = front.deck or walked.title or path.stem
     # NFC: a file re-saved by an editor that writes decomposed accents keeps its deck ids.
     key = unicodedata.normalize("NFC", front.key or path.stem)
+    contexts, context_problems = item_contexts(walked.drafts, front, display_path)
+    diagnostics.extend(context_problems)
     items = [
-        _freeze(draft, front, name, key, display_path, diagnostics, lines)
-        for draft in walked.drafts
+        replace(_freeze(draft, front, name, key, display_path, diagnostics, lines), context=context)
+        for draft, context in zip(walked.drafts, contexts, strict=True)
     ]
     diagnostics.extend(_duplicate_guids(items, display_path))
     if not items:
@@ -164,7 +167,13 @@ def _front_matter(
     front, problems = read_front_matter(tokens[0].content)
     # The YAML's first line is the file's second line, after `---`.
     diagnostics.extend(
-        error(display_path, 1 + p.line_offset, p.message, column=p.column, code=p.code)
+        error(
+            display_path,
+            1 + p.line_offset,
+            p.message,
+            column=p.column or (1 if p.code else 0),
+            code=p.code,
+        )
         for p in problems
     )
     return front

@@ -21,6 +21,12 @@ def callout_kind(block: list[Token]) -> str | None:
     return match.group(1).lower() if match else None
 
 
+def callout_title(source: str) -> str | None:
+    """The title written after a callout's ``[!kind]`` marker, if any."""
+    match = _MARKER.match(source.split("\n", 1)[0].strip())
+    return (match.group(2).strip() or None) if match else None
+
+
 def after_marker_line(marker: Paragraph) -> Paragraph:
     """The rest of a callout's first paragraph, after its marker line."""
     for index, child in enumerate(marker.children):

@@ -8,7 +8,7 @@ import yaml
 
 from ankigen.model import MathMode
 
-_KNOWN_KEYS = ("deck", "key", "tags", "subdecks", "math")
+_KNOWN_KEYS = ("deck", "key", "tags", "subdecks", "math", "context", "prompt")
 #: Front matter is a flat mapping with one list (tags); anything deeper is refused
 #: before PyYAML's recursive composer could overflow the stack.
 MAX_FRONT_MATTER_DEPTH = 8
@@ -27,6 +27,11 @@ class FrontMatter:
     math: MathMode | None = None
     #: Line of ``key:`` counted from the opening ``---`` (0 when there is no key).
     key_line: int = 0
+    #: ``context: none`` turns the context line off on every card of the file.
+    context: bool = True
+    #: ``prompt:`` per section heading: the line shown, or None for no line.
+    prompts: tuple[tuple[str, str | None], ...] = ()
+    prompt_line_offset: int = 0
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,9 @@ def read_front_matter(text: str) -> tuple[FrontMatter, list[FrontMatterProblem]]
         "tags": _tags(data, text, problems),
         "subdecks": _boolean(data, "subdecks", text, problems),
         "math": _math(data, text, problems),
+        "context": _context(data, text, problems),
+        "prompts": _prompts(data, text, problems),
+        "prompt_line_offset": _line_of_key(text, "prompt") if "prompt" in data else 0,
     }
     key_line = _line_of_key(text, "key") if values["key"] is not None else 0
     return FrontMatter(**values, key_line=key_line), problems  # type: ignore[arg-type]
@@ -194,3 +202,46 @@ def _math(
             )
         )
         return None
+
+
+#: Values that mean "no context line" (YAML reads ``none`` as a string).
+_NONE = (None, False, "none", "None")
+
+
+def _context(data: dict[object, object], text: str, problems: list[FrontMatterProblem]) -> bool:
+    value = data.get("context", "auto")
+    if value in _NONE:
+        return False
+    if value == "auto":
+        return True
+    problems.append(
+        FrontMatterProblem(
+            _line_of_key(text, "context"),
+            f"front matter 'context' must be 'auto' or 'none', not '{value}'",
+            code="AG351",
+        )
+    )
+    return True
+
+
+def _prompts(
+    data: dict[object, object], text: str, problems: list[FrontMatterProblem]
+) -> tuple[tuple[str, str | None], ...]:
+    value = data.get("prompt")
+    if value is None:
+        return ()
+    good = isinstance(value, dict) and all(
+        (isinstance(v, str) and v.strip()) or v in _NONE for v in value.values()
+    )
+    if not isinstance(value, dict) or not good:
+        problems.append(
+            FrontMatterProblem(
+                _line_of_key(text, "prompt"),
+                "front matter 'prompt' maps section headings to the line shown on their "
+                "cards, e.g. prompt: {Spot the error: Find the mistake and fix it} "
+                "(none for no line)",
+                code="AG352",
+            )
+        )
+        return ()
+    return tuple((str(k).strip(), None if v in _NONE else str(v).strip()) for k, v in value.items())

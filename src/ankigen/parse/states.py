@@ -50,6 +50,8 @@ class Draft:
     metadata: Metadata = field(default_factory=Metadata)
     checks: list[CodeBlock] = field(default_factory=list)
     last_line: int = 0
+    #: The title of the callout the item stands in, for the card's context line.
+    callout_title: str | None = None
 
 
 # -- item states -------------------------------------------------------------

@@ -70,6 +70,7 @@ class Walker:
         self._state: ItemState = Outside()
         self._section = Section()
         self._callout: str | None = None  # the kind of the callout being read, if any
+        self._callout_title: str | None = None  # and its title, for the context line
 
     def walk(self, tokens: Sequence[Token]) -> WalkResult:
         """Walk the top-level blocks of a file."""
@@ -168,13 +169,14 @@ class Walker:
                 marker.line, "':::' on a callout's marker line: start the item on the next line"
             )
         self._callout = kind
+        self._callout_title = callout.callout_title(marker.source)
         if rest.children:
             self._near_misses(rest)
             self._paragraph(rest)
         for sub in inner[1:]:
             self._block(sub)
         self._state = Outside()
-        self._callout = None
+        self._callout = self._callout_title = None
 
     # -- paragraphs and items ---------------------------------------------
 
@@ -224,6 +226,7 @@ class Walker:
             section=self._section.name,
             tags=[t for t in (self._section.tag, self._callout) if t],
             last_line=paragraph.end_line,
+            callout_title=self._callout_title,
         )
         self.result.drafts.append(draft)
         self._section.last_item = draft

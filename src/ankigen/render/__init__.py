@@ -8,6 +8,7 @@ Nothing is written outside the cache; packaging happens later.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -140,7 +141,9 @@ class _DeckFiller:
 
     def _note(self, item: Item) -> Note:
         self._note_sources = set()
-        front = self._fill(item.front, cloze=item.kind is ItemKind.CLOZE)
+        front = context_html(item.context) + self._fill(
+            item.front, cloze=item.kind is ItemKind.CLOZE
+        )
         back = self._fill(item.back, cloze=False)
         # The file name is the author's too: `[sound:x.mp3].md` must not play.
         source = anki_markup.inert(html.escape(f"{self.deck.path.name}:{item.line}"))
@@ -158,7 +161,12 @@ class _DeckFiller:
         for position in range(1, len(parts), 2):
             kind, number = parts[position][0], int(parts[position][1:])
             if kind == "m":
-                parts[position] = self._math_html(fragment.maths[number], cloze=cloze)
+                math = fragment.maths[number]
+                parts[position] = self._math_html(math, cloze=cloze)
+                if not math.display:
+                    parts[position - 1], parts[position], parts[position + 1] = keep_punctuation(
+                        parts[position - 1], parts[position], parts[position + 1]
+                    )
             else:
                 parts[position] = self._image_html(fragment.images[number])
         return "".join(parts)
@@ -196,6 +204,44 @@ class _DeckFiller:
             self._note_sources.add(source)
         src, alt = anki_markup.attribute(media.name), anki_markup.attribute(ref.alt)
         return f'<img class="{css}" src="{src}" alt="{alt}">'
+
+
+def context_html(context: str | None) -> str:
+    """The context line above a question: a ``.ag-context`` block, or nothing.
+
+    It goes into the Question (or Text) field itself, so the note types keep
+    their fields. It is the author's text like any other: escaped so Anki reads
+    no cloze in it, with its bracket commands and MathJax delimiters made inert.
+    """
+    if not context:
+        return ""
+    text = anki_markup.inert(anki_markup.literal(context))
+    return f'<div class="ag-context">{text}</div>'
+
+
+#: Punctuation that must not start a line after an inline formula.
+_TRAILING_PUNCTUATION = re.compile(r"[.,;:!?)\]…%]+")
+#: Punctuation that must not end a line before one.
+_OPENING_PUNCTUATION = re.compile(r"[(\[]+$")
+
+
+def keep_punctuation(before: str, formula_html: str, after: str) -> tuple[str, str, str]:
+    """Glue the punctuation around an inline formula to it, in a no-wrap span.
+
+    A period after a formula image, or a parenthesis before it, could
+    otherwise sit alone at a line break. ``::`` (a cloze's hint separator) is
+    never punctuation. Returns the new text before, formula HTML and text after.
+    """
+    closing = _TRAILING_PUNCTUATION.match(after)
+    opening = _OPENING_PUNCTUATION.search(before)
+    if after.startswith("::"):
+        closing = None
+    if not formula_html or (closing is None and opening is None):
+        return before, formula_html, after
+    head = opening.group(0) if opening else ""
+    tail = closing.group(0) if closing else ""
+    glued = f'<span class="ag-nowrap">{head}{formula_html}{tail}</span>'
+    return before[: len(before) - len(head)], glued, after[len(tail) :]
 
 
 class _FigureDrawer:

@@ -95,6 +95,12 @@ def known_commands() -> frozenset[str]:
     return frozenset(k for k in known if k.startswith("\\")) - _DENIED
 
 
+def knows(commands: list[str]) -> bool:
+    """True when every command is one this renderer draws faithfully."""
+    known = known_commands()
+    return all(cmd in known for cmd in commands)
+
+
 def check(commands: list[str], environments: list[str]) -> None:
     """Raise FallbackError naming the first command or environment not drawn faithfully."""
     known = known_commands()

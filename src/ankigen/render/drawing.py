@@ -9,6 +9,8 @@ before either engine sees them; the time limit stops whatever else is slow.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ankigen.render import _fallback, _tex
 from ankigen.render.tex import FormulaError, RenderedFormula
 from ankigen.timelimit import TimeLimitExceeded, TimeLimits, call_with_time_limit
@@ -29,7 +31,9 @@ class DrawingLimitError(FormulaError):
         self.code = code
 
 
-def draw_within_limits(tex: str, *, display: bool, time_limit: float) -> RenderedFormula:
+def draw_within_limits(
+    tex: str, *, display: bool, time_limit: float, highlight: Sequence[str] = ()
+) -> RenderedFormula:
     """``render_formula`` under the depth guard and ``time_limit`` seconds."""
     from ankigen.render.formula import render_formula  # loads matplotlib
 
@@ -37,7 +41,9 @@ def draw_within_limits(tex: str, *, display: bool, time_limit: float) -> Rendere
     if depth_problem is not None:
         raise DrawingLimitError(depth_problem, "AG663")
     try:
-        return call_with_time_limit(lambda: render_formula(tex, display=display), time_limit)
+        return call_with_time_limit(
+            lambda: render_formula(tex, display=display, highlight=highlight), time_limit
+        )
     except TimeLimitExceeded:
         raise DrawingLimitError(
             f"drawing it took longer than the formula time limit of {time_limit:g} s; "

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from ankigen.paths import display_path
 from ankigen.render.media import MediaCache, MediaFile, content_hash
@@ -28,13 +29,36 @@ from ankigen.timelimit import ChildFailed, TimeLimitExceeded, TimeLimits, call_i
 
 _FIGURE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 #: Bump when the way figures are saved changes, so old cache entries are not reused.
-_RENDER_VERSION = "fig-1"
+_RENDER_VERSION = "fig-2"
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 Formulas = Mapping[str, Callable[..., float]]
 
 #: Seconds a figure script may take before the build gives up on it (the default
 #: of ``figure-time-limit`` in ``[tool.ankigen]``).
 FIGURE_TIME_LIMIT = TimeLimits.figure
+
+#: A figure is drawn for a card 360-500 px wide (phone to desktop). At this
+#: size (4.8 x 3.2 in, shown 1 in = 96 px) it shows at natural size on a 500 px
+#: card and at 69 % on a 360 px phone, where 13 pt text is still 12 px high.
+FIGURE_SIZE = (4.8, 3.2)
+#: Default text size (pt) of every figure: titles, labels, ticks and legends.
+FIGURE_FONT_SIZE = 13.0
+#: The smallest text (px on a 360 px phone card) a figure should have.
+MIN_TEXT_PX = 11.0
+#: The width the card leaves a figure on a 360 px phone (1 em padding each side).
+PHONE_CONTENT_PX = 320.0
+_FIGURE_RC: dict[Any, Any] = {
+    "font.size": FIGURE_FONT_SIZE,
+    "axes.titlesize": "large",
+    "axes.labelsize": "medium",
+    "xtick.labelsize": "medium",
+    "ytick.labelsize": "medium",
+    "legend.fontsize": "medium",
+    "lines.linewidth": 2.0,
+}
 
 
 @dataclass(frozen=True)
@@ -122,10 +146,12 @@ def _run_script(script: Path, formulas: Formulas, image_format: str) -> bytes:
     draw = getattr(module, "draw", None)
     if not callable(draw):
         raise TypeError(f"{script.name} defines no draw(fig, formulas) function")
-    fig = Figure(figsize=(6.4, 4.0), dpi=100)
-    draw(fig, formulas)
+    with _figure_rc():
+        fig = Figure(figsize=FIGURE_SIZE, dpi=100)
+        draw(fig, formulas)
     buffer = io.BytesIO()
-    with _deterministic_rc():
+    # ticks are made while saving: they take their size from the same defaults
+    with _figure_rc(), _deterministic_rc():
         fig.savefig(
             buffer,
             format=image_format,
@@ -151,6 +177,32 @@ def _metadata(image_format: str) -> dict[str, str | None]:
     if image_format == "svg":
         return {"Date": None, "Creator": None}
     return {"Software": None}
+
+
+def smallest_text_px(fig: Figure, card_px: float = PHONE_CONTENT_PX) -> float:
+    """The height in px of the figure's smallest visible text, shown ``card_px`` wide at most.
+
+    The saved SVG is the figure's tight box (1 in = 96 px in a browser); a card
+    narrower than that scales it down, and its text with it.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Text
+
+    renderer = FigureCanvasAgg(fig).get_renderer()  # type: ignore[no-untyped-call]
+    width_px = (fig.get_tightbbox(renderer).width + 0.2) * 96  # savefig pads 0.1 in
+    scale = min(1.0, card_px / width_px)
+    sizes = [
+        float(t.get_fontsize())
+        for t in fig.findobj(Text)
+        if t.get_visible() and t.get_text().strip() and t.get_window_extent(renderer).width > 0
+    ]
+    return min(sizes, default=FIGURE_FONT_SIZE) * 96 / 72 * scale
+
+
+def _figure_rc() -> AbstractContextManager[None]:
+    import matplotlib
+
+    return matplotlib.rc_context(_FIGURE_RC)
 
 
 def _deterministic_rc() -> AbstractContextManager[None]:

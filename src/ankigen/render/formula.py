@@ -9,12 +9,15 @@ How a formula is drawn
    ``\\implies`` -> ``\\Longrightarrow``, ``\\lVert`` -> ``\\Vert``...), and pure
    sizing switches (``\\displaystyle``, ``\\big``, ``\\limits``) are dropped.
    ``\\text{...}`` needs no rewrite: mathtext 3.11 has it and keeps its spaces.
-3. matplotlib mathtext (DejaVu Sans, glyphs as paths) draws every formula it
-   can: it is the renderer the format names, its errors name the failing
-   construct, and its output matches the figures, which use the same fonts.
+3. matplotlib mathtext (the STIX fontset, glyphs as paths) draws every
+   formula it can: it is the renderer the format names and its errors name
+   the failing construct. Display formulas get TeX's display style first
+   (``display_style``: an outermost ``\\frac`` becomes ``\\dfrac``).
 4. Only a formula that uses a construct mathtext has no way to draw at all
    (``\\underbrace``, ``\\overbrace``, ``\\begin{bmatrix}``/``cases``/..., ``\\boxed``,
-   ``\\stackrel``, ``\\xrightarrow``, ``\\cfrac``) goes to ziamath, a pure-Python
+   ``\\stackrel``, ``\\xrightarrow``, ``\\cfrac``), or a big operator (``\\sum``,
+   ``\\int``...: mathtext has no display size for them and sets their limits
+   under them even inline), goes to ziamath, a pure-Python
    MathML layout engine, *after* every command in it has been checked against
    what latex2mathml knows. ziamath would otherwise draw ``\\foo`` as the
    letters "foo". A mathtext failure never falls back: an unknown command in a
@@ -23,8 +26,9 @@ How a formula is drawn
    mathtext cannot draw a stretched brace, and matrices would need a table
    layout of our own.
 
-The price of step 4 is a second look (STIX Two instead of DejaVu) for those
-few formulas; both are sized by the same em, so they sit equally in text.
+Both engines draw STIX (mathtext's STIX fontset, ziamath's STIX Two Math), so
+the two look alike; both are sized by the same em (``MATH_SCALE`` times the
+card's text), so they sit equally in text.
 
 Sizes are reported in em of the card font: an ``<img>`` given ``width: Wem``
 and ``vertical-align: -Dem`` sits on the text baseline at the text's size.
@@ -34,6 +38,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import matplotlib
@@ -45,10 +50,11 @@ from matplotlib.path import Path
 from matplotlib.textpath import TextPath, text_to_path
 from matplotlib.transforms import Affine2D
 
-from ankigen.render import _fallback, _tex
+from ankigen.render import _fallback, _highlight, _tex
 from ankigen.render.tex import DRAW_SIZE as _SIZE
 from ankigen.render.tex import FONTSET as _FONTSET
 from ankigen.render.tex import (  # re-exported: the public formula API in one place
+    MATH_SCALE,
     RENDER_SETTINGS,
     ClozeVariants,
     FormulaError,
@@ -82,10 +88,12 @@ _PROP = FontProperties(size=_SIZE, math_fontfamily=_FONTSET)
 # --- rendering --------------------------------------------------------------
 
 
-def render_formula(tex: str, *, display: bool) -> RenderedFormula:
+def render_formula(tex: str, *, display: bool, highlight: Sequence[str] = ()) -> RenderedFormula:
     """Draw TeX (no cloze markers) as deterministic SVG bytes; raise FormulaError.
 
-    The same TeX and settings give the same bytes on every run.
+    ``highlight`` names parts of ``tex`` (a cloze's gap, or what it reveals) to
+    draw in the cloze colour, in bold; only mathtext draws them so. The same
+    TeX and settings give the same bytes on every run.
     """
     problem = tex_problem(tex)
     if problem is not None:
@@ -98,10 +106,70 @@ def render_formula(tex: str, *, display: bool) -> RenderedFormula:
     cmds = [t for t in toks if len(t) > 1 and t[0] == "\\" and t[1].isalpha()]
     if any(c in _fallback.TRIGGERS for c in cmds):
         return _render_fallback(tex, display=display)
-    return _render_mathtext(_tex.rewrite(tex))
+    if any(c in _BIG_OPERATORS for c in cmds) and _fallback.knows(cmds):
+        # mathtext draws a sum at text size in display and its limits above
+        # and below even inline; ziamath follows TeX in both (a tall sum with
+        # limits under it in display, limits at its side inline).
+        return _render_fallback(tex, display=display)
+    parts = [_tex.rewrite(part) for part in highlight]
+    return _render_mathtext(_tex.rewrite(display_style(tex) if display else tex), parts)
 
 
-def _render_mathtext(tex: str) -> RenderedFormula:
+#: Operators TeX draws larger in display style than in text.
+_BIG_OPERATORS = frozenset(
+    {
+        "\\sum",
+        "\\prod",
+        "\\coprod",
+        "\\int",
+        "\\iint",
+        "\\iiint",
+        "\\oint",
+        "\\bigcup",
+        "\\bigcap",
+        "\\bigoplus",
+        "\\bigotimes",
+        "\\bigvee",
+        "\\bigwedge",
+    }
+)
+
+
+def display_style(tex: str) -> str:
+    """TeX's display style for mathtext: each outermost ``\\frac`` becomes ``\\dfrac``.
+
+    In display style TeX sets a fraction's numerator and denominator at text
+    size; mathtext's ``\\frac`` always shrinks them (text style). Fractions
+    inside a fraction or a sub/superscript keep ``\\frac``, as TeX shrinks them
+    there too; ``\\tfrac`` is left alone (it asks for text style).
+    """
+    out: list[str] = []
+    outer = [True]  # per open group: is it at display level?
+    args = [0]  # per open group: arguments still to come of a fraction in it
+    previous = ""
+    for tok in _tex.tokens(tex):
+        if tok == "{":
+            is_arg = args[-1] > 0
+            args[-1] -= is_arg
+            outer.append(outer[-1] and not is_arg and previous not in ("^", "_"))
+            args.append(0)
+        elif tok == "}":
+            if len(outer) > 1:
+                outer.pop()
+                args.pop()
+        elif tok in ("\\frac", "\\dfrac"):
+            if tok == "\\frac" and outer[-1] and previous not in ("^", "_"):
+                tok = "\\dfrac"
+            args[-1] = 2
+        elif not tok.isspace() and args[-1] > 0:
+            args[-1] -= 1  # a one-token argument, as in \\frac12
+        out.append(tok)
+        if not tok.isspace():
+            previous = tok
+    return "".join(out)
+
+
+def _render_mathtext(tex: str, highlight: Sequence[str] = ()) -> RenderedFormula:
     s = f"${tex}$"
     try:
         # MathTextParser("path").parse, through the parser TextPath uses (shared cache)
@@ -113,22 +181,38 @@ def _render_mathtext(tex: str) -> RenderedFormula:
     # One parse, not two: fig.text() would make the SVG renderer parse the
     # formula again with a parser of its own; a TextPath reuses the parse above.
     # Units are points; the figure is exactly the mathtext box, baseline at depth.
-    text = TextPath((0, depth), s, prop=_PROP)
-    # 0.1 pt is 1/1000 em: invisible, and it keeps the SVG less than half as large
-    glyphs = Path(np.round(text.vertices, 1), text.codes)
+    marked = _highlight.marked_glyphs(tex, highlight, _PROP) if highlight else set()
     fig = Figure(figsize=(width / 72, height / 72), dpi=72)
     points = Affine2D().scale(1 / 72) + fig.dpi_scale_trans
+    if marked:
+        plain, coloured = _highlight.split_paths(s, _PROP, marked, depth)
+        colour = _highlight.CLOZE_COLOUR
+        stroke = _highlight.BOLD_STROKE
+        fig.add_artist(
+            PathPatch(
+                coloured,
+                transform=points,
+                facecolor=colour,
+                edgecolor=colour,
+                linewidth=stroke * 72 / 100,
+            )
+        )
+    else:
+        text = TextPath((0, depth), s, prop=_PROP)
+        # 0.1 pt is 1/1000 em: invisible, and it keeps the SVG less than half as large
+        plain = Path(np.round(text.vertices, 1), text.codes)
     fig.add_artist(
-        PathPatch(glyphs, transform=points, facecolor="black", edgecolor="none", linewidth=0)
+        PathPatch(plain, transform=points, facecolor="black", edgecolor="none", linewidth=0)
     )
     buf = io.BytesIO()
     with matplotlib.rc_context(_SVG_RC):
         fig.savefig(buf, format="svg", transparent=True, metadata=_SVG_METADATA)
+    em = _SIZE / MATH_SCALE  # drawn points per em of the card's text
     return RenderedFormula(
         svg=buf.getvalue(),
-        width_em=float(width) / _SIZE,
-        height_em=float(height) / _SIZE,
-        depth_em=float(depth) / _SIZE,
+        width_em=float(width) / em,
+        height_em=float(height) / em,
+        depth_em=float(depth) / em,
         renderer="mathtext",
     )
 
@@ -172,4 +256,5 @@ def _render_fallback(tex: str, *, display: bool) -> RenderedFormula:
         svg, width, height, depth = _fallback.render(tex, display=display, size=_SIZE)
     except _fallback.FallbackError as exc:
         raise FormulaError(str(exc)) from None
-    return RenderedFormula(svg, width, height, depth, renderer="ziamath")
+    scale = MATH_SCALE
+    return RenderedFormula(svg, width * scale, height * scale, depth * scale, renderer="ziamath")

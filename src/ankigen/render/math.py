@@ -24,6 +24,7 @@ from ankigen.render.drawing import FORMULA_TIME_LIMIT
 from ankigen.render.media import MediaCache, MediaFile, content_hash
 from ankigen.render.tex import (
     RENDER_SETTINGS,
+    ClozeVariants,
     RenderedFormula,
     cloze_variants,
     formula_img_html,
@@ -45,11 +46,14 @@ class _Job:
 
     tex: str
     display: bool
+    #: Parts drawn in the cloze colour (a gap on a front, the revealed part on a back).
+    highlight: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
         kind = "d" if self.display else "i"
-        return f"ag-math-{kind}-{content_hash(RENDER_SETTINGS, kind, self.tex)}.svg"
+        marked = "\x1f".join(self.highlight)
+        return f"ag-math-{kind}-{content_hash(RENDER_SETTINGS, kind, self.tex, marked)}.svg"
 
 
 @dataclass(frozen=True)
@@ -154,12 +158,16 @@ class MathRenderer:
             return _mathjax(math), []
         if cloze and has_cloze(math.tex):
             variants = cloze_variants(math.tex)
-            back = self._image(_Job(variants.back, math.display))
-            fronts = {n: self._image(_Job(tex, math.display)) for n, tex in variants.fronts.items()}
-            media = [self._cache.get(d.name) for d in [back, *fronts.values()] if d.name]
+            jobs = _cloze_jobs(variants, math.display)
+            back = self._image(jobs[0])
+            images = {job: self._image(job) for job in jobs}
+            fronts = {n: images[_front_job(variants, n, math.display)] for n in variants.fronts}
+            backs = {n: images[_back_job(variants, n, math.display)] for n in variants.fronts}
+            media = [self._cache.get(d.name) for d in images.values() if d.name]
             shown = Math(variants.back, math.display, math.line)
             front_imgs = {n: _img(d, shown) for n, d in fronts.items()}
-            return math_cloze_html(_img(back, shown), front_imgs), media
+            back_imgs = {n: _img(d, shown) for n, d in backs.items()}
+            return math_cloze_html(_img(back, shown), front_imgs, back_imgs), media
         drawn = self._image(_Job(math.tex, math.display))
         media = [self._cache.get(drawn.name)] if drawn.name else []
         return _img(drawn, math), media
@@ -199,11 +207,23 @@ class MathRenderer:
 def _jobs(math: Math, *, cloze: bool) -> list[_Job]:
     if not (cloze and has_cloze(math.tex)):
         return [_Job(math.tex, math.display)]
-    variants = cloze_variants(math.tex)
-    return [
-        _Job(variants.back, math.display),
-        *(_Job(tex, math.display) for tex in variants.fronts.values()),
-    ]
+    return _cloze_jobs(cloze_variants(math.tex), math.display)
+
+
+def _cloze_jobs(variants: ClozeVariants, display: bool) -> list[_Job]:
+    """The plain back first, then each card's front and back with its part in colour."""
+    jobs = [_Job(variants.back, display)]
+    for n in variants.fronts:
+        jobs += [_front_job(variants, n, display), _back_job(variants, n, display)]
+    return list(dict.fromkeys(jobs))
+
+
+def _front_job(variants: ClozeVariants, number: int, display: bool) -> _Job:
+    return _Job(variants.fronts[number], display, variants.gaps[number])
+
+
+def _back_job(variants: ClozeVariants, number: int, display: bool) -> _Job:
+    return _Job(variants.back, display, variants.revealed[number])
 
 
 def _draw_all(jobs: list[_Job], time_limit: float) -> Iterator[_Outcome]:
@@ -231,7 +251,9 @@ def _draw_one(job: _Job, time_limit: float) -> _Outcome:
     from ankigen.render.formula import FormulaError
 
     try:
-        drawn = draw_within_limits(job.tex, display=job.display, time_limit=time_limit)
+        drawn = draw_within_limits(
+            job.tex, display=job.display, time_limit=time_limit, highlight=job.highlight
+        )
     except DrawingLimitError as exc:
         return _Failure(str(exc), exc.code)
     except FormulaError as exc:

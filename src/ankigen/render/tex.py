@@ -16,11 +16,20 @@ from ankigen.render import _tex, tex_allowed
 
 #: Font size formulas are drawn at, in points; every size is reported relative to it.
 DRAW_SIZE = 100.0
-FONTSET = "dejavusans"
+#: mathtext's STIX fontset: a serif math face like the TeX fonts Anki's MathJax
+#: draws, of the same family as the fallback renderer's STIX Two Math, and its
+#: root sign joins its bar (DejaVu's leaves a gap). Figures keep DejaVu Sans.
+FONTSET = "stix"
+
+#: Formula em per text em. STIX's x-height is about 0.45 em, the card's sans
+#: serif text's about 0.53 em: drawn 1.2 times larger, a formula's letters
+#: match the text's, as MathJax matches them (its matchFontHeight).
+MATH_SCALE = 1.2
 
 #: Everything that changes the bytes of an image: part of the media name hash.
 RENDER_SETTINGS = (
-    f"formula/v1 matplotlib={version('matplotlib')} fontset={FONTSET} size={DRAW_SIZE:g} "
+    f"formula/v2 matplotlib={version('matplotlib')} fontset={FONTSET} size={DRAW_SIZE:g} "
+    f"scale={MATH_SCALE:g} "
     f"ziamath={version('ziamath')}"
 )
 
@@ -50,11 +59,15 @@ class ClozeVariants:
     """The TeX variants of a formula holding clozes.
 
     ``back`` shows every cloze's content; ``fronts[n]`` hides cloze ``n`` behind
-    a visible gap (``[...]`` or ``[hint]``) and shows the others.
+    a visible gap (``[...]`` or ``[hint]``) and shows the others. ``gaps[n]``
+    is the TeX of each gap of cloze ``n`` and ``revealed[n]`` that of what it
+    hides, the parts drawn in the cloze colour on card ``n``.
     """
 
     back: str
     fronts: dict[int, str] = field(default_factory=dict)
+    gaps: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    revealed: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
 
 # --- checks and clozes ------------------------------------------------------
@@ -216,10 +229,13 @@ def cloze_variants(tex: str) -> ClozeVariants:
     except _tex.ClozeSyntaxError as exc:
         raise FormulaError(str(exc)) from None
     back = _tex.strip_clozes(tex, clozes)
-    fronts: dict[int, str] = {}
-    for n in sorted({c.number for c in clozes}):
-        fronts[n] = _tex.strip_clozes(tex, clozes, hide=n)
-    return ClozeVariants(back=back, fronts=fronts)
+    numbers = sorted({c.number for c in clozes})
+    return ClozeVariants(
+        back=back,
+        fronts={n: _tex.strip_clozes(tex, clozes, hide=n) for n in numbers},
+        gaps={n: tuple(_tex.gap_tex(c.hint) for c in clozes if c.number == n) for n in numbers},
+        revealed={n: tuple(c.text for c in clozes if c.number == n) for n in numbers},
+    )
 
 
 def _attr(text: str) -> str:
@@ -239,22 +255,26 @@ def formula_img_html(src: str, rendered: RenderedFormula, *, display: bool, alt:
     return f'<img class="{cls}" src="{_attr(src)}" alt="{_attr(alt)}" style="{style}">'
 
 
-def math_cloze_html(back_img: str, fronts: dict[int, str]) -> str:
+def math_cloze_html(
+    back_img: str, fronts: dict[int, str], backs: dict[int, str] | None = None
+) -> str:
     """Field HTML for a clozed formula in image mode, from its ``<img>`` tags.
 
     ``back_img`` shows the whole formula; ``fronts[n]`` the formula with cloze
-    ``n`` hidden. Each cloze number gets one real Anki cloze whose text is the
-    back image and whose hint is the front image, so Anki makes one card per
+    ``n`` hidden; ``backs[n]`` (default: ``back_img``) the whole formula with
+    cloze ``n``'s part highlighted. Each cloze number gets one real Anki cloze
+    whose text is its back image and whose hint is its front image, so Anki makes one card per
     number and, on card ``n``'s front, puts ``[<front n>]`` in a ``.cloze`` span.
     card.css hides the brackets and every ``.cloze-inactive`` copy inside
     ``.ag-mc``; the trailing ``.ag-mc-all`` copy shows the whole formula on
     cards whose number is not in this formula, and is hidden by the sibling
     rule ``.ag-mc .cloze ~ .ag-mc-all`` otherwise.
     """
-    for tag in (back_img, *fronts.values()):
+    backs = backs or {}
+    for tag in (back_img, *fronts.values(), *backs.values()):
         if "}}" in tag or "::" in tag or "{{" in tag:
             raise ValueError("image HTML inside a cloze must not hold '{{', '}}' or '::'")
     parts = ['<span class="ag-mc">']
-    parts += [f"{{{{c{n}::{back_img}::{fronts[n]}}}}}" for n in sorted(fronts)]
+    parts += [f"{{{{c{n}::{backs.get(n, back_img)}::{fronts[n]}}}}}" for n in sorted(fronts)]
     parts.append(f'<span class="ag-mc-all">{back_img}</span></span>')
     return "".join(parts)

@@ -1,0 +1,85 @@
+"""The context line on a card's front: what kind of answer the question asks for.
+
+A learner reviews cards shuffled, one at a time, so a section heading such
+as "True or false — justify" or "Spot the error", which tells how to read
+every item under it, is lost unless the card shows it. The rule, in order:
+
+1. ``context: none`` in the front matter: no card of the file has a line.
+2. An item inside a callout with a title shows the title.
+3. A section named in the front matter's ``prompt:`` shows the line given
+   there (or none, for ``none``).
+4. Otherwise a section whose items are all statements rather than questions
+   (reveal items, none ending in ``?``: prompts of one kind, such as claims
+   to judge or quotes to correct) shows its heading on each of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ankigen.diagnostics import Diagnostic, warning
+from ankigen.model import ItemKind
+from ankigen.parse.frontmatter import FrontMatter
+from ankigen.parse.walker import Draft
+
+#: Closing marks that may follow a question's ``?`` (a quoted or emphasised question).
+_CLOSERS = "\"'\u201d\u2019\u00bb*_) \t"
+
+
+def item_contexts(
+    drafts: Sequence[Draft], front: FrontMatter, display_path: str
+) -> tuple[list[str | None], list[Diagnostic]]:
+    """The context line of each draft (None: no line), and problems with ``prompt:``."""
+    prompts = dict(front.prompts)
+    problems = _unknown_prompt_sections(drafts, front, display_path)
+    if not front.context:
+        return [None] * len(drafts), problems
+    prompt_sections = _statement_sections(drafts)
+    contexts: list[str | None] = []
+    for draft in drafts:
+        if draft.callout_title:
+            contexts.append(draft.callout_title)
+        elif draft.section is not None and draft.section in prompts:
+            contexts.append(prompts[draft.section])
+        elif draft.section in prompt_sections:
+            contexts.append(draft.section)
+        else:
+            contexts.append(None)
+    return contexts, problems
+
+
+def is_question(source: str) -> bool:
+    """True when an item's question, as written, ends in a question mark."""
+    return source.rstrip().rstrip(_CLOSERS).endswith("?")
+
+
+def _statement_sections(drafts: Sequence[Draft]) -> set[str]:
+    """Sections whose items (outside callouts) are all reveal items that ask no question."""
+    by_section: dict[str, list[Draft]] = {}
+    for draft in drafts:
+        if draft.section is not None and not draft.callout_title:
+            by_section.setdefault(draft.section, []).append(draft)
+    return {
+        section
+        for section, items in by_section.items()
+        if all(d.kind is ItemKind.REVEAL and not is_question(d.question_source) for d in items)
+    }
+
+
+def _unknown_prompt_sections(
+    drafts: Sequence[Draft], front: FrontMatter, display_path: str
+) -> list[Diagnostic]:
+    sections = {d.section for d in drafts if d.section is not None}
+    line = 1 + front.prompt_line_offset
+    return [
+        warning(
+            display_path,
+            line,
+            f"front matter 'prompt' names the section '{name}', which has no items; "
+            "write the heading exactly as in '## ...'",
+            column=1,
+            code="AG350",
+        )
+        for name, _ in front.prompts
+        if name not in sections
+    ]
