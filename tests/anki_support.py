@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from anki.collection import Collection, ImportAnkiPackageRequest
+from anki.notes import Note
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ def seen_cards(collection: Collection) -> list[SeenCard]:
         note = card.note()
         cards.append(
             SeenCard(
-                note_type=note.note_type()["name"],
+                note_type=_note_type_name(note),
                 deck=collection.decks.name(card.did),
                 tags=tuple(note.tags),
                 front=_without_style(card.question()),
@@ -74,6 +75,13 @@ def seen_cards(collection: Collection) -> list[SeenCard]:
             )
         )
     return cards
+
+
+def _note_type_name(note: Note) -> str:
+    """The name of the note's type (every note of a collection has one)."""
+    note_type = note.note_type()
+    assert note_type is not None, f"note {note.id} has no note type"
+    return str(note_type["name"])
 
 
 def _without_style(html: str) -> str:

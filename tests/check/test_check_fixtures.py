@@ -6,9 +6,9 @@ import re
 from pathlib import Path
 
 import pytest
-from check_support import check_text, messages
 
 from ankigen.check._soundness import LITERAL_ONLY
+from tests.check.check_support import check_text, messages
 
 FIXTURES = sorted((Path(__file__).parent / "fixtures").glob("*.txt"))
 _COUNTS = re.compile(r"^#= checks=(\d+) failed=(\d+)$", re.M)

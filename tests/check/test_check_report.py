@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 
 import pytest
-from check_support import FILE, check_text, make_deck, make_item, messages
 
 from ankigen.check import check_deck
 from ankigen.model import CodeBlock
+from tests.check.check_support import FILE, check_text, make_deck, make_item, messages
 
 
 def test_flipping_one_claim_fails_at_its_line_with_both_sides() -> None:

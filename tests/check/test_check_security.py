@@ -7,7 +7,6 @@ import inspect
 from pathlib import Path
 
 import pytest
-from check_support import check_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +14,7 @@ import ankigen.check
 from ankigen.check import _compile, _evaluate, _grammar, _lexer, _sympy
 from ankigen.check._errors import StatementError
 from ankigen.check._grammar import parse_statement
+from tests.check.check_support import check_text
 
 PWNED = Path("/tmp/pwned")
 

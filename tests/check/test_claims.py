@@ -5,10 +5,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from claims_support import parse
 
 from ankigen.model import Claim
 from ankigen.parse.claims import formula_key, number_value
+from tests.check.claims_support import parse
 
 TIMES = "\u00d7"
 

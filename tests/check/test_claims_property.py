@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from claims_support import parse, strict_errors, with_claim_replaced
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from ankigen.model import Claim
+from tests.check.claims_support import parse, strict_errors, with_claim_replaced
 
 SOURCE = (Path(__file__).parent / "other_author" / "content" / "circuits.md").read_text("utf-8")
 DECK = parse(SOURCE)

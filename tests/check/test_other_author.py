@@ -12,11 +12,18 @@ import shutil
 from pathlib import Path
 
 import pytest
-from claims_support import edited, is_quoted, parse, quotes_of, strict_errors, with_claim_replaced
 from click.testing import CliRunner
 
 from ankigen.cli import main
 from ankigen.model import Claim
+from tests.check.claims_support import (
+    edited,
+    is_quoted,
+    parse,
+    quotes_of,
+    strict_errors,
+    with_claim_replaced,
+)
 
 FIXTURE = Path(__file__).parent / "other_author"
 SOURCE = (FIXTURE / "content" / "circuits.md").read_text("utf-8")
@@ -44,7 +51,7 @@ def _quoted_claims() -> list[tuple[int, Claim]]:
     claims, so that edit need not fail.)
     """
     deck = parse(SOURCE)
-    found = []
+    found: list[tuple[int, Claim]] = []
     for item in deck.items:
         quotes = quotes_of(item)
         texts = [c.text for c in item.claims]

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.conftest import compare_golden
 
 from ankigen.check import check_deck
 from ankigen.parse import parse_text
+from tests.conftest import compare_golden
 
 FIXTURES = sorted(p for p in (Path(__file__).parent / "quotes").glob("*.md") if p.stem != "README")
 FORMULAS = """

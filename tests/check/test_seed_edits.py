@@ -11,12 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from claims_support import parse, strict_errors
 from click.testing import CliRunner
-from tests.conftest import ROOT
-from tests.e2e.project import copy_seed_project
 
 from ankigen.cli import main
+from tests.check.claims_support import parse, strict_errors
+from tests.conftest import ROOT
+from tests.e2e.project import copy_seed_project
 
 SEED = (ROOT / "content" / "distributed-training.md").read_text("utf-8")
 

@@ -6,7 +6,6 @@ import ast
 import inspect
 
 import pytest
-from check_support import check_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +14,7 @@ from ankigen.check._errors import StatementError
 from ankigen.check._grammar import parse_statement
 from ankigen.check._tex import read_tex
 from ankigen.parse import claims
+from tests.check.check_support import check_text
 
 
 def test_no_evaluating_function_is_called_in_the_tex_reader() -> None:

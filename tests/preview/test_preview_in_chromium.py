@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import cast
 
 import pytest
 from click.testing import CliRunner
@@ -54,7 +55,7 @@ def test_screenshots_in_day_and_night_mode_are_not_blank(
         screenshot(seed_preview, tmp_path / "night.png", "?theme=night&width=phone", "600,1200")
     ).convert("L")
     for shot in (day, night):
-        low, high = shot.getextrema()
+        low, high = cast(tuple[int, int], shot.getextrema())  # one band: "L"
         assert high - low > 150, "a blank screenshot"
         assert ImageStat.Stat(shot).stddev[0] > 10
     assert ImageStat.Stat(night).mean[0] < ImageStat.Stat(day).mean[0] - 60

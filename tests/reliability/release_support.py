@@ -70,6 +70,7 @@ def import_release(col: Collection, apkg: Path, *, merge_note_types: bool = Fals
 def collection_notes(col: Collection) -> dict[str, Content]:
     """Every note of the collection by GUID, as a learner sees it."""
     notes: dict[str, Content] = {}
+    assert col.db is not None, "the collection is open"
     for nid, guid in col.db.all("select id, guid from notes"):
         note = col.get_note(nid)
         tags = tuple(sorted(t for t in note.tags if not is_release_tag(t)))
@@ -128,5 +129,6 @@ def note_type_names(col: Collection) -> list[str]:
 
 def first_field_clashes(col: Collection) -> list[str]:
     """First fields shared by two notes of one note type: duplicates a learner would see."""
+    assert col.db is not None, "the collection is open"
     rows = col.db.all("select mid, sfld, count() from notes group by mid, sfld having count() > 1")
     return [str(sfld) for _, sfld, _ in rows]

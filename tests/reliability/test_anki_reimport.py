@@ -14,12 +14,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict
 
 import pytest
 
 anki_collection = pytest.importorskip("anki.collection")
-Collection = anki_collection.Collection
 ImportAnkiPackageRequest = anki_collection.ImportAnkiPackageRequest
+
+if TYPE_CHECKING:
+    from anki.collection import Collection
+    from anki.import_export_pb2 import ImportResponse
 
 from tests.reliability.support import run_cli  # noqa: E402
 
@@ -67,7 +71,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture()
 def collection(tmp_path: Path) -> Iterator[Collection]:
     (tmp_path / "anki").mkdir()
-    col = Collection(str(tmp_path / "anki" / "collection.anki2"))
+    col = anki_collection.Collection(str(tmp_path / "anki" / "collection.anki2"))
     try:
         yield col
     finally:
@@ -81,25 +85,34 @@ def _build(project: Path, out: str, epoch: int, monkeypatch: pytest.MonkeyPatch)
     return project / out / "reimport.apkg"
 
 
-def _import(col: Collection, apkg: Path):  # type: ignore[no-untyped-def]
+def _import(col: Collection, apkg: Path) -> ImportResponse.Log:
     """Import like the desktop app: Collection.import_anki_package with its presets."""
     options = col._backend.get_import_anki_package_presets()
     response = col.import_anki_package(
         ImportAnkiPackageRequest(package_path=str(apkg), options=options)
     )
-    col._clear_caches() if hasattr(col, "_clear_caches") else col.models._clear_cache()
+    col.models._clear_cache()
     return response.log
 
 
-def _state(col: Collection) -> dict[str, object]:
+class _State(TypedDict):
+    """What a learner's collection holds: each note's fields by GUID, cards, note types."""
+
+    notes: dict[str, list[str]]
+    cards: int
+    notetypes: list[str]
+
+
+def _state(col: Collection) -> _State:
+    assert col.db is not None, "the collection is open"
     notes = {
-        guid: list(col.get_note(nid).fields)
+        str(guid): list(col.get_note(nid).fields)
         for nid, guid in col.db.all("select id, guid from notes")
     }
     return {
         "notes": notes,
-        "cards": col.db.scalar("select count() from cards"),
-        "notetypes": sorted(m["name"] for m in col.models.all()),
+        "cards": int(col.db.scalar("select count() from cards")),
+        "notetypes": sorted(str(m["name"]) for m in col.models.all()),
     }
 
 
@@ -118,7 +131,7 @@ def test_edited_deck_updates_in_place(
     first = _import(collection, _build(project, "out1", T1, monkeypatch))
     assert (len(first.new), len(first.updated), len(first.duplicate)) == (5, 0, 0)
     before = _state(collection)
-    assert any(name.startswith("ankigen Reveal") for name in before["notetypes"])  # type: ignore[union-attr]
+    assert any(name.startswith("ankigen Reveal") for name in before["notetypes"])
 
     _edit(project, EDITS)
     second = _import(collection, _build(project, "out2", T2, monkeypatch))
@@ -129,8 +142,8 @@ def test_edited_deck_updates_in_place(
     assert len(second.updated) == 5
     assert after["notetypes"] == before["notetypes"], "Anki made a copy of a note type"
     assert after["cards"] == before["cards"]
-    assert set(after["notes"]) == set(before["notes"])  # type: ignore[arg-type]
-    all_fields = "\n".join("\n".join(f) for f in after["notes"].values())  # type: ignore[union-attr]
+    assert set(after["notes"]) == set(before["notes"])
+    all_fields = "\n".join("\n".join(f) for f in after["notes"].values())
     # a formula and its trailing comma share a no-wrap span; compare the text
     all_fields = re.sub(r'<span class="ag-nowrap">(.*?)</span>', r"\1", all_fields)
     for old, new in EDITS:
@@ -159,5 +172,5 @@ def test_edited_question_without_id_is_a_new_note(
     assert len(log.new) == 1
     assert len(log.conflicting) == 0
     assert after["notetypes"] == before["notetypes"]
-    assert len(after["notes"]) == len(before["notes"]) + 1  # type: ignore[arg-type]
-    assert after["cards"] == before["cards"] + 1  # type: ignore[operator]
+    assert len(after["notes"]) == len(before["notes"]) + 1
+    assert after["cards"] == before["cards"] + 1

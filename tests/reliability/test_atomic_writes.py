@@ -11,7 +11,6 @@ from pathlib import Path
 import genanki
 import pytest
 
-import ankigen.package
 from ankigen.commands.build import BuildOptions, WriteError, run
 from ankigen.model import MathMode
 from tests.reliability.support import GOOD_DECK, files_in, leftovers, run_cli
@@ -146,7 +145,7 @@ def test_package_module_writes_through_temp_file(
         renames.append((Path(src), Path(dst)))
         real_replace(src, dst)
 
-    monkeypatch.setattr(ankigen.package.os, "replace", spy)
+    monkeypatch.setattr("ankigen.package.os.replace", spy)
     run(_options(project))
     final = project / "out" / "deck.apkg"
     into_place = [src for src, dst in renames if dst.resolve() == final.resolve()]

@@ -13,10 +13,11 @@ from __future__ import annotations
 import itertools
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from click.testing import Result
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -124,7 +125,8 @@ KNOWN_CRASHERS = [
 ]
 
 
-def known(test):  # type: ignore[no-untyped-def]
+def known(test: Callable[..., None]) -> Callable[..., None]:
+    """The test, always run on every input that once crashed."""
     for data in KNOWN_CRASHERS:
         test = example(data=data)(test)
     return test
@@ -149,7 +151,7 @@ def _write(workdir: Path, data: bytes) -> Path:
     return path
 
 
-def _assert_clean(result, data: bytes) -> None:  # type: ignore[no-untyped-def]
+def _assert_clean(result: Result, data: bytes) -> None:
     assert result.exit_code in (0, 1, 2), (data, result.output)
     assert result.exception is None or isinstance(result.exception, SystemExit), (
         data,

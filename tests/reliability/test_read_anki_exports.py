@@ -5,10 +5,14 @@ with a stub collection beside it) is refused with a message saying what to do.""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 anki_collection = pytest.importorskip("anki.collection")
+
+if TYPE_CHECKING:
+    from anki.collection import Collection
 
 from ankigen.apkg import UnreadableDeck, read_deck_file  # noqa: E402
 from tests.anki_support import fresh_collection  # noqa: E402
@@ -16,7 +20,7 @@ from tests.reliability.release_support import import_release  # noqa: E402
 from tests.reliability.support import GOOD_DECK, run_cli  # noqa: E402
 
 
-def _export(col: anki_collection.Collection, target: Path, *, legacy: bool) -> Path:
+def _export(col: Collection, target: Path, *, legacy: bool) -> Path:
     options = anki_collection.ExportAnkiPackageOptions(
         with_scheduling=False, with_deck_configs=False, with_media=True, legacy=legacy
     )

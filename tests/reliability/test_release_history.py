@@ -18,10 +18,14 @@ import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 anki_collection = pytest.importorskip("anki.collection")
+
+if TYPE_CHECKING:
+    from anki.collection import Collection
 
 from tests.reliability.release_support import (  # noqa: E402
     T0,
@@ -86,7 +90,7 @@ def origin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture()
-def collections(tmp_path: Path) -> Iterator[dict[bool, anki_collection.Collection]]:
+def collections(tmp_path: Path) -> Iterator[dict[bool, Collection]]:
     """Two learners: one imports with the dialog's defaults, one with "merge note types"."""
     opened = {}
     for merge in (False, True):
@@ -154,7 +158,7 @@ def _diff(old: Path, new: Path) -> dict[str, set[str]]:
 
 
 def _import_and_check(
-    collections: dict[bool, anki_collection.Collection], old: Path, new: Path
+    collections: dict[bool, Collection], old: Path, new: Path
 ) -> dict[str, set[str]]:
     """Import ``new`` for both learners; the outcome is what ``ankigen diff`` predicted."""
     predicted = _diff(old, new)
@@ -179,7 +183,7 @@ def _import_and_check(
 def test_each_release_reaches_learners_as_predicted(
     origin: Path,
     tmp_path: Path,
-    collections: dict[bool, anki_collection.Collection],
+    collections: dict[bool, Collection],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     releases = Releases(origin, tmp_path, monkeypatch)

@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import ModuleType
 
+import numpy as np
 import pytest
 from matplotlib.figure import Figure
 from matplotlib.text import Text
@@ -87,5 +88,5 @@ def test_s02_says_it_is_illustrative_and_starts_at_one() -> None:
     curves = fig.axes[0].get_lines()  # not the legend's sample lines
     assert len(curves) == 4  # the ideal line and three links
     for line in curves:
-        xs, ys = line.get_xdata(), line.get_ydata()
+        xs, ys = np.asarray(line.get_xdata()), np.asarray(line.get_ydata())
         assert xs[0] == 1 and ys[0] == pytest.approx(1.0)

@@ -50,7 +50,8 @@ FALLBACK = [
 
 
 def _fresh(tex: str, display: bool = False) -> RenderedFormula:
-    MathTextParser._parse_cached.cache_clear()  # a real first render, not a cache hit
+    # a real first render, not a cache hit (matplotlib's private, untyped parse cache)
+    MathTextParser._parse_cached.cache_clear()  # type: ignore[attr-defined]
     return render_formula(tex, display=display)
 
 

@@ -293,6 +293,7 @@ def test_browser_shows_only_the_expected_image(
             "utf-8",
         )
         pages.append(page)
+    assert _CHROMIUM is not None  # the test is skipped without it
     for side, page in zip(chosen, pages, strict=True):
         profile = tempfile.mkdtemp(prefix="ag_chromium_")
         try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 from matplotlib.font_manager import FontProperties
 from matplotlib.path import Path as Outline
 
@@ -59,7 +60,10 @@ def test_a_fraction_bar_inside_the_part_is_coloured_too() -> None:
     tex = r"x = \dfrac{a}{b}"
     marked = _highlight.marked_glyphs(tex, [r"\dfrac{a}{b}"], prop)
     black, coloured = _highlight.split_paths(f"${tex}$", prop, marked, 0.0)
-    drawn_x = [p.vertices[p.codes != Outline.CLOSEPOLY, 0] for p in (black, coloured)]
+    drawn_x = [
+        np.asarray(p.vertices)[np.asarray(p.codes) != Outline.CLOSEPOLY, 0]
+        for p in (black, coloured)
+    ]
     assert drawn_x[0].max() < drawn_x[1].min()
 
 
