@@ -1,5 +1,12 @@
-"""Limits: pathological content is refused with a clear error, quickly, never by hanging
-or crashing. Builds that might hang run in a subprocess with a hard timeout."""
+"""Limits: pathological content is refused with a clear error, never by hanging or
+crashing.
+
+No assertion here is about speed (that belongs in benchmarks/): each test proves the
+input was stopped by a size or depth guard (the guard's own message) or by the time
+limit (a tiny limit against work that can never finish in it). Builds that might hang
+run in a subprocess with a generous kill timer, a guard that turns a hang into a
+failure instead of a stuck suite; it never fires for a working build.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +14,15 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from tests.reliability.support import run_cli
 
-HARD_TIMEOUT = 8.0  # seconds a pathological build may take before it counts as hanging
+#: Seconds after which a build counts as hung and is killed: a hang guard, not a speed
+#: bound (a guarded input is refused in well under a second on an idle machine).
+HANG_GUARD = 300.0
 
 HUGE_SUM = "$" + "x+" * 50_000 + "x$"
 NESTED_BRACES = "$" + "{" * 10_000 + "x" + "}" * 10_000 + "$"
@@ -30,23 +38,20 @@ def _project(tmp_path: Path, body: str) -> Path:
     return tmp_path
 
 
-def _build_bounded(project: Path, math: str) -> tuple[int | None, str, float]:
-    """``ankigen build`` in its own process group, killed after HARD_TIMEOUT."""
+def _build_bounded(project: Path, math: str) -> tuple[int | None, str]:
+    """``ankigen build`` in its own process group, killed after HANG_GUARD."""
     return _run_bounded(
         project, "build", "content", "--out", "out", "--figures", "figures", "--math", math
     )
 
 
-def _run_bounded(
-    project: Path, *args: str, timeout: float = HARD_TIMEOUT
-) -> tuple[int | None, str, float]:
-    """``ankigen ARGS`` in its own process group, killed after ``timeout`` seconds.
+def _run_bounded(project: Path, *args: str) -> tuple[int | None, str]:
+    """``ankigen ARGS`` in its own process group, killed after HANG_GUARD seconds.
 
-    Returns (exit code or None when it had to be killed, stderr, seconds).
+    Returns (exit code or None when it hung and had to be killed, stderr).
     """
     env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
     command = [sys.executable, "-m", "ankigen", *args]
-    started = time.monotonic()
     process = subprocess.Popen(
         command,
         cwd=project,
@@ -57,18 +62,18 @@ def _run_bounded(
         start_new_session=True,
     )
     try:
-        _, stderr = process.communicate(timeout=timeout)
+        _, stderr = process.communicate(timeout=HANG_GUARD)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         _, stderr = process.communicate()
-        return None, stderr, time.monotonic() - started
-    return process.returncode, stderr, time.monotonic() - started
+        return None, stderr
+    return process.returncode, stderr
 
 
-def test_huge_formula_is_refused_quickly_in_image_mode(tmp_path: Path) -> None:
+def test_huge_formula_is_refused_by_the_length_limit_in_image_mode(tmp_path: Path) -> None:
     project = _project(tmp_path, f"Q ::: {HUGE_SUM}")
-    code, stderr, seconds = _build_bounded(project, "image")
-    assert code == 1, f"killed after {seconds:.1f} s" if code is None else stderr
+    code, stderr = _build_bounded(project, "image")
+    assert code == 1, "hung: killed by the guard" if code is None else stderr
     assert "content/deck.md:3: formula" in stderr
     assert "formula is too long" in stderr
     assert "Traceback" not in stderr
@@ -88,8 +93,8 @@ def test_deeply_nested_formula_is_refused_in_image_mode(
     formula: str, message: str, tmp_path: Path
 ) -> None:
     project = _project(tmp_path, f"Q ::: {formula}")
-    code, stderr, seconds = _build_bounded(project, "image")
-    assert code == 1, f"killed after {seconds:.1f} s" if code is None else stderr
+    code, stderr = _build_bounded(project, "image")
+    assert code == 1, "hung: killed by the guard" if code is None else stderr
     assert "Traceback" not in stderr
     assert "content/deck.md:3: formula" in stderr
     assert message in stderr
@@ -106,9 +111,7 @@ def test_pathological_formula_is_refused_in_mathjax_mode(
     """Anki's MathJax would have to typeset it on every review: refused here too."""
     project = _project(tmp_path, f"Q ::: {formula}")
     monkeypatch.chdir(project)
-    started = time.monotonic()
     result = run_cli(["build", "content", "--out", "out", "--math", "mathjax"])
-    assert time.monotonic() - started < HARD_TIMEOUT
     assert result.exit_code == 1, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert "content/deck.md:3: formula" in result.stderr
@@ -138,14 +141,12 @@ def test_refused_formula_error_is_a_readable_line(
     ],
     ids=["quotes", "lists", "brackets", "clozes", "stars", "dollars", "separators"],
 )
-def test_pathological_markdown_is_handled_quickly(
+def test_pathological_markdown_is_handled_without_a_crash(
     body: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     project = _project(tmp_path, body)
     monkeypatch.chdir(project)
-    started = time.monotonic()
     result = run_cli(["check", "content", "--figures", "figures"])
-    assert time.monotonic() - started < HARD_TIMEOUT
     assert result.exit_code in (0, 1), result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert "Traceback" not in result.stderr
@@ -167,36 +168,35 @@ def test_pathological_check_is_refused_with_an_error(
 ) -> None:
     project = _project(tmp_path, f"Q ::: A.\n\n```check\n{statement}\n```")
     monkeypatch.chdir(project)
-    started = time.monotonic()
     result = run_cli(["check", "content", "--figures", "figures"])
-    assert time.monotonic() - started < HARD_TIMEOUT
     assert result.exit_code == 1, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert "content/deck.md:6:" in result.stderr
+    # refused by a size guard before any work, not cut off by the (default 5 s) time limit
+    assert "gave up after" not in result.stderr, result.stderr
 
 
 def test_hanging_simplify_is_stopped_by_the_time_limit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A statement sympy cannot finish is given up after the per-statement limit."""
+    """A statement sympy cannot finish is given up after the per-statement limit.
+
+    Expanding (a+b+c+d)^30 never finishes within a second on any machine, so the
+    limit fires every time; the next statement still runs.
+    """
     limit = 1.0
     statement = "assert (a+b+c+d)^30 == (a+b+c+d)^29*(a+b+c+d) + 1"
     project = _project(tmp_path, f"Q ::: A.\n\n```check\n{statement}\nassert k == k\n```")
     (project / "pyproject.toml").write_text(f"[tool.ankigen]\ncheck-time-limit = {limit}\n")
     monkeypatch.chdir(project)
-    started = time.monotonic()
     result = run_cli(["check", "content", "--figures", "figures"])
-    elapsed = time.monotonic() - started
     assert result.exit_code == 1, result.output
     assert result.stderr.startswith(f"content/deck.md:6: gave up after {limit:g} s"), result.stderr
     assert "content/deck.md:7" not in result.stderr  # the next statement still ran, and passed
-    assert elapsed < limit + 4
 
 
 def test_run_of_backticks_does_not_hang_the_checker(tmp_path: Path) -> None:
     project = _project(tmp_path, "Q ::: " + "`" * 50_000)
-    code, stderr, seconds = _run_bounded(
-        project, "check", "content", "--figures", "figures", timeout=5.0
-    )
-    assert code is not None, f"killed after {seconds:.1f} s"
+    code, stderr = _run_bounded(project, "check", "content", "--figures", "figures")
+    assert code is not None, "hung: killed by the guard"
     assert code in (0, 1), stderr
