@@ -1,9 +1,9 @@
-"""The formula checker: runs every ``check`` block of a deck (format section 9).
+"""The formula checker: runs every ``check`` block of a deck (format section 12).
 
 ``check_deck`` parses each statement with the checker's own tokenizer and
 recursive-descent parser (``_lexer``, ``_grammar``), builds sympy objects from
 the syntax tree (``_sympy``), decides each assertion (``_evaluate``) under a
-time limit (``_timeout``), matches the quotes of the card (format section 12)
+time limit (``ankigen.timelimit``), matches the quotes of the card (format section 12)
 against the item's claims and warns about each claim no check quotes or cites
 (``_coverage``), and compiles the ``formulas`` names for figures
 (``_compile``). Quoted formulas are read by a TeX grammar of the checker's
