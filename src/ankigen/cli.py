@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import signal
 import sys
-import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from types import FrameType
+from typing import TYPE_CHECKING
 
 import click
 
@@ -28,6 +26,7 @@ from ankigen.cli_options import (
     resolve,
     strict_option,
 )
+from ankigen.cli_signals import interruptible
 from ankigen.commands.build import BuildResult, WriteError, run
 from ankigen.commands.diff import diff_files, diff_record, diff_summary
 from ankigen.errors import UsageError
@@ -38,6 +37,9 @@ _PATHS = paths_argument
 _STRICT = strict_option
 _FORMAT = format_option
 _FIGURES = figures_option
+
+if TYPE_CHECKING:
+    from click._termui_impl import ProgressBar  # the type click.progressbar returns
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -91,7 +93,7 @@ def build(
 
     The whole content format: docs/format.md in the ankigen sources.
     """
-    with _usage_errors(), _interruptible():
+    with _usage_errors(), interruptible():
         options = dataclasses.replace(
             resolve(paths, out_dir, figures_dir, math, figure_format, strict), against=against
         )
@@ -146,7 +148,7 @@ def check(
 
     The whole content format: docs/format.md in the ankigen sources.
     """
-    with _usage_errors(), _interruptible():
+    with _usage_errors(), interruptible():
         options = resolve(paths, out_dir, figures_dir, math, figure_format, strict, write=False)
         result = run(options)
     if output_format == "json":
@@ -191,59 +193,24 @@ def _usage_errors() -> Iterator[None]:
         sys.exit(1)
 
 
-class _Terminated(BaseException):
-    """SIGTERM arrived: unwinds like Ctrl-C, so every ``finally`` removes its scratch files."""
-
-
-@contextmanager
-def _interruptible() -> Iterator[None]:
-    """End a Ctrl-C or SIGTERM with a plain line and exit 130 or 143, not a traceback.
-
-    Decks are written by one rename of a complete file, so each deck is either
-    as it was or completely written; the unwinding removes temporary files.
-    """
-    previous = None
-    if threading.current_thread() is threading.main_thread():
-        previous = signal.signal(signal.SIGTERM, _on_sigterm)
-    try:
-        yield
-    except KeyboardInterrupt:
-        click.echo("Interrupted; the previous decks were left as they were.", err=True)
-        sys.exit(128 + signal.SIGINT)
-    except _Terminated:
-        click.echo("Stopped by SIGTERM; the previous decks were left as they were.", err=True)
-        sys.exit(128 + signal.SIGTERM)
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
-
-
-def _on_sigterm(signum: int, frame: FrameType | None) -> None:
-    # Only the first one unwinds; a second SIGTERM must not interrupt the cleanup.
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    raise _Terminated
-
-
 @contextmanager
 def _progress(label: str) -> Iterator[Callable[[int, int], None] | None]:
     """A progress bar for long rendering, only when stdout is a terminal."""
     if not _is_terminal():
         yield None
         return
-    bar = None
+    with ExitStack() as bars:
+        # The total is known only at the first update: the bar is entered then,
+        # and the stack closes it (and finishes its line) however rendering ends.
+        bar: ProgressBar[int] | None = None
 
-    def update(done: int, total: int) -> None:
-        nonlocal bar
-        if bar is None:
-            bar = click.progressbar(length=total, label=label)
-            bar.__enter__()
-        bar.update(done - bar.pos)
+        def update(done: int, total: int) -> None:
+            nonlocal bar
+            if bar is None:
+                bar = bars.enter_context(click.progressbar(length=total, label=label))
+            bar.update(done - bar.pos)
 
-    try:
         yield update
-    finally:
-        if bar is not None:
-            bar.__exit__(None, None, None)
 
 
 def _is_terminal() -> bool:

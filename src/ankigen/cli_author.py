@@ -24,7 +24,8 @@ from ankigen.cli_options import (
     resolve,
     strict_option,
 )
-from ankigen.commands.build import BuildResult, discover
+from ankigen.commands.build import BuildResult
+from ankigen.commands.discover import discover
 from ankigen.commands.init import create_project
 from ankigen.commands.preview import PreviewResult
 from ankigen.commands.preview import preview as run_preview

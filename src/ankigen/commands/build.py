@@ -9,18 +9,18 @@ from __future__ import annotations
 import dataclasses
 import os
 import sqlite3
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ankigen.buildtime import BuildClock
 from ankigen.check import CheckReport, check_deck
 from ankigen.commands.diff import DeckDiff
+from ankigen.commands.discover import ContentFile, discover
 from ankigen.commands.guards import DeckKey, key_collisions, outside_root
 from ankigen.commands.release import compare_staged, deck_times, settings_files, staging
 from ankigen.commands.unread import unread_files
 from ankigen.diagnostics import Diagnostic, sort_diagnostics, strictly
-from ankigen.errors import AnkigenError, UsageError
+from ankigen.errors import AnkigenError
 from ankigen.model import Deck, MathMode
 from ankigen.package import PackagedDeck, write_deck
 from ankigen.parse import parse_file
@@ -95,14 +95,6 @@ class WriteError(AnkigenError):
         reason = (cause.strerror if isinstance(cause, OSError) else None) or str(cause)
         super().__init__(f"cannot write {target}: {reason}")
         self.target = target
-
-
-@dataclass(frozen=True)
-class ContentFile:
-    """A content file and the content root it may reference images in."""
-
-    path: Path
-    root: Path
 
 
 def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
@@ -272,30 +264,6 @@ def _stamp_of(
         key=rendered.deck.key,
         key_line=rendered.deck.key_line,
     )
-
-
-def discover(paths: Sequence[Path]) -> list[ContentFile]:
-    """Expand files and folders into content files, each with its content root."""
-    files: list[ContentFile] = []
-    for path in paths:
-        if path.is_dir():
-            files.extend(ContentFile(p, path) for p in sorted(path.glob("*.md")) if p.is_file())
-        elif path.is_file():
-            files.append(ContentFile(path, path.parent))
-        else:
-            raise UsageError(f"no such file or folder: {path}")
-    if not files:
-        shown = ", ".join(str(p) for p in paths)
-        raise UsageError(f"no content files (*.md) found in {shown}")
-    stems: dict[str, Path] = {}
-    for source in files:
-        clash = stems.setdefault(source.path.stem, source.path)
-        if clash != source.path:
-            raise UsageError(
-                f"{clash} and {source.path} would both build "
-                f"{source.path.stem}.apkg; rename one of them"
-            )
-    return files
 
 
 def _deck_keys(decks: list[Deck], plans: list[_Plan]) -> list[DeckKey]:

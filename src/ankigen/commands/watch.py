@@ -16,7 +16,8 @@ from pathlib import Path
 
 import watchfiles
 
-from ankigen.commands.build import BuildOptions, BuildResult, discover, run
+from ankigen.commands.build import BuildOptions, BuildResult, run
+from ankigen.commands.discover import discover
 from ankigen.commands.preview import PreviewPage, preview, write_pages
 from ankigen.errors import AnkigenError
 
