@@ -181,11 +181,11 @@ def test_hanging_simplify_is_stopped_by_the_time_limit(
 ) -> None:
     """A statement sympy cannot finish is given up after the per-statement limit.
 
-    Expanding (a+b+c+d)^30 never finishes within a second on any machine, so the
+    Expanding (a+b+c+d+e+f)^60 never finishes within a second on any machine, so the
     limit fires every time; the next statement still runs.
     """
     limit = 1.0
-    statement = "assert (a+b+c+d)^30 == (a+b+c+d)^29*(a+b+c+d) + 1"
+    statement = "assert (a+b+c+d+e+f)^60 == (a+b+c+d+e+f)^59*(a+b+c+d+e+f) + 1"
     project = _project(tmp_path, f"Q ::: A.\n\n```check\n{statement}\nassert k == k\n```")
     (project / "pyproject.toml").write_text(f"[tool.ankigen]\ncheck-time-limit = {limit}\n")
     monkeypatch.chdir(project)

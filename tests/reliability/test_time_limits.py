@@ -24,7 +24,7 @@ from ankigen.model import MathMode
 from ankigen.timelimit import ChildFailed, TimeLimitExceeded, TimeLimits, call_in_child
 from tests.reliability.support import run_cli
 
-SLOW = "assert (a+b+c+d)^30 == (a+b+c+d)^29*(a+b+c+d) + 1"
+SLOW = "assert (a+b+c+d+e+f)^60 == (a+b+c+d+e+f)^59*(a+b+c+d+e+f) + 1"
 
 
 def _never_ends() -> None:
