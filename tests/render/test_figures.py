@@ -98,3 +98,19 @@ def test_what_a_figure_prints_stays_out_of_the_output(
     result = draw_figure("chatty", tmp_path, {}, "", "svg", MediaCache(tmp_path / "cache"))
     assert result.media is not None
     assert capsys.readouterr().out == ""
+
+
+def test_a_figure_svg_passes_the_svg_allow_list(tmp_path: Path) -> None:
+    """A script is author code: a javascript: link it puts in its SVG never ships."""
+    folder = tmp_path / "figures"
+    folder.mkdir()
+    (folder / "sneaky.py").write_text(
+        "def draw(fig, formulas):\n"
+        "    ax = fig.add_subplot()\n"
+        "    ax.plot([1, 2], [1, 2])[0].set_url('javascript:alert(1)')\n",
+        "utf-8",
+    )
+    result = draw_figure("sneaky", folder, {}, "", "svg", MediaCache(tmp_path / "cache"))
+    assert result.media is None
+    assert result.code == "AG602"
+    assert result.problem is not None and result.problem.startswith("figure 'sneaky' is refused")

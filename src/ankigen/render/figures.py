@@ -25,11 +25,12 @@ from typing import TYPE_CHECKING, Any
 
 from ankigen.paths import display_path
 from ankigen.render.media import MediaCache, MediaFile, content_hash
+from ankigen.render.svg_safety import sanitise_svg
 from ankigen.timelimit import ChildFailed, TimeLimitExceeded, TimeLimits, call_in_child
 
 _FIGURE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 #: Bump when the way figures are saved changes, so old cache entries are not reused.
-_RENDER_VERSION = "fig-2"
+_RENDER_VERSION = "fig-3"  # fig-3: SVG figures pass the same allow-list as SVG images
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -123,9 +124,25 @@ def draw_figure(
     except ChildFailed as exc:
         return FigureResult(None, f"figure '{figure_id}' failed: {exc}")
     if isinstance(outcome, bytes):
-        return FigureResult(cache.put(name, outcome), drawn=True, script=script)
+        return _ship(figure_id, name, outcome, image_format, cache, script)
     message, trace = outcome
     return FigureResult(None, f"figure '{figure_id}' failed: {message}", trace)
+
+
+def _ship(
+    figure_id: str, name: str, drawn: bytes, image_format: str, cache: MediaCache, script: Path
+) -> FigureResult:
+    """Cache a drawn figure; an SVG first passes the allow-list every SVG image passes.
+
+    A script is the author's code: matplotlib's ``set_url`` or ``gid`` can put a
+    ``javascript:`` link or markup into the SVG it writes.
+    """
+    if image_format == "svg":
+        cleaned = sanitise_svg(drawn)
+        if cleaned.data is None:
+            return FigureResult(None, f"figure '{figure_id}' {cleaned.problem}", code="AG602")
+        drawn = cleaned.data
+    return FigureResult(cache.put(name, drawn), drawn=True, script=script)
 
 
 def _draw_quietly(script: Path, formulas: Formulas, image_format: str) -> bytes | tuple[str, str]:
