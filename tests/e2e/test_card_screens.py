@@ -34,7 +34,7 @@ NIGHT = {
 CHOSEN = {
     "true-false": "Adding more GPUs to a data-parallel job",
     "spot-error": "We use 4 GPUs data-parallel",
-    "figure": "What does figure s01 show",
+    "figure": "What do these step-time bars",
     "derivation": "Where does the speedup formula come from?",
     "scaling-cloze": "When data parallelism multiplies the effective batch",
 }
