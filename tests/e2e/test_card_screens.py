@@ -35,7 +35,7 @@ CHOSEN = {
     "true-false": "Adding more GPUs to a data-parallel job",
     "spot-error": "We use 4 GPUs data-parallel",
     "figure": "What do these step-time bars",
-    "derivation": "Where does the speedup formula come from?",
+    "derivation": "where does the linear scaling rule come from?",
     "scaling-cloze": "When data parallelism multiplies the effective batch",
 }
 
