@@ -46,7 +46,7 @@ EDITS = [
     ("$\\frac{k - 1}{k} = 0$)", "$\\frac{k - 1}{k} = 1$)"),
     ("$S = T_{compute}/T_{compute} = 1$ —", "$S = T_{compute}/T_{compute} = 2$ —"),
     ("only exceed 100% if $S > 4$", "only exceed 100% if $S < 4$"),
-    ("$T_{comm} \\to \\alpha \\log_2 k + M/\\beta$:", "$T_{comm} \\to \\alpha \\log_2 k + 2 M/\\beta$:"),
+    ("+ M/\\beta$: the bandwidth", "+ 2 M/\\beta$: the bandwidth"),
     ("$\\frac{T_{compute}}{k} + T_{comm}$: the", "$\\frac{T_{compute}}{2 k} + T_{comm}$: the"),
     ("from $\\sigma$ to", "from $2 \\sigma$ to"),
 ]
