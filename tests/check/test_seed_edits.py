@@ -28,25 +28,27 @@ EDITS = [
     ),
     ("only 50% efficiency", "only 25% efficiency"),
     (
-        "$$S = \\frac{T_{compute}}{\\frac{T_{compute}}{k} + T_{comm}}$$",
-        "$$S = \\frac{T_{compute}}{\\frac{T_{compute}}{k} - T_{comm}}$$",
+        "$$S = \\frac{T_{compute}}{\\frac{T_{compute}}{k} + T_{comm}}$$ <!--",
+        "$$S = \\frac{T_{compute}}{\\frac{T_{compute}}{k} - T_{comm}}$$ <!--",
     ),
     ("{{c2::\\frac{k - 1}{k} \\cdot", "{{c2::\\frac{k + 1}{k} \\cdot"),
-    ("climbs to $\\frac{1}{2}$ at", "climbs to $\\frac{1}{3}$ at"),
-    ("vs 3.3\u00d7\non 100 Gb", "vs 1.1\u00d7\non 100 Gb"),
-    ("to $\\sigma/\\sqrt{k}$)", "to $\\sigma/k$)"),
+    ("climbs from $\\frac{1}{2}$ at", "climbs from $\\frac{1}{3}$ at"),
+    ("vs 3.3\u00d7 on 100 Gb", "vs 1.1\u00d7 on 100 Gb"),
+    ("to $\\sigma/\\sqrt{k}$.", "to $\\sigma/k$."),
     ("is efficiency $= 1$", "is efficiency $= 2$"),
     ("i.e. exactly 100%", "i.e. exactly 90%"),
-    ("the $\\log_2 1 = 0$", "the $\\log_2 1 = 1$"),
+    ("$\\log_2 k = 0$ and", "$\\log_2 k = 1$ and"),
     (
         "$\\eta_{new} = {{c1::k}} \\cdot \\eta_{base}$",
         "$\\eta_{new} = {{c1::\\sqrt{k} }} \\cdot \\eta_{base}$",
     ),
     ("rule $\\eta_{new} = 4\\, \\eta_{base}$", "rule $\\eta_{new} = 8\\, \\eta_{base}$"),
-    ("it starts at $0$ for", "it starts at $1$ for"),
+    ("$\\frac{k - 1}{k} = 0$)", "$\\frac{k - 1}{k} = 1$)"),
     ("$S = T_{compute}/T_{compute} = 1$ —", "$S = T_{compute}/T_{compute} = 2$ —"),
     ("only exceed 100% if $S > 4$", "only exceed 100% if $S < 4$"),
-    ("(nothing to sync — the $\\log_2 1 = 0$", "(nothing to sync — the $\\log_2 2 = 0$"),
+    ("+ M/\\beta$: the bandwidth", "+ 2 M/\\beta$: the bandwidth"),
+    ("$\\frac{T_{compute}}{k} + T_{comm}$: the", "$\\frac{T_{compute}}{2 k} + T_{comm}$: the"),
+    ("from $\\sigma$ to", "from $2 \\sigma$ to"),
 ]
 
 
@@ -56,7 +58,8 @@ def test_the_seed_passes_strict() -> None:
 
 def test_every_claim_of_the_seed_is_covered() -> None:
     deck = parse(SEED)
-    assert sum(c.required for item in deck.items for c in item.claims) > 60
+    # each claim once: the seed states k = 1 and the (k - 1)/k limit on one card each
+    assert sum(c.required for item in deck.items for c in item.claims) > 45
 
 
 def _item_of(line: int) -> tuple[int, set[int]]:

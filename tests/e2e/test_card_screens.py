@@ -34,8 +34,8 @@ NIGHT = {
 CHOSEN = {
     "true-false": "Adding more GPUs to a data-parallel job",
     "spot-error": "We use 4 GPUs data-parallel",
-    "figure": "What does figure s01 show",
-    "derivation": "Where does the speedup formula come from?",
+    "figure": "What do these step-time bars",
+    "derivation": "where does the linear scaling rule come from?",
     "scaling-cloze": "When data parallelism multiplies the effective batch",
 }
 

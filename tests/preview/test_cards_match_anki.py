@@ -46,7 +46,7 @@ def test_every_seed_card_renders_as_in_anki(tmp_path: Path, math: str) -> None:
     project = copy_seed_project(tmp_path)
     apkg, cards = built_cards(project / "content", project / "build", math)
     expected = anki_sides(apkg)
-    assert len(cards) == len(expected) == 48
+    assert len(cards) == len(expected) == 58
     for card in cards:
         assert (card.front, card.back) == expected[(card.guid, card.ordinal)], card.source
 

@@ -16,7 +16,7 @@ from tests.preview.chromium import needs_chromium, open_page, screenshot
 
 pytestmark = needs_chromium
 
-SEED_CARDS = 48
+SEED_CARDS = 58
 
 
 @pytest.fixture(scope="module")
