@@ -88,6 +88,10 @@ def call_with_time_limit(work: Callable[[], T], seconds: float) -> T:
     return _with_watchdog(work, seconds)
 
 
+#: How often a due time limit interrupts the work again, until it stops.
+_RETRY_SECONDS = 0.05
+
+
 def _with_alarm(work: Callable[[], T], seconds: float) -> T:
     """Interrupt ``work`` with SIGALRM."""
     armed = [True]
@@ -98,7 +102,10 @@ def _with_alarm(work: Callable[[], T], seconds: float) -> T:
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
     try:
-        signal.setitimer(signal.ITIMER_REAL, seconds)
+        # Re-fired every 50 ms once due: a raise can be swallowed where Python
+        # ignores exceptions (a gc callback, a __del__), and one lost alarm
+        # must not let the work run for ever.
+        signal.setitimer(signal.ITIMER_REAL, seconds, _RETRY_SECONDS)
         try:
             return work()
         finally:

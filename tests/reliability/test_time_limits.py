@@ -24,6 +24,9 @@ from ankigen.model import MathMode
 from ankigen.timelimit import ChildFailed, TimeLimitExceeded, TimeLimits, call_in_child
 from tests.reliability.support import run_cli
 
+#: Seconds before a test that should end at once is called hung (a guard, not a speed check).
+HANG_GUARD_SECONDS = 120
+
 SLOW = "assert (a+b+c+d+e+f)^60 == (a+b+c+d+e+f)^59*(a+b+c+d+e+f) + 1"
 
 
@@ -156,3 +159,33 @@ def _alive(pid: int) -> bool:
         return False
     stat = Path(f"/proc/{pid}/stat")
     return not stat.exists() or stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+_SWALLOWS_ONE_ALARM = """
+from ankigen.timelimit import TimeLimitExceeded, call_with_time_limit
+
+def work():
+    try:
+        while True:
+            pass
+    except BaseException:
+        pass  # as Python does for an exception raised in a gc callback or __del__
+    while True:
+        pass
+
+try:
+    call_with_time_limit(work, 0.1)
+except TimeLimitExceeded:
+    print("stopped")
+"""
+
+
+def test_a_swallowed_alarm_does_not_let_the_work_run_for_ever() -> None:
+    """The alarm fires again until the work stops, so one lost interrupt is not fatal."""
+    done = subprocess.run(
+        [sys.executable, "-c", _SWALLOWS_ONE_ALARM],
+        capture_output=True,
+        text=True,
+        timeout=HANG_GUARD_SECONDS,  # only a guard against a hang: the work stops at once
+    )
+    assert done.stdout.strip() == "stopped", done.stderr
