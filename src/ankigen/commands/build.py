@@ -21,6 +21,7 @@ from ankigen.commands.release import compare_staged, deck_times, settings_files,
 from ankigen.commands.unread import unread_files
 from ankigen.diagnostics import Diagnostic, sort_diagnostics, strictly
 from ankigen.errors import AnkigenError, UsageError
+from ankigen.gcpause import no_cyclic_gc
 from ankigen.model import Deck, MathMode
 from ankigen.package import PackagedDeck, write_deck
 from ankigen.parse import parse_file
@@ -105,8 +106,9 @@ class ContentFile:
     root: Path
 
 
+@no_cyclic_gc()
 def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
-    """Build (or, with ``write=False``, only check) every content file."""
+    """Build (or, with ``write=False``, only check) every content file, with no cyclic GC."""
     cache = MediaCache(options.out_dir / ".cache")
     clock = BuildClock(Path.cwd())
     found = discover(options.paths)
