@@ -165,7 +165,7 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     if options.write and not any(d.is_error for d in diagnostics):
         with staging(options.out_dir) as stage:
             clock.learn(path for r in rendering.decks for path in r.sources)
-            staged = [(r, _write(r, stage, clock)) for r in rendering.decks]
+            staged = [(r, _write(r, stage, clock, cache)) for r in rendering.decks]
             if options.against is not None:
                 diffs, problems = compare_staged(staged, options.against)
                 diagnostics.extend(strictly(problems, options.strict))
@@ -233,10 +233,12 @@ def _plan(
     return _Plan(source, inputs, when, stamp if fresh else None)
 
 
-def _write(rendered: RenderedDeck, stage: Path, clock: BuildClock) -> PackagedDeck:
+def _write(
+    rendered: RenderedDeck, stage: Path, clock: BuildClock, cache: MediaCache
+) -> PackagedDeck:
     times = deck_times(rendered, clock, settings_files())
     try:
-        return write_deck(rendered, stage, times.deck, times.notes)
+        return write_deck(rendered, stage, times.deck, times.notes, cache=cache)
     except (OSError, sqlite3.Error) as exc:
         raise WriteError(stage.parent / f"{rendered.deck.stem}.apkg", exc) from exc
 
