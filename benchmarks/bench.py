@@ -757,8 +757,11 @@ def bench_micro(work: Path, sample_size: int) -> dict[str, object]:
     script.write_text(MICRO_SCRIPT, "utf-8")
     result: dict[str, object] = {"sample": len(spec["timed"])}
     for method in ("parse", "math_to_image", "ankigen"):
-        out = subprocess.run([PY, str(script), method, str(path)], check=True,
-                             capture_output=True, text=True).stdout
+        proc = subprocess.run([PY, str(script), method, str(path)],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise SystemExit(f"micro {method}: exit {proc.returncode}\n{proc.stderr[-3000:]}")
+        out = proc.stdout
         times = json.loads(out.strip().splitlines()[-1])
         result[method] = {"mean_ms": 1000 * statistics.fmean(times),
                           "median_ms": 1000 * statistics.median(times)}
