@@ -1,45 +1,44 @@
 #!/usr/bin/env python
-"""Benchmark ankigen builds against the plain-genanki floor (issues 4 and 5).
+"""Benchmark ankigen against ankdown and the plain-genanki floor (issue 12).
 
 What it measures
 ----------------
-For each size N in ``--sizes`` (default 1000 10000) it generates a
-deterministic question bank (seeded random) and runs, each in a fresh
-subprocess (``python -m ankigen build BANK --out DIR --math MODE``, so
-interpreter start-up and imports are included, as for any CLI run):
+For each size N in ``--sizes`` (default 1k, 10k, 100k) it generates one
+deterministic question bank (seeded random) and, from the same notes, the
+same bank in ankdown's syntax and the floor's note list. Every build runs in
+a fresh subprocess (interpreter start-up and imports included, as for any CLI
+run); the tools are interleaved round by round (``--repeat`` rounds) and the
+median of each metric is reported. Work measured:
 
-* ``cold``   - empty output/cache folder,
-* ``warm``   - the same build again, nothing changed (the output folder and
-  its cache are kept; the build must say "already up to date", else the
-  benchmark stops),
-* ``edit``   - one formula in one item changed, then rebuilt (the build must
-  not be up to date and, in image mode, must draw exactly one image),
+* ``mathjax cold``: ankigen ``--math mathjax`` into an empty output folder;
+  ankdown; genanki (the floor: the same notes, raw markdown as field text,
+  no parsing, no rendering, no checks).
+* ``image cold``: ankigen ``--math image`` into an empty folder (once above
+  ``--image-repeat-limit`` items). Its floor is computed: the genanki floor +
+  images drawn x mathtext's bare parse per formula / cores.
+* ``up-to-date``: the image build again, nothing changed (must say so).
+* ``one-answer edit`` / ``one-formula edit``: one answer's words / one inline
+  formula changed, rebuilt from the image build's output folder (the formula
+  edit must draw exactly one image). Floor: genanki with the same notes and
+  the SVGs the image build shipped; ankdown rebuilds everything, as always.
+* ``2,500 media``: a bank of 2,500 items, each showing its own image file,
+  cold and after a one-answer edit (mathjax mode), against genanki (and
+  ankdown, cold) shipping the same 2,500 files.
 
-in both math modes (``image`` and ``mathjax``), plus the FLOOR: a plain
-genanki script, also in a subprocess, writing the same number of notes with
-the same field text (the raw markdown, no parsing, no rendering) to an
-``.apkg``. In image mode a second floor, ``floor+media``, also packs the SVG
-files the image build shipped, which isolates the cost of zipping media.
+Per run: wall time, CPU time (user+sys of the whole process tree, from
+``wait4``), and peak RSS of the whole tree (summed over its processes,
+sampled from /proc every 50 ms; or the largest single process from
+``/usr/bin/time``, if that is higher).
 
-For every run it records wall time, peak RSS of the largest single process
-(``os.wait4`` rusage; on Linux it covers the child and the pool workers it
-reaped) and the peak summed RSS of the whole process tree (sampled from
-/proc every 50 ms, so render workers count together).
-
-It also times mathtext's own cost per formula on a sample of the generated
-formulas (``matplotlib.mathtext.math_to_image`` to SVG, and the bare
-``MathTextParser("path").parse``) against ankigen's ``render_formula``, each
-in a fresh subprocess so no parse cache is shared.
-
-``--growth`` builds (mathjax mode) 1,000 / 10,000 / 100,000 items and prints
-time per item, to show there is no quadratic slowdown (issue 5).
+ankdown is not an ankigen dependency: ``pip install ankdown`` into the same
+environment to include it (it is skipped otherwise).
 
 Usage::
 
-    python benchmarks/bench.py                      # sizes 1000 10000
-    python benchmarks/bench.py --sizes 1000 --growth --json results.json
+    python benchmarks/bench.py --readme benchmarks/README.md --json results/run.json
+    python benchmarks/bench.py --sizes 1000 --repeat 1       # a quick look
 
-Plain script (argparse), no pytest. Needs only ankigen's own dependencies.
+Plain script (argparse), no pytest.
 """
 
 from __future__ import annotations
@@ -58,12 +57,14 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 PY = sys.executable
 SEED = 20240601
 STEM = "bench"  # every bank file is bench.md, so every build writes bench.apkg
+MEDIA_ITEMS = 2500  # items (and distinct image files) of the media bank
 
 # --------------------------------------------------------------------------
 # Question bank generator
@@ -170,6 +171,7 @@ class Bank:
     floor_notes: list[dict[str, object]]
     edit_old: str
     edit_new: str
+    answer_old: str = ""
 
 
 def generate_bank(n: int, seed: int = SEED) -> Bank:
@@ -197,7 +199,7 @@ def generate_bank(n: int, seed: int = SEED) -> Bank:
     formulas: list[tuple[str, bool]] = []
     floor: list[dict[str, object]] = []
     inline_count = display_count = 0
-    edit_old = edit_new = ""
+    edit_old = edit_new = answer_old = ""
     for i in range(n):
         if i % 50 == 0:
             out += [f"## Section {i // 50 + 1}: {r.choice(TOPICS)}", ""]
@@ -210,6 +212,9 @@ def generate_bank(n: int, seed: int = SEED) -> Bank:
         if has_display:
             meta = ""  # an id comment must end the item's last paragraph; keep it simple
         inline = ""
+        # Every claim on the card (format section 12) is quoted by a statement of
+        # the item's check block: a number or formula as the card writes it.
+        claims: list[str] = []
         if has_inline:
             tex = _inline_formula(r, i)
             math_cloze = kind == "cloze" and r.random() < 0.05
@@ -217,24 +222,30 @@ def generate_bank(n: int, seed: int = SEED) -> Bank:
                 tex = rf"\eta_{{new}} = {{{{c2::{(i % 7) + 2}}}}}\,\eta_{{base,{100 + i}}}"
             else:
                 formulas.append((tex, False))
-                if not edit_old:
+                if not edit_old and kind in ("reveal", "block"):  # a premise: no quote to break
                     edit_old = f"${tex}$"
                     edit_new = f"${tex} + 1$"
             inline = f" Assume ${tex}$."
             inline_count += 1
+            if kind in ("cloze", "mark"):  # in the cloze text: a claim, not a premise
+                shown = re.sub(r"\{\{c\d+::(.*?)\}\}", r"\1", tex)
+                claims.append(f"cite ${shown}$ # notation from the lecture notes")
         display_block = ""
         if has_display:
             dtex = _display_formula(r, i)
             formulas.append((dtex, True))
-            # a formula in an answer is a claim: give it a check block, as authors must
+            # a formula in an answer is a claim: its check block quotes it, as authors must;
+            # half of them also prove a number written inside it
             k, m = r.randint(2, 64), 100 + i
-            check = (f"assert {m}/{k} ~= {m / k:.6g} within 1%" if r.random() < 0.5
-                     else "# definition from the lecture notes; nothing to prove")
-            display_block = f"\n\n$$\n{dtex}\n$$\n\n```check\n{check}\n```"
+            claims.append(f"cite ${dtex}$ # definition from the lecture notes")
+            if r.random() < 0.5:
+                claims.append(f"assert `{m}`/{k} ~= {m / k:.6g} within 1%")
+            display_block = f"\n\n$$\n{dtex}\n$$"
             display_count += 1
         q = _sentence(r, i, r.randint(8, 22)).rstrip(".") + "?"
         a = _sentence(r, i, r.randint(14, 45), tag=False)
         if kind == "reveal":
+            answer_old = answer_old or a
             front = f"{q}{inline}"
             back = f"{a}{meta}{display_block}"
             out += [f"{front} ::: {back}", ""]
@@ -259,18 +270,60 @@ def generate_bank(n: int, seed: int = SEED) -> Bank:
                 body = f"{' '.join(words[:j])} {{{{c1::{span}{hint}}}}} {rest}"
             else:
                 body = f"{' '.join(words[:j])} =={span}== {rest}"
+            claims.append(f"assert `{i}` == {i} # the case number, as written")
             front = f"{body.rstrip()}.{inline}"
             extra = ""
             if display_block or r.random() < 0.3:
                 extra = " ::: " + _sentence(r, i, r.randint(6, 16), tag=False) + display_block
             back = extra
             out += [f"{front}{extra}{meta}", ""]
+        if claims:
+            out += ["```check", *claims, "```", ""]
         floor.append({"cloze": kind in ("cloze", "mark"), "front": front, "back": back,
                       "guid": f"bench-{n}-{i}"})
         if i % 17 == 16:
             out += ["---", "", "A line of prose between items: no card.", ""]
     return Bank("\n".join(out) + "\n", n, inline_count, display_count, formulas, floor,
-                edit_old, edit_new)
+                edit_old, edit_new, answer_old)
+
+
+def _media_svg(i: int) -> bytes:
+    """A small, distinct SVG (about the size of a drawn formula, ~3 KB)."""
+    r = random.Random(SEED + 7 + i)
+    bars = "".join(
+        f'<rect x="{x * 12}" y="{100 - h}" width="10" height="{h}" fill="#{r.randrange(1 << 24):06x}"/>'  # noqa: E501
+        for x, h in enumerate(r.randint(5, 95) for _ in range(40))
+    )
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="480" height="100">'
+            f"<title>figure {i}</title>{bars}</svg>\n").encode()
+
+
+def write_media_bank(folder: Path, n: int) -> tuple[Path, list[dict[str, object]], list[str]]:
+    """A bank of n reveal items, each answer showing its own image file (img/NNNNN.svg).
+
+    Returns the bank path, the floor's notes and the image paths (the floor's media).
+    """
+    (folder / "img").mkdir(parents=True, exist_ok=True)
+    r = random.Random(SEED + 3)
+    lines = ["---", f"key: media-{n}", "---", "", f"# {n} images", ""]
+    notes: list[dict[str, object]] = []
+    media: list[str] = []
+    for i in range(n):
+        if i % 50 == 0:
+            lines += [f"## Part {i // 50 + 1}", ""]
+        image = folder / "img" / f"{i:05d}.svg"
+        image.write_bytes(_media_svg(i))
+        media.append(str(image))
+        q = _sentence(r, i, r.randint(8, 16)).rstrip(".") + "?"
+        a = _sentence(r, i, r.randint(10, 20), tag=False)
+        back = f"{a} ![bar chart](img/{i:05d}.svg)"
+        lines += [f"{q} ::: {back}", ""]
+        notes.append({"cloze": False, "front": q, "back": back.replace(
+            f"![bar chart](img/{i:05d}.svg)", f'<img src="{i:05d}.svg">'),
+            "guid": f"media-{n}-{i}"})
+    bank = folder / "media.md"
+    bank.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return bank, notes, media
 
 
 # --------------------------------------------------------------------------
@@ -435,19 +488,102 @@ def build_cmd(bank: Path, out: Path, mode: str, figures: Path) -> list[str]:
             "--math", mode, "--figures", str(figures)]
 
 
-def best(runs: list[Run]) -> Run:
-    """Median of repeats by wall time (a single run is returned as is)."""
-    ordered = sorted(runs, key=lambda r: r.wall_s)
-    return ordered[len(ordered) // 2]
+def median_run(runs: list[Run]) -> Run:
+    """The median of each metric over interleaved repeats (one run is returned as is)."""
+    if len(runs) == 1:
+        return runs[0]
+    first = runs[0]
+    med = Run(first.label, *(statistics.median(getattr(r, f) for r in runs)
+                             for f in ("wall_s", "cpu_s", "maxrss_mb", "tree_rss_mb",
+                                       "tree_pss_mb")))
+    med.rendered, med.cached, med.up_to_date = first.rendered, first.cached, first.up_to_date
+    med.extra = {"runs": len(runs), "wall_s_all": [round(r.wall_s, 3) for r in runs]}
+    return med
+
+
+Step = Callable[[int], Run]
+
+
+def interleave(repeat: int, steps: list[tuple[str, Step]]) -> dict[str, Run]:
+    """Run every tool's step once per round, round after round; medians per tool.
+
+    Interleaving spreads a change in machine load over all tools alike.
+    """
+    got: dict[str, list[Run]] = {name: [] for name, _ in steps}
+    for k in range(repeat):
+        for name, step in steps:
+            got[name].append(step(k))
+    return {name: median_run(runs) for name, runs in got.items()}
+
+
+# --------------------------------------------------------------------------
+# The peers: ankdown (PyPI) and the plain-genanki floor
+# --------------------------------------------------------------------------
+
+ANKDOWN = shutil.which("ankdown") or str(Path(PY).with_name("ankdown"))
+_DISPLAY = re.compile(r"\$\$\s*(.*?)\s*\$\$", re.S)
+_INLINE = re.compile(r"(?<![\\$])\$(?!\$)(.+?)(?<!\\)\$")
+
+
+def ankdown_markdown(text: str) -> str:
+    """One field in ankdown's syntax: MathJax delimiters instead of dollars."""
+    text = _DISPLAY.sub(lambda m: "\\[" + m.group(1) + "\\]", text)
+    return _INLINE.sub(lambda m: "\\(" + m.group(1) + "\\)", text)
+
+
+def write_ankdown_bank(folder: Path, notes: list[dict[str, object]]) -> Path:
+    """The same notes as an ankdown file: front, ``%``, back, ``---`` per card."""
+    folder.mkdir(parents=True, exist_ok=True)
+    cards = [f"{ankdown_markdown(str(n['front']))}\n\n%\n\n{ankdown_markdown(str(n['back']))}\n"
+             for n in notes]
+    (folder / "cards.md").write_text("\n---\n\n".join(cards), encoding="utf-8")
+    return folder
+
+
+def have_ankdown() -> bool:
+    return Path(ANKDOWN).exists()
+
+
+class Peers:
+    """Measured steps for the floor and for ankdown on one bank."""
+
+    def __init__(self, folder: Path, notes: list[dict[str, object]],
+                 ankdown_notes: list[dict[str, object]] | None = None) -> None:
+        self.folder = folder
+        self.notes = notes
+        self.script = folder / "floor.py"
+        self.script.write_text(FLOOR_SCRIPT, "utf-8")
+        self.ankdown_dir = write_ankdown_bank(folder / "ankdown", ankdown_notes or notes)
+
+    def floor(self, media: list[str], label: str) -> Step:
+        spec = self.folder / f"floor-{label}.json"
+        spec.write_text(json.dumps({"notes": self.notes, "media": media}), "utf-8")
+
+        def step(k: int) -> Run:
+            return measure([PY, str(self.script), str(spec), str(self.folder / "floor.apkg")],
+                           self.folder, label)[0]
+        return step
+
+    def ankdown(self, k: int) -> Run:
+        return measure([ANKDOWN, "-r", str(self.ankdown_dir), "-p",
+                        str(self.folder / "ankdown.apkg")], self.folder, "ankdown")[0]
+
+    def steps(self, media: list[str], label: str, ankdown: bool = True) -> list[tuple[str, Step]]:
+        steps: list[tuple[str, Step]] = [("genanki", self.floor(media, label))]
+        if ankdown and have_ankdown():
+            steps.append(("ankdown", self.ankdown))
+        return steps
 
 
 # --------------------------------------------------------------------------
 # Per-size benchmark
 # --------------------------------------------------------------------------
 
+EDIT_WORDS = ["once", "twice", "again", "anew", "still", "yet", "now", "then", "so"]
+
 
 def warm_up(work: Path) -> None:
-    """One small image build and one floor run, unmeasured: fills the bytecode
+    """One small build of each kind and one floor run, unmeasured: fills the bytecode
     cache and the OS file cache, so the first measured run pays no one-off cost."""
     folder = work / "warm-up"
     folder.mkdir(parents=True, exist_ok=True)
@@ -458,15 +594,13 @@ def warm_up(work: Path) -> None:
     for mode in ("image", "mathjax"):
         measure(build_cmd(src, folder / f"out-{mode}", mode, folder / "figures"), folder,
                 "warm-up")
-    spec = folder / "floor.json"
-    spec.write_text(json.dumps({"notes": bank.floor_notes, "media": []}), "utf-8")
-    (folder / "floor.py").write_text(FLOOR_SCRIPT, "utf-8")
-    measure([PY, str(folder / "floor.py"), str(spec), str(folder / "floor.apkg")], folder,
-            "warm-up")
+    peers = Peers(folder, bank.floor_notes)
+    for _, step in peers.steps([], "warm-up"):
+        step(0)
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def bench_size(n: int, work: Path, repeat: int, modes: list[str]) -> dict[str, object]:
+def bench_size(n: int, work: Path, repeat: int, image_repeat: int) -> dict[str, object]:
     bank = generate_bank(n)
     folder = work / f"bank-{n}"
     folder.mkdir(parents=True, exist_ok=True)
@@ -477,75 +611,103 @@ def bench_size(n: int, work: Path, repeat: int, modes: list[str]) -> dict[str, o
     print(f"\n== {n} items: {bank.inline_math_items} with inline math, "
           f"{bank.display_math_items} with display math, "
           f"{len(bank.text) / 1e6:.1f} MB of markdown", flush=True)
+    peers = Peers(folder, bank.floor_notes)
+    out_mj, out_img = folder / "out-mathjax", folder / "out-image"
+    work_rows: dict[str, dict[str, Run]] = {}
 
-    runs: dict[str, Run] = {}
+    def build(out: Path, mode: str, label: str, *, cold: bool = False, up_to_date: bool = False,
+              drawn: int | None = None) -> Run:
+        if cold:
+            shutil.rmtree(out, ignore_errors=True)  # no deck, no stamp, no caches
+        return expect(*measure(build_cmd(src, out, mode, figures), folder, label),
+                      up_to_date=up_to_date, drawn=drawn)
 
-    def floor(media: list[str], label: str) -> Run:
-        spec = folder / f"floor-{label}.json"
-        spec.write_text(json.dumps({"notes": bank.floor_notes, "media": media}), "utf-8")
-        script = folder / "floor.py"
-        script.write_text(FLOOR_SCRIPT, "utf-8")
-        results = []
-        for _ in range(repeat):
-            run, _ = measure([PY, str(script), str(spec), str(folder / "floor.apkg")],
-                             folder, label)
-            results.append(run)
-        return best(results)
+    def row(name: str, runs: dict[str, Run]) -> None:
+        work_rows[name] = runs
+        shown = ", ".join(f"{tool} {r.wall_s:.2f} s (cpu {r.cpu_s:.2f}, {peak_mb(r):.0f} MB)"
+                          for tool, r in runs.items())
+        print(f"  {name:17s}: {shown}", flush=True)
 
-    runs["floor"] = floor([], "floor")
-    print(f"  floor (genanki, no media): {runs['floor'].wall_s:.2f} s", flush=True)
-    runs["ankigen start-up"] = best(
-        [measure([PY, "-m", "ankigen", "--version"], folder, "start-up")[0]
-         for _ in range(repeat)])
-    print(f"  ankigen --version (imports only): {runs['ankigen start-up'].wall_s:.2f} s",
-          flush=True)
+    row("start-up", interleave(repeat, [("ankigen", lambda k: measure(
+        [PY, "-m", "ankigen", "--version"], folder, "start-up")[0])]))
+    row("mathjax cold", interleave(repeat, [*peers.steps([], "floor"), (
+        "ankigen", lambda k: build(out_mj, "mathjax", "mathjax cold", cold=True))]))
+    row("image cold", interleave(image_repeat, [(
+        "ankigen", lambda k: build(out_img, "image", "image cold", cold=True))]))
+    media = sorted(str(p) for p in (out_img / ".cache").glob("*.svg"))
+    with_media = peers.steps(media, "floor-media")
+    row("up-to-date", interleave(repeat, [*with_media[:1], (
+        "ankigen", lambda k: build(out_img, "image", "up to date", up_to_date=True, drawn=0))]))
 
-    for mode in modes:
-        out = folder / f"out-{mode}"
-        src.write_text(bank.text, encoding="utf-8")
-        cold: list[Run] = []
-        for _ in range(repeat):
-            shutil.rmtree(out, ignore_errors=True)  # cold: no deck, no stamp, no image cache
-            cold.append(expect(*measure(build_cmd(src, out, mode, figures), folder,
-                                        f"{mode} cold"), up_to_date=False))
-        runs[f"{mode} cold"] = best(cold)
-        # warm: the output folder (deck, stamp, image cache) of the last cold build is
-        # kept and the bank is not touched, so every repeat is a no-change rebuild
-        warm = [expect(*measure(build_cmd(src, out, mode, figures), folder, f"{mode} warm"),
-                       up_to_date=True, drawn=0)
-                for _ in range(repeat)]
-        runs[f"{mode} warm"] = best(warm)
-        edits: list[Run] = []
-        for k in range(repeat):
-            # a fresh change each time, so every repeat really renders one new formula
-            new = bank.edit_new.replace("+ 1$", f"+ {k + 1}$")
-            src.write_text(bank.text.replace(bank.edit_old, new, 1), encoding="utf-8")
-            edits.append(expect(*measure(build_cmd(src, out, mode, figures), folder,
-                                         f"{mode} edit"),
-                                up_to_date=False, drawn=1 if mode == "image" else 0))
-        runs[f"{mode} edit"] = best(edits)
-        src.write_text(bank.text, encoding="utf-8")
-        for phase in ("cold", "warm", "edit"):
-            r = runs[f"{mode} {phase}"]
-            imgs = "" if r.rendered is None else f", images {r.rendered} drawn/{r.cached} cached"
-            imgs += ", already up to date" if r.up_to_date else ""
-            print(f"  {mode:7s} {phase:4s}: {r.wall_s:6.2f} s (cpu {r.cpu_s:6.2f} s), peak {r.maxrss_mb:5.0f} MB "  # noqa: E501
-                  f"(tree RSS {r.tree_rss_mb:5.0f} MB, PSS {r.tree_pss_mb:5.0f} MB){imgs}",
-                  flush=True)
-        if mode == "image":
-            media = sorted(str(p) for p in (out / ".cache").glob("*.svg"))
-            runs["floor+media"] = floor(media, "floor+media")
-            print(f"  floor+media ({len(media)} SVGs): {runs['floor+media'].wall_s:.2f} s",
-                  flush=True)
+    state = {"text": bank.text}
 
+    def answer_edit(k: int) -> Run:
+        old = bank.answer_old
+        state["text"] = bank.text.replace(old, f"{old[:-1]} {EDIT_WORDS[k % 9]}.", 1)
+        src.write_text(state["text"], encoding="utf-8")
+        return build(out_img, "image", "one-answer edit", drawn=0)
+
+    row("one-answer edit", interleave(repeat, [*with_media, ("ankigen", answer_edit)]))
+    answered = state["text"]
+
+    def formula_edit(k: int) -> Run:
+        new = bank.edit_new.replace("+ 1$", f"+ {k + 1}$")  # a fresh formula every round
+        src.write_text(answered.replace(bank.edit_old, new, 1), encoding="utf-8")
+        return build(out_img, "image", "one-formula edit", drawn=1)
+
+    row("one-formula edit", interleave(repeat, [*with_media, ("ankigen", formula_edit)]))
+    src.write_text(bank.text, encoding="utf-8")
     return {"items": n, "inline_math_items": bank.inline_math_items,
-            "display_math_items": bank.display_math_items,
+            "display_math_items": bank.display_math_items, "media": len(media),
             "formulas": len(bank.formulas), "markdown_bytes": len(bank.text.encode()),
-            "runs": {k: asdict(v) for k, v in runs.items()}}
+            "work": {w: {t: asdict(r) for t, r in runs.items()} for w, runs in work_rows.items()}}
+
+
+def bench_media(work: Path, repeat: int) -> dict[str, object]:
+    """A bank of 2,500 items, each showing its own image file (mathjax mode)."""
+    folder = work / "media"
+    bank, notes, media = write_media_bank(folder, MEDIA_ITEMS)
+    ankdown_notes = [{**note, "back": str(note["back"]).replace(
+        f'<img src="{i:05d}.svg">', f"![bar chart](../img/{i:05d}.svg)")}
+        for i, note in enumerate(notes)]
+    peers = Peers(folder, notes, ankdown_notes)
+    out = folder / "out"
+    print(f"\n== {MEDIA_ITEMS:,} items, one image file each", flush=True)
+
+    def cold(k: int) -> Run:
+        shutil.rmtree(out, ignore_errors=True)
+        return expect(*measure(build_cmd(bank, out, "mathjax", folder), folder, "media cold"),
+                      up_to_date=False)
+
+    text = bank.read_text("utf-8")
+
+    def edit(k: int) -> Run:
+        bank.write_text(text.replace(" ::: ", f" ::: {EDIT_WORDS[k % 9].capitalize()}, ", 1),
+                        "utf-8")
+        return expect(*measure(build_cmd(bank, out, "mathjax", folder), folder, "media edit"),
+                      up_to_date=False)
+
+    rows = {"2,500 media, cold": interleave(repeat, [*peers.steps(media, "floor-media"),
+                                                     ("ankigen", cold)]),
+            "2,500 media, one-answer edit": interleave(repeat, [
+                *peers.steps(media, "floor-media", ankdown=False), ("ankigen", edit)])}
+    bank.write_text(text, "utf-8")
+    for name, runs in rows.items():
+        shown = ", ".join(f"{tool} {r.wall_s:.2f} s (cpu {r.cpu_s:.2f}, {peak_mb(r):.0f} MB)"
+                          for tool, r in runs.items())
+        print(f"  {name}: {shown}", flush=True)
+    return {"items": MEDIA_ITEMS,
+            "work": {w: {t: asdict(r) for t, r in runs.items()} for w, runs in rows.items()}}
+
+
+def peak_mb(run: Run) -> float:
+    """Peak RSS of the whole process tree: the sampled sum, or the largest single
+    process when a short peak fell between two samples."""
+    return max(run.tree_rss_mb, run.maxrss_mb)
 
 
 # --------------------------------------------------------------------------
-# mathtext's own cost per formula vs ankigen.render.formula.render_formula
+# mathtext's own cost per formula (the image floor) vs ankigen's render_formula
 # --------------------------------------------------------------------------
 
 MICRO_SCRIPT = r'''
@@ -595,8 +757,11 @@ def bench_micro(work: Path, sample_size: int) -> dict[str, object]:
     script.write_text(MICRO_SCRIPT, "utf-8")
     result: dict[str, object] = {"sample": len(spec["timed"])}
     for method in ("parse", "math_to_image", "ankigen"):
-        out = subprocess.run([PY, str(script), method, str(path)], check=True,
-                             capture_output=True, text=True).stdout
+        proc = subprocess.run([PY, str(script), method, str(path)],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise SystemExit(f"micro {method}: exit {proc.returncode}\n{proc.stderr[-3000:]}")
+        out = proc.stdout
         times = json.loads(out.strip().splitlines()[-1])
         result[method] = {"mean_ms": 1000 * statistics.fmean(times),
                           "median_ms": 1000 * statistics.median(times)}
@@ -606,71 +771,67 @@ def bench_micro(work: Path, sample_size: int) -> dict[str, object]:
 
 
 # --------------------------------------------------------------------------
-# Growth (issue 5)
-# --------------------------------------------------------------------------
-
-
-def bench_growth(work: Path, sizes: list[int], repeat: int = 1) -> list[dict[str, object]]:
-    """Cold mathjax builds (a fresh output folder each run), median of ``repeat``."""
-    rows = []
-    startup = best([measure([PY, "-m", "ankigen", "--version"], work, "startup")[0]
-                    for _ in range(repeat)])
-    for n in sizes:
-        folder = work / f"growth-{n}"
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "figures").mkdir(exist_ok=True)
-        src = folder / f"{STEM}.md"
-        src.write_text(generate_bank(n).text, encoding="utf-8")
-        runs = []
-        for _ in range(repeat):
-            shutil.rmtree(folder / "out", ignore_errors=True)  # else the repeat is up to date
-            runs.append(expect(*measure(build_cmd(src, folder / "out", "mathjax",
-                                                  folder / "figures"), folder, f"growth {n}"),
-                               up_to_date=False))
-        run = best(runs)
-        per_item = (run.wall_s - startup.wall_s) / n * 1e6
-        cpu_per_item = (run.cpu_s - startup.cpu_s) / n * 1e6
-        rows.append({"items": n, "wall_s": run.wall_s, "cpu_s": run.cpu_s,
-                     "startup_s": startup.wall_s, "startup_cpu_s": startup.cpu_s,
-                     "us_per_item": per_item, "cpu_us_per_item": cpu_per_item,
-                     "maxrss_mb": run.maxrss_mb})
-        print(f"  {n:>7} items: {run.wall_s:7.2f} s (cpu {run.cpu_s:7.2f} s), "
-              f"{per_item:5.0f} us/item wall, {cpu_per_item:5.0f} us/item CPU "
-              f"(start-up excluded), peak {run.maxrss_mb:.0f} MB", flush=True)
-    return rows
-
-
-# --------------------------------------------------------------------------
 # Report
 # --------------------------------------------------------------------------
 
 
+def _peak(r: dict[str, float]) -> float:
+    return max(r["tree_rss_mb"], r["maxrss_mb"])
+
+
+def _cell(r: dict[str, float] | None) -> str:
+    if r is None:
+        return "—"
+    return f"{r['wall_s']:.2f} / {r['cpu_s']:.2f} / {_peak(r):.0f}"
+
+
+def _ratio(a: float, b: float | None) -> str:
+    return "—" if not b else f"{a / b:.2f}x"
+
+
+def image_floor(size: dict[str, object], micro: dict[str, object] | None) -> float | None:
+    """Floor of a cold image build: the genanki floor + mathtext parse per image / cores."""
+    if not micro:
+        return None
+    work = size["work"]  # type: ignore[index]
+    drawn = work["image cold"]["ankigen"]["rendered"] or 0
+    parse_s = micro["parse"]["median_ms"] / 1000  # type: ignore[index]
+    return work["mathjax cold"]["genanki"]["wall_s"] + drawn * parse_s / (os.cpu_count() or 1)
+
+
 def report(results: dict[str, object]) -> str:
     lines: list[str] = []
-    cores = os.cpu_count() or 1
-    for size in results["sizes"]:  # type: ignore[union-attr]
-        runs = size["runs"]
-        floor = runs["floor"]["wall_s"]
-        floor_cpu = runs["floor"]["cpu_s"]
-        lines += [f"### {size['items']:,} items ({size['inline_math_items']} with inline math, "
-                  f"{size['display_math_items']} with display math)", "",
-                  "| build | wall (s) | x floor | CPU (s) | CPU x floor "
-                  "| peak RSS, largest process (MB) | peak RSS, tree (MB) | peak PSS, tree (MB) "
-                  "| images drawn / cached |",
-                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-        for label, run in runs.items():
-            imgs = ("" if run["rendered"] is None
-                    else f"{run['rendered']} / {run['cached']}")
-            lines.append(f"| {label} | {run['wall_s']:.2f} | {run['wall_s'] / floor:.2f} | "
-                         f"{run['cpu_s']:.2f} | {run['cpu_s'] / floor_cpu:.2f} | "
-                         f"{run['maxrss_mb']:.0f} | {run['tree_rss_mb']:.0f} | "
-                         f"{run['tree_pss_mb']:.0f} | {imgs} |")
-        lines.append("")
     micro = results.get("micro")
+    header = ["| work | genanki: wall s / CPU s / MB | ankdown: wall / CPU / MB "
+              "| ankigen: wall / CPU / MB | ankigen ÷ floor (wall, CPU) "
+              "| ankigen ÷ ankdown (wall, CPU, MB) |",
+              "|---|---:|---:|---:|---:|---:|"]
+    for size in [*results["sizes"], *([results["media"]] if results.get("media") else [])]:  # type: ignore[misc]
+        title = (f"### {size['items']:,} items ({size['inline_math_items']} with inline math, "
+                 f"{size['display_math_items']} with display math; {size['media']} formula "
+                 "images)" if "media" in size and "inline_math_items" in size
+                 else f"### {size['items']:,} items, one image file each (mathjax mode)")
+        lines += [title, "", *header]
+        for work, runs in size["work"].items():
+            ag, floor, ad = runs.get("ankigen"), runs.get("genanki"), runs.get("ankdown")
+            floor_wall = floor["wall_s"] if floor else None
+            floor_cpu = floor["cpu_s"] if floor else None
+            if work == "image cold":
+                floor_wall = image_floor(size, micro)
+                floor_cpu = None
+            vs_floor = (f"{_ratio(ag['wall_s'], floor_wall)}, {_ratio(ag['cpu_s'], floor_cpu)}"
+                        if floor_wall else "—")
+            vs_ad = (f"{_ratio(ag['wall_s'], ad['wall_s'])}, {_ratio(ag['cpu_s'], ad['cpu_s'])}, "
+                     f"{_ratio(_peak(ag), _peak(ad))}" if ad else "—")
+            floor_text = _cell(floor)
+            if work == "image cold" and floor_wall:
+                floor_text = f"{floor_wall:.2f} (computed)"
+            lines.append(f"| {work} | {floor_text} | {_cell(ad)} | {_cell(ag)} | {vs_floor} "
+                         f"| {vs_ad} |")
+        lines.append("")
     if micro:
         mt = micro["math_to_image"]["mean_ms"]
-        ag = micro["ankigen"]["mean_ms"]
-        lines += [f"### Cost per formula ({micro['sample']} generated formulas, one process)", "",
+        lines += [f"Cost per formula ({micro['sample']} generated formulas, one process each):", "",
                   "| renderer | mean (ms) | median (ms) | x math_to_image |",
                   "|---|---:|---:|---:|"]
         for method in ("parse", "math_to_image", "ankigen"):
@@ -678,63 +839,60 @@ def report(results: dict[str, object]) -> str:
             lines.append(f"| {method} | {m['mean_ms']:.1f} | {m['median_ms']:.1f} | "
                          f"{m['mean_ms'] / mt:.2f} |")
         lines.append("")
-        for size in results["sizes"]:  # type: ignore[union-attr]
-            runs = size["runs"]
-            if "image cold" not in runs or "mathjax cold" not in runs:
-                continue
-            drawn = runs["image cold"]["rendered"] or 0
-            if drawn:
-                extra = runs["image cold"]["wall_s"] - runs["mathjax cold"]["wall_s"]
-                per = 1000 * extra / drawn
-                budget = 1.2 * mt / cores
-                cpu = 1000 * (runs["image cold"]["cpu_s"] - runs["mathjax cold"]["cpu_s"]) / drawn
-                lines.append(
-                    f"- {size['items']:,} items, cold image build: (image cold - mathjax cold) / "
-                    f"images drawn = {per:.1f} ms wall per image; target 1.2 x {mt:.1f} ms / "
-                    f"{cores} cores = {budget:.1f} ms -> "
-                    f"{'met' if per <= budget else 'MISSED'} ({per / (mt / cores):.2f}x); "
-                    f"CPU per image (all processes) {cpu:.1f} ms = {cpu / mt:.2f}x math_to_image")
-        lines.append(f"- ankigen.render_formula / math_to_image in one process: {ag / mt:.2f}x")
-        lines.append("")
-    growth = results.get("growth")
-    if growth:
-        lines += ["### Growth (mathjax mode, one build each)", "",
-                  "| items | wall (s) | CPU (s) | wall us/item | CPU us/item | peak RSS (MB) |",
-                  "|---:|---:|---:|---:|---:|---:|"]
-        for g in growth:
-            lines.append(f"| {g['items']:,} | {g['wall_s']:.2f} | {g['cpu_s']:.2f} | "
-                         f"{g['us_per_item']:.0f} | {g['cpu_us_per_item']:.0f} | "
-                         f"{g['maxrss_mb']:.0f} |")
-        lines.append("")
-        lines.append("(per item: start-up, `ankigen --version`, subtracted)")
-        lines.append("")
-    if results["sizes"]:
-        lines += targets(results)
+    lines += targets(results)
     return "\n".join(lines)
 
 
+def _verdict(ok: bool) -> str:
+    return "met" if ok else "**missed**"
+
+
 def targets(results: dict[str, object]) -> list[str]:
-    out = ["### Issue 4 targets (stated for 10,000 items)", ""]
-    for size in results["sizes"]:  # type: ignore[union-attr]
-        n = f"{size['items']:,}"
-        runs = size["runs"]
-        floor = runs["floor"]["wall_s"]
-        for mode in ("image", "mathjax"):
-            key = f"{mode} warm"
-            if key in runs:
-                ratio = runs[key]["wall_s"] / floor
-                cpu = runs[key]["cpu_s"] / runs["floor"]["cpu_s"]
-                out.append(f"- warm rebuild, {n} items, {mode}: {ratio:.2f}x floor wall, "
-                           f"{cpu:.2f}x floor CPU (target <= 2x) -> "
-                           f"{'met' if ratio <= 2 else 'MISSED'} in wall, "
-                           f"{'met' if cpu <= 2 else 'MISSED'} in CPU")
-        peak = max(r["maxrss_mb"] for r in runs.values())
-        tree = max(r["tree_rss_mb"] for r in runs.values())
-        pss = max(r["tree_pss_mb"] for r in runs.values())
-        out.append(f"- peak memory, {n} items, any build: largest process {peak:.0f} MB, "
-                   f"whole tree {pss:.0f} MB PSS / {tree:.0f} MB RSS summed (target < 500 MB) -> "
-                   f"{'met' if max(peak, pss) < 500 else 'MISSED'}"
-                   f"{' (the RSS sum counts shared pages twice)' if tree >= 500 else ''}")
+    out = ["Targets (issue 12):", ""]
+    sizes = {s["items"]: s["work"] for s in results["sizes"]}  # type: ignore[union-attr]
+    micro = results.get("micro")
+    for n, work in sizes.items():
+        ag, ad = work["mathjax cold"]["ankigen"], work["mathjax cold"].get("ankdown")
+        if ad and n >= 10000:
+            w, c = ag["wall_s"] / ad["wall_s"], ag["cpu_s"] / ad["cpu_s"]
+            out.append(f"- {n:,}: mathjax cold <= 1.0x ankdown: {w:.2f}x wall "
+                       f"({_verdict(w <= 1)}), {c:.2f}x CPU ({_verdict(c <= 1)})")
+        for name, limit in (("one-answer edit", 1.5), ("one-formula edit", 2.0)):
+            r = work[name]["ankigen"]["wall_s"] / work[name]["genanki"]["wall_s"]
+            c = work[name]["ankigen"]["cpu_s"] / work[name]["genanki"]["cpu_s"]
+            out.append(f"- {n:,}: {name} <= {limit}x floor (genanki with the same media): "
+                       f"{r:.2f}x wall ({_verdict(r <= limit)}), {c:.2f}x CPU")
+        floor = image_floor({"work": work}, micro)
+        if floor:
+            r = work["image cold"]["ankigen"]["wall_s"] / floor
+            out.append(f"- {n:,}: image cold <= 1.2x (floor + mathtext parse per image / cores "
+                       f"= {floor:.2f} s): {r:.2f}x ({_verdict(r <= 1.2)})")
+        if ad and n >= 100000:
+            r = _peak(ag) / _peak(ad)
+            out.append(f"- {n:,}: peak memory (mathjax cold) <= 1.5x ankdown: {_peak(ag):.0f} MB vs "
+                       f"{_peak(ad):.0f} MB = {r:.2f}x ({_verdict(r <= 1.5)})")
+    media = results.get("media")
+    if media:
+        runs = media["work"]["2,500 media, cold"]  # type: ignore[index]
+        r = runs["ankigen"]["wall_s"] / runs["genanki"]["wall_s"]
+        out.append(f"- 2,500 shipped images (cold) <= 1.5x genanki with the same media: "
+                   f"{r:.2f}x wall ({_verdict(r <= 1.5)})")
+        runs = media["work"]["2,500 media, one-answer edit"]  # type: ignore[index]
+        r = runs["ankigen"]["wall_s"] / runs["genanki"]["wall_s"]
+        out.append(f"- 2,500 shipped images (one answer edited): {r:.2f}x wall "
+                   f"({_verdict(r <= 1.5)})")
+    per_item = {}
+    for n, work in sizes.items():
+        start = work["start-up"]["ankigen"]["cpu_s"]
+        per_item[n] = (work["mathjax cold"]["ankigen"]["cpu_s"] - start) / n * 1e6
+    if len(per_item) > 1:
+        top = max(per_item.values())
+        low = min(per_item.values())
+        spread = (top - low) / low
+        shown = ", ".join(f"{n:,}: {v:.0f} us" for n, v in per_item.items())
+        out.append(f"- CPU per item (mathjax cold, start-up subtracted) within ±5% "
+                   f"(largest / smallest <= 1.10): {shown}; spread {100 * spread:.0f}% "
+                   f"({_verdict(spread <= 0.10)})")
     out.append("")
     return out
 
@@ -752,37 +910,58 @@ def machine() -> dict[str, object]:
             "date": _dt.datetime.now().astimezone().isoformat(timespec="minutes")}
 
 
+BEGIN, END = "<!-- bench:results:begin -->", "<!-- bench:results:end -->"
+
+
+def write_readme(path: Path, table: str, info: dict[str, object]) -> None:
+    """Put the tables between the result markers of the README."""
+    text = path.read_text("utf-8")
+    head, _, rest = text.partition(BEGIN)
+    _, _, tail = rest.partition(END)
+    load = f"load average {info['loadavg_start']} at the start, {info['loadavg_end']} at the end"
+    stamp = (f"Measured {info['date']} on {info['nproc']} cores ({info['cpu']}), Python "
+             f"{info['python']}; {load}. Cells are wall s / CPU s / peak MB (RSS of the whole "
+             "process tree), medians of interleaved runs.")
+    path.write_text(f"{head}{BEGIN}\n{stamp}\n\n{table}\n{END}{tail}", "utf-8")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sizes", type=int, nargs="*", default=[1000, 10000],
-                    help="bank sizes for the cold/warm/edit table (none: skip it)")
-    ap.add_argument("--modes", nargs="+", default=["image", "mathjax"],
-                    choices=["image", "mathjax"])
-    ap.add_argument("--repeat", type=int, default=1,
-                    help="runs per measurement; the median is reported (default 1)")
+    ap.add_argument("--sizes", type=int, nargs="*", default=[1000, 10000, 100000],
+                    help="bank sizes (default: 1k, 10k, 100k)")
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="interleaved rounds per measurement; medians are reported")
+    ap.add_argument("--image-repeat-limit", type=int, default=50000, metavar="N",
+                    help="banks above N items build image cold once (it takes minutes)")
     ap.add_argument("--micro-sample", type=int, default=200,
                     help="formulas timed in the per-formula comparison (0 skips it)")
-    ap.add_argument("--growth", action="store_true",
-                    help="also build 1k/10k/100k items (mathjax) and print time per item")
-    ap.add_argument("--growth-sizes", type=int, nargs="+", default=[1000, 10000, 100000])
+    ap.add_argument("--no-media", action="store_true", help="skip the 2,500-image bank")
     ap.add_argument("--pycache", type=Path,
                     default=Path(tempfile.gettempdir()) / "ankigen-bench-pycache",
                     help="PYTHONPYCACHEPREFIX for the measured processes (default: %(default)s)")
     ap.add_argument("--no-pycache", action="store_true",
                     help="leave the environment's bytecode settings as they are")
     ap.add_argument("--json", type=Path, help="write all results to this JSON file")
+    ap.add_argument("--readme", type=Path,
+                    help="write the tables between the result markers of this README")
     ap.add_argument("--keep", type=Path, help="work in this folder and keep it")
     ap.add_argument("--write-bank", type=int, metavar="N",
                     help="only write the N-item bank to stdout and exit")
+    ap.add_argument("--write-media-bank", type=Path, metavar="DIR",
+                    help="only write the 2,500-image bank (media.md, img/) into DIR and exit")
     args = ap.parse_args()
 
     if args.write_bank:
         sys.stdout.write(generate_bank(args.write_bank).text)
         return
+    if args.write_media_bank:
+        write_media_bank(args.write_media_bank, MEDIA_ITEMS)
+        return
 
     info = machine()
     print(f"machine: {info['nproc']} cores ({info['cpu']}), Python {info['python']}, "
-          f"{info['platform']}; {info['date']}", flush=True)
+          f"{info['platform']}; {info['date']}; ankdown: "
+          f"{ANKDOWN if have_ankdown() else 'not installed (pip install ankdown)'}", flush=True)
     tmp = None
     if args.keep:
         work = args.keep
@@ -794,22 +973,26 @@ def main() -> None:
     use_bytecode_cache(None if args.no_pycache else args.pycache)
     try:
         warm_up(work)
-        for n in args.sizes:
-            results["sizes"].append(bench_size(n, work, args.repeat, args.modes))  # type: ignore[union-attr]
         if args.micro_sample:
             print("\n== cost per formula", flush=True)
             results["micro"] = bench_micro(work, args.micro_sample)
-        if args.growth:
-            print("\n== growth (mathjax)", flush=True)
-            results["growth"] = bench_growth(work, args.growth_sizes, args.repeat)
+        for n in args.sizes:
+            image_repeat = 1 if n > args.image_repeat_limit else args.repeat
+            results["sizes"].append(bench_size(n, work, args.repeat, image_repeat))  # type: ignore[union-attr]
+            shutil.rmtree(work / f"bank-{n}", ignore_errors=True)
+        if not args.no_media:
+            results["media"] = bench_media(work, args.repeat)
     finally:
         if tmp is not None:
             tmp.cleanup()
     info["loadavg_end"] = os.getloadavg()
     print(f"\nload average at start {info['loadavg_start']}, at end {info['loadavg_end']}")
-    print("\n" + report(results))
+    table = report(results)
+    print("\n" + table)
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n", "utf-8")
+    if args.readme:
+        write_readme(args.readme, table, info)
 
 
 if __name__ == "__main__":

@@ -60,14 +60,18 @@ def input_hash(content: Path, settings: str, build_time: float) -> str:
         repr(build_time),
     ):
         digest.update(part.encode("utf-8") + b"\x1f")
-    digest.update(content.read_bytes())
+    with content.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
     return digest.hexdigest()
 
 
 def file_hash(path: Path) -> str:
     """The sha256 of a file's bytes ("" when it cannot be read)."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        with path.open("rb") as handle:
+            # read in chunks: a 100 MB deck is never held in memory to be hashed
+            return hashlib.file_digest(handle, "sha256").hexdigest()
     except OSError:
         return ""
 
@@ -92,5 +96,7 @@ def is_up_to_date(stamp: Stamp | None, inputs: str, deck: Path) -> bool:
 
 def save_stamp(cache: MediaCache, stem: str, stamp: Stamp) -> None:
     """Record a successful build of ``stem``."""
-    data = json.dumps(asdict(stamp), sort_keys=True, indent=1).encode("utf-8")
+    # Compact: with thousands of replayed warnings an indented stamp cost more to
+    # write than the deck's notes.
+    data = json.dumps(asdict(stamp), sort_keys=True, separators=(",", ":")).encode("utf-8")
     cache.put(f"{stem}.stamp.json", data)

@@ -21,6 +21,7 @@ from ankigen.commands.release import compare_staged, deck_times, settings_files,
 from ankigen.commands.unread import unread_files
 from ankigen.diagnostics import Diagnostic, sort_diagnostics, strictly
 from ankigen.errors import AnkigenError
+from ankigen.gcpause import no_cyclic_gc
 from ankigen.model import Deck, MathMode
 from ankigen.package import PackagedDeck, write_deck
 from ankigen.parse import parse_file
@@ -97,8 +98,9 @@ class WriteError(AnkigenError):
         self.target = target
 
 
+@no_cyclic_gc()
 def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
-    """Build (or, with ``write=False``, only check) every content file."""
+    """Build (or, with ``write=False``, only check) every content file, with no cyclic GC."""
     cache = MediaCache(options.out_dir / ".cache")
     clock = BuildClock(Path.cwd())
     found = discover(options.paths)
@@ -155,7 +157,7 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     if options.write and not any(d.is_error for d in diagnostics):
         with staging(options.out_dir) as stage:
             clock.learn(path for r in rendering.decks for path in r.sources)
-            staged = [(r, _write(r, stage, clock)) for r in rendering.decks]
+            staged = [(r, _write(r, stage, clock, cache)) for r in rendering.decks]
             if options.against is not None:
                 diffs, problems = compare_staged(staged, options.against)
                 diagnostics.extend(strictly(problems, options.strict))
@@ -223,10 +225,12 @@ def _plan(
     return _Plan(source, inputs, when, stamp if fresh else None)
 
 
-def _write(rendered: RenderedDeck, stage: Path, clock: BuildClock) -> PackagedDeck:
+def _write(
+    rendered: RenderedDeck, stage: Path, clock: BuildClock, cache: MediaCache
+) -> PackagedDeck:
     times = deck_times(rendered, clock, settings_files())
     try:
-        return write_deck(rendered, stage, times.deck, times.notes)
+        return write_deck(rendered, stage, times.deck, times.notes, cache=cache)
     except (OSError, sqlite3.Error) as exc:
         raise WriteError(stage.parent / f"{rendered.deck.stem}.apkg", exc) from exc
 

@@ -12,6 +12,7 @@ import hashlib
 import itertools
 import json
 import os
+import shutil
 import sqlite3
 import tempfile
 import time
@@ -24,10 +25,11 @@ import genanki
 
 from ankigen.model import ItemKind
 from ankigen.package.anki_cards import cloze_ordinals
+from ankigen.package.media_pack import MediaPack, write_deflated
 from ankigen.package.note_types import cloze_model, reveal_model
 from ankigen.package.release import release_tag
 from ankigen.render import RenderedDeck
-from ankigen.render.media import MediaFile
+from ankigen.render.media import MediaCache, MediaFile
 
 __all__ = ["PackagedDeck", "card_ordinals", "deck_id", "write_deck"]
 
@@ -77,11 +79,15 @@ def write_deck(
     out_dir: Path,
     timestamp: float,
     note_times: Mapping[str, float] | None = None,
+    *,
+    cache: MediaCache | None = None,
 ) -> PackagedDeck:
     """Write ``out_dir/<stem>.apkg`` atomically.
 
     ``timestamp`` stamps the deck, its note types and its release tag;
     ``note_times`` (by GUID) stamps each note and its cards (default: ``timestamp``).
+    With a ``cache``, media deflated by an earlier build are reused from it, and
+    this build's are kept there for the next (same bytes either way).
     """
     deck = rendered.deck
     times = note_times or {}
@@ -114,12 +120,18 @@ def write_deck(
     package = genanki.Package(list(decks.values()))
     out_dir.mkdir(parents=True, exist_ok=True)
     target_path = out_dir / f"{deck.stem}.apkg"
-    _write_atomically(package, rendered.media, target_path, timestamp)
+    with MediaPack(cache, deck.stem) as pack:
+        _write_atomically(package, rendered.media, target_path, timestamp, pack)
+        pack.save()
     return PackagedDeck(target_path, len(rendered.notes), cards, len(rendered.media))
 
 
 def _write_atomically(
-    package: genanki.Package, media: Sequence[MediaFile], target: Path, timestamp: float
+    package: genanki.Package,
+    media: Sequence[MediaFile],
+    target: Path,
+    timestamp: float,
+    pack: MediaPack,
 ) -> None:
     """Write the deck beside its target, then rename it into place.
 
@@ -132,7 +144,7 @@ def _write_atomically(
     collection = _scratch(target, ".anki2.tmp")
     try:
         _write_collection(package, collection, timestamp)
-        _write_zip(collection, media, temp, timestamp)
+        _write_zip(collection, media, temp, timestamp, pack)
         temp.chmod(0o666 & ~_umask())
         os.replace(temp, target)
     finally:
@@ -161,7 +173,11 @@ def _write_collection(package: genanki.Package, path: Path, timestamp: float) ->
 
 
 def _write_zip(
-    collection: Path, media: Sequence[MediaFile], target: Path, timestamp: float
+    collection: Path,
+    media: Sequence[MediaFile],
+    target: Path,
+    timestamp: float,
+    pack: MediaPack,
 ) -> None:
     """The ``.apkg`` zip: the collection, the media map, then media, in a fixed order.
 
@@ -172,10 +188,14 @@ def _write_zip(
     date = time.gmtime(max(timestamp, 315532800))[:6]  # zip dates start in 1980
     media_map = {str(index): file.name for index, file in enumerate(media)}
     with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr(_entry("collection.anki2", date), collection.read_bytes())
+        # Streamed: a 100,000-note collection is never held in memory whole.
+        # zlib's output does not depend on how its input is cut into writes.
+        entry = _entry("collection.anki2", date)
+        with collection.open("rb") as rows, archive.open(entry, "w") as stored:
+            shutil.copyfileobj(rows, stored, 1 << 20)
         archive.writestr(_entry("media", date), json.dumps(media_map))
         for index, file in enumerate(media):
-            archive.writestr(_entry(str(index), date), file.path.read_bytes())
+            write_deflated(archive, _entry(str(index), date), pack.deflated(file))
 
 
 def _entry(name: str, date: tuple[int, ...]) -> zipfile.ZipInfo:

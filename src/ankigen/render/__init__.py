@@ -17,7 +17,7 @@ from ankigen import anki_markup
 from ankigen.diagnostics import Diagnostic, error
 from ankigen.model import SLOT, Deck, Fragment, ImageRef, Item, ItemKind, Math, MathMode
 from ankigen.render.figures import FigureResult, Formulas, draw_figure
-from ankigen.render.images import ship_image
+from ankigen.render.images import Folders, ship_image
 from ankigen.render.math import MathRenderer
 from ankigen.render.media import MediaCache, MediaFile
 from ankigen.timelimit import TimeLimits
@@ -131,6 +131,7 @@ class _DeckFiller:
         self._media: dict[str, MediaFile] = {}
         self._sources: set[Path] = set()
         self._note_sources: set[Path] = set()
+        self._folders = Folders(deck.root)
         self.diagnostics: list[Diagnostic] = []
 
     def rendered(self) -> RenderedDeck:
@@ -189,7 +190,9 @@ class _DeckFiller:
             )
             code = drawn.code
         else:
-            shipped = ship_image(ref.target, self.deck.path, self.deck.root, self._cache)
+            shipped = ship_image(
+                ref.target, self.deck.path, self.deck.root, self._cache, folders=self._folders
+            )
             css = "ag-image"
             media, problem, detail, source = shipped.media, shipped.problem, "", shipped.source
             code = shipped.code

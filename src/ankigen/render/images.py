@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+import stat
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -31,12 +32,45 @@ class ImageResult:
     code: str = ""
 
 
-def ship_image(target: str, content_file: Path, root: Path, cache: MediaCache) -> ImageResult:
-    """Copy an image next to the deck's media under a collision-free name.
+@dataclass
+class Folders:
+    """Which folders are known to be inside the content root, once resolved.
+
+    One per deck: a reference in a folder already resolved costs one ``lstat``
+    instead of resolving every component of its path again.
+    """
+
+    root: Path
+    _resolved_root: Path | None = None
+    _inside: dict[Path, Path | None] = field(default_factory=dict)
+
+    def inside(self, folder: Path) -> Path | None:
+        """``folder`` with symlinks resolved, when that is inside the content root; else None."""
+        if folder in self._inside:
+            return self._inside[folder]
+        if self._resolved_root is None:
+            self._resolved_root = self.root.resolve()
+        resolved = folder.resolve()
+        known = resolved if resolved.is_relative_to(self._resolved_root) else None
+        self._inside[folder] = known
+        return known
+
+
+def ship_image(
+    target: str,
+    content_file: Path,
+    root: Path,
+    cache: MediaCache,
+    *,
+    folders: Folders | None = None,
+) -> ImageResult:
+    """Ship an image under a collision-free name made from its bytes.
 
     The path must be relative, stay inside the content root once symlinks
     are resolved, and name an existing image file: content is untrusted and
-    may not pull in files from elsewhere on the machine.
+    may not pull in files from elsewhere on the machine. A raster image is
+    shipped from where it is; an SVG is shipped as its sanitised copy in the cache.
+    With ``folders``, a file in a folder already resolved costs one ``lstat``.
     """
     if _SCHEME.match(target) or target.startswith("//"):
         return ImageResult(
@@ -54,7 +88,7 @@ def ship_image(target: str, content_file: Path, root: Path, cache: MediaCache) -
     if name_problem is not None:
         return ImageResult(None, name_problem, code="AG655")
     try:
-        return _ship_file(relative, content_file.parent / relative, root, cache)
+        return _ship_file(relative, content_file.parent / relative, root, cache, folders)
     except OSError as exc:
         reason = exc.strerror or str(exc)
         return ImageResult(
@@ -66,8 +100,13 @@ def ship_image(target: str, content_file: Path, root: Path, cache: MediaCache) -
         )
 
 
-def _ship_file(relative: str, path: Path, root: Path, cache: MediaCache) -> ImageResult:
-    """Judge the file a (well-formed) relative path names, and copy it into the cache."""
+def _ship_file(
+    relative: str, path: Path, root: Path, cache: MediaCache, folders: Folders | None
+) -> ImageResult:
+    """Judge the file a (well-formed) relative path names, and ship it."""
+    resolved = _plain_file(path, folders)
+    if resolved is not None:
+        return _ship_resolved(relative, resolved, cache)
     resolved = path.resolve()
     if not resolved.is_relative_to(root.resolve()):
         return ImageResult(
@@ -75,6 +114,30 @@ def _ship_file(relative: str, path: Path, root: Path, cache: MediaCache) -> Imag
         )
     if not resolved.is_file():
         return ImageResult(None, f"image file '{relative}' not found")
+    return _ship_resolved(relative, resolved, cache)
+
+
+def _plain_file(candidate: Path, folders: Folders | None) -> Path | None:
+    """The candidate, when it is a regular file (no symlink) in a folder inside the root.
+
+    None means "take the slow path": every other case (symlinks, missing files,
+    ``..`` at the end) is decided there, with its own message.
+    """
+    if folders is None or candidate.name in ("", ".", ".."):
+        return None
+    folder = folders.inside(candidate.parent)
+    if folder is None:
+        return None
+    try:
+        mode = os.lstat(candidate).st_mode
+    except OSError:
+        return None
+    # Not a symlink, in a resolved folder: this is the path resolve() would give.
+    return folder / candidate.name if stat.S_ISREG(mode) else None
+
+
+def _ship_resolved(relative: str, resolved: Path, cache: MediaCache) -> ImageResult:
+    """Judge a resolved regular file inside the root: type, size, and SVG safety."""
     suffix = resolved.suffix.lower()
     if suffix not in _EXTENSIONS:
         return ImageResult(
@@ -88,11 +151,15 @@ def _ship_file(relative: str, path: Path, root: Path, cache: MediaCache) -> Imag
         data = handle.read(MAX_IMAGE_BYTES + 1)  # the file may grow after stat()
     if len(data) > MAX_IMAGE_BYTES:
         return _too_large(relative)
-    if suffix == ".svg":
-        cleaned = sanitise_svg(data)
-        if cleaned.data is None:
-            return ImageResult(None, f"SVG image '{relative}' {cleaned.problem}", code="AG602")
-        data = cleaned.data
+    if suffix != ".svg":
+        # Shipped from where it is: no copy into the cache (packaging reads it there).
+        return ImageResult(
+            MediaFile(f"ag-img-{content_hash(data)}{suffix}", resolved), source=resolved
+        )
+    cleaned = sanitise_svg(data)
+    if cleaned.data is None:
+        return ImageResult(None, f"SVG image '{relative}' {cleaned.problem}", code="AG602")
+    data = cleaned.data
     name = f"ag-img-{content_hash(data)}{suffix}"
     if cache.has(name):
         return ImageResult(cache.get(name), source=resolved)

@@ -19,6 +19,7 @@ from markdown_it.common.utils import escapeHtml
 
 from ankigen import anki_markup
 from ankigen.diagnostics import Diagnostic, error
+from ankigen.gcpause import resume_in_worker
 from ankigen.model import Deck, ItemKind, Math, MathMode
 from ankigen.render.drawing import FORMULA_TIME_LIMIT
 from ankigen.render.media import MediaCache, MediaFile, content_hash
@@ -233,7 +234,7 @@ def _draw_all(jobs: list[_Job], time_limit: float) -> Iterator[_Outcome]:
     if len(jobs) < _POOL_THRESHOLD or workers < 2:
         yield from map(draw, jobs)
         return
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_interrupts)
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
     try:
         # Small chunks keep the progress bar moving; not so small that
         # sending jobs to the workers costs more than drawing them.
@@ -243,6 +244,12 @@ def _draw_all(jobs: list[_Job], time_limit: float) -> Iterator[_Outcome]:
     finally:
         # After Ctrl-C or SIGTERM, drawings not yet started are dropped, not waited for.
         pool.shutdown(cancel_futures=True)
+
+
+def _start_worker() -> None:
+    """A forked worker leaves interrupts to the parent and collects its own cycles."""
+    ignore_interrupts()
+    resume_in_worker()
 
 
 def _draw_one(job: _Job, time_limit: float) -> _Outcome:

@@ -1,0 +1,86 @@
+"""Images in a known folder cost one lstat per reference, with the same answers as
+resolving the whole path; raster images ship from where they are, SVGs as their
+sanitised copy."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from ankigen.render.images import Folders, ship_image
+from ankigen.render.media import MediaCache
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 16
+SVG = (
+    b'<svg xmlns="http://www.w3.org/2000/svg" '
+    b'xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape">'
+    b'<rect width="2" inkscape:label="editor metadata"/></svg>'
+)
+
+
+@pytest.fixture()
+def root(tmp_path: Path) -> Path:
+    root = tmp_path / "content"
+    (root / "part").mkdir(parents=True)
+    (root / "img.png").write_bytes(PNG)
+    (root / "part" / "pic.svg").write_bytes(SVG)
+    (root / "part" / "deck.md").write_text("x", "utf-8")
+    (tmp_path / "outside.png").write_bytes(PNG + b"secret")
+    os.symlink(tmp_path / "outside.png", root / "link.png")
+    return root
+
+
+@pytest.mark.parametrize(
+    ("target", "problem"),
+    [
+        ("../img.png", None),
+        ("../part/../img.png", None),
+        ("../../outside.png", "leaves the content folder"),
+        ("../link.png", "leaves the content folder"),
+        ("../missing.png", "not found"),
+        ("..", "not found"),
+        ("../part", "not found"),
+    ],
+)
+def test_fast_and_slow_paths_agree(root: Path, target: str, problem: str | None) -> None:
+    deck = root / "part" / "deck.md"
+    cache = MediaCache(root.parent / "cache")
+    fast = ship_image(target, deck, root, cache, folders=Folders(root))
+    slow = ship_image(target, deck, root, cache)
+    assert (fast.media, fast.problem, fast.source) == (slow.media, slow.problem, slow.source)
+    if problem is None:
+        assert fast.media is not None and fast.media.path == (root / "img.png").resolve()
+        assert fast.media.path.read_bytes() == PNG
+    else:
+        assert fast.problem is not None and problem in fast.problem
+
+
+def test_a_folder_is_resolved_once(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folders = Folders(root)
+    deck = root / "part" / "deck.md"
+    cache = MediaCache(root.parent / "cache")
+    ship_image("../img.png", deck, root, cache, folders=folders)
+    calls: list[Path] = []
+    real = Path.resolve
+
+    def counting(self: Path, strict: bool = False) -> Path:
+        calls.append(self)
+        return real(self, strict)
+
+    monkeypatch.setattr(Path, "resolve", counting)
+    assert ship_image("../img.png", deck, root, cache, folders=folders).media is not None
+    assert calls == []
+
+
+def test_an_svg_ships_its_sanitised_copy_on_the_fast_path(root: Path) -> None:
+    deck = root / "part" / "deck.md"
+    cache = MediaCache(root.parent / "cache")
+    fast = ship_image("pic.svg", deck, root, cache, folders=Folders(root))
+    slow = ship_image("pic.svg", deck, root, cache)
+    assert fast == slow
+    assert fast.media is not None and fast.media.path.parent == cache.folder
+    shipped = fast.media.path.read_bytes()
+    assert b"<rect" in shipped and b"inkscape" not in shipped
+    assert fast.source == (root / "part" / "pic.svg").resolve()
