@@ -60,9 +60,9 @@ def _run(page: Path, width: int, *extra: str) -> str:
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def measure(page: Path, width: int) -> Any:
+def measure(page: Path, width: int = 800, *extra: str) -> Any:
     """Load ``page`` in a window ``width`` px wide; the JSON its probe reported."""
-    dom = _run(page, width, "--dump-dom")
+    dom = _run(page, width, *extra, "--dump-dom")
     found = re.search(r'data-probe="([^"]*)"', dom)
     assert found, f"the page reported nothing: {dom[-400:]}"
     return json.loads(html.unescape(found.group(1)))

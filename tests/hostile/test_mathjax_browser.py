@@ -10,22 +10,17 @@ MathJax must typeset exactly the one formula, and the hostile TeX in the text
 
 from __future__ import annotations
 
-import html
 import importlib.util
-import json
-import os
 import re
-import shutil
-import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
 
+from tests import chromium
 from tests.anki_support import fresh_collection, import_deck
 from tests.reliability.support import run_cli
 
-_CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+_CHROMIUM = chromium.CHROMIUM
 _SPEC = importlib.util.find_spec("mathjax")
 _MATHJAX = (
     Path(next(iter(_SPEC.submodule_search_locations or []))) / "static/mathjax/es5/tex-chtml.js"
@@ -72,36 +67,7 @@ def _backs(tmp_path: Path) -> list[str]:
 
 
 def _typeset(page: Path) -> list[dict[str, object]]:
-    assert _CHROMIUM is not None
-    profile = tempfile.mkdtemp(prefix="ag_chromium_")
-    try:
-        dom = subprocess.run(
-            [
-                _CHROMIUM,
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--allow-file-access-from-files",
-                f"--user-data-dir={profile}",
-                "--virtual-time-budget=10000",
-                "--dump-dom",
-                page.as_uri(),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=90,
-            check=True,
-            env={**os.environ, "HOME": profile},
-        ).stdout
-    finally:
-        shutil.rmtree(profile, ignore_errors=True)
-    probe = re.search(r'data-probe="([^"]*)"', dom)
-    assert probe, dom[-800:]
-    found: list[dict[str, object]] = json.loads(html.unescape(probe.group(1)))
+    found: list[dict[str, object]] = chromium.measure(page, 800, "--allow-file-access-from-files")
     return found
 
 

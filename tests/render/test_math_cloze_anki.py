@@ -11,12 +11,8 @@ browser's layout of the rendered card.
 from __future__ import annotations
 
 import hashlib
-import html
-import json
-import os
 import re
 import shutil
-import subprocess
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -31,6 +27,7 @@ from ankigen.render.formula import (
     math_cloze_html,
     render_formula,
 )
+from tests import chromium
 
 anki_collection = pytest.importorskip("anki.collection")
 genanki = pytest.importorskip("genanki")
@@ -263,7 +260,7 @@ def test_alt_text_cannot_break_the_cloze() -> None:
 
 # --- the same proof in a real browser ----------------------------------------
 
-_CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+_CHROMIUM = chromium.CHROMIUM
 
 _PROBE = """<script>
 addEventListener('load', () => {
@@ -295,34 +292,7 @@ def test_browser_shows_only_the_expected_image(
         pages.append(page)
     assert _CHROMIUM is not None  # the test is skipped without it
     for side, page in zip(chosen, pages, strict=True):
-        profile = tempfile.mkdtemp(prefix="ag_chromium_")
-        try:
-            dom = subprocess.run(
-                [
-                    _CHROMIUM,
-                    "--headless",
-                    "--no-sandbox",
-                    "--disable-gpu",
-                    "--no-first-run",
-                    "--disable-background-networking",
-                    "--disable-component-update",
-                    "--disable-sync",
-                    f"--user-data-dir={profile}",
-                    "--virtual-time-budget=3000",
-                    "--dump-dom",
-                    page.as_uri(),
-                ],
-                capture_output=True,
-                text=True,
-                timeout=60,
-                check=True,
-                env={**os.environ, "HOME": profile},
-            ).stdout
-        finally:
-            shutil.rmtree(profile, ignore_errors=True)
-        m = re.search(r'data-probe="([^"]*)"', dom)
-        assert m, dom[-500:]
-        probe = json.loads(html.unescape(m.group(1)))
+        probe = chromium.measure(page)
         seen = [p for p in probe if p["w"] > 0 and p["h"] > 0]
         assert [media.tex[p["src"]] for p in seen] == _shows(media, side)
         for p in seen:
