@@ -12,9 +12,9 @@ import hashlib
 import itertools
 import json
 import os
+import secrets
 import shutil
 import sqlite3
-import tempfile
 import time
 import zipfile
 from collections.abc import Mapping, Sequence
@@ -145,7 +145,6 @@ def _write_atomically(
     try:
         _write_collection(package, collection, timestamp)
         _write_zip(collection, media, temp, timestamp, pack)
-        temp.chmod(0o666 & ~_umask())
         os.replace(temp, target)
     finally:
         collection.unlink(missing_ok=True)
@@ -153,10 +152,20 @@ def _write_atomically(
 
 
 def _scratch(target: Path, suffix: str) -> Path:
-    """A new, empty, hidden file beside ``target``."""
-    fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}-", suffix=suffix)
-    os.close(fd)
-    return Path(name)
+    """A new, empty, hidden file beside ``target``, with the permissions of any new file.
+
+    Created with mode 0666 so the kernel applies the user's umask, as for any
+    file they create (``mkstemp`` would make it 0600, and reading the umask
+    means changing it process-wide for a moment).
+    """
+    while True:
+        path = target.parent / f".{target.stem}-{secrets.token_hex(6)}{suffix}"
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            continue
+        os.close(fd)
+        return path
 
 
 def _write_collection(package: genanki.Package, path: Path, timestamp: float) -> None:
@@ -203,9 +212,3 @@ def _entry(name: str, date: tuple[int, ...]) -> zipfile.ZipInfo:
     info.external_attr = 0o644 << 16
     info.compress_type = zipfile.ZIP_DEFLATED
     return info
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
