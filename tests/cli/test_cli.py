@@ -130,7 +130,7 @@ def test_check_json_gives_machine_readable_records(project: Path) -> None:
         "line": 2,
         "column": 0,
         "severity": "error",
-        "code": "",
+        "code": "AG104",
         "message": (
             "unknown front matter key 'colour' "
             "(known: deck, key, tags, subdecks, math, context, prompt)"

@@ -79,6 +79,8 @@ class _Run:
         """Record an error at ``line`` (a ``_LimitProblem`` carries its code)."""
         if isinstance(message, _LimitProblem):
             code = message.code
+        # A check that fails, or cannot run, with no more specific code.
+        code = code or "AG210"
         self.diagnostics.append(error(self.file, line, message, column=column, code=code))
 
     def warn(self, line: int, message: str, *, column: int, code: str) -> None:

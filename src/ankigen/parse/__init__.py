@@ -46,13 +46,15 @@ def parse_file(
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        return ParseResult(None, (error(shown, 1, f"cannot read file: {exc.strerror}"),))
+        return ParseResult(
+            None, (error(shown, 1, f"cannot read file: {exc.strerror}", code="AG101"),)
+        )
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         message = f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8"
-        return ParseResult(None, (error(shown, line, message),))
+        return ParseResult(None, (error(shown, line, message, code="AG102"),))
     return parse_text(text, path, root, shown, default_math)
 
 
@@ -71,7 +73,7 @@ def parse_text(
     walked = Walker(lines).walk(tokens)
     diagnostics.extend(
         (warning if p.is_warning else error)(
-            display_path, p.line, p.message, column=p.column, code=p.code
+            display_path, p.line, p.message, column=p.column, code=p.code or "AG108"
         )
         for p in walked.problems
     )
@@ -95,6 +97,7 @@ def parse_text(
                 1,
                 "no items: the deck will be empty; write "
                 "'question ::: answer' or a cloze such as '{{c1::word}}' to make cards",
+                code="AG103",
             )
         )
     deck = Deck(
@@ -172,7 +175,7 @@ def _front_matter(
             1 + p.line_offset,
             p.message,
             column=p.column or (1 if p.code else 0),
-            code=p.code,
+            code=p.code or "AG104",
         )
         for p in problems
     )
@@ -194,10 +197,14 @@ def _freeze(
     is_cloze = draft.kind is ItemKind.CLOZE
     if question.is_empty and not question.maths and not question.images:
         what = "cloze text" if is_cloze else "question"
-        diagnostics.append(error(display_path, draft.line, f"empty {what} before ':::'"))
+        diagnostics.append(
+            error(display_path, draft.line, f"empty {what} before ':::'", code="AG105")
+        )
     if not is_cloze and answer.is_empty and not answer.maths and not answer.images:
         diagnostics.append(
-            error(display_path, draft.line, "empty answer: write the answer after ':::'")
+            error(
+                display_path, draft.line, "empty answer: write the answer after ':::'", code="AG106"
+            )
         )
     tags = _unique([*front.tags, *draft.tags, *draft.metadata.tags])
     subdeck = draft.section if front.subdecks and draft.section else None
@@ -257,6 +264,7 @@ def _duplicate_guids(items: list[Item], display_path: str) -> list[Diagnostic]:
                 earlier,
                 f"duplicate note: same {how} as the item at line {item.line}; "
                 "give one of them a different id",
+                code="AG107",
             )
         )
         problems.append(
@@ -265,6 +273,7 @@ def _duplicate_guids(items: list[Item], display_path: str) -> list[Diagnostic]:
                 item.line,
                 f"duplicate note: same {how} as the item at line {earlier}; "
                 "give one of them a different id",
+                code="AG107",
             )
         )
     return problems

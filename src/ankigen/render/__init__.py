@@ -188,14 +188,14 @@ class _DeckFiller:
                 drawn.traceback,
                 drawn.script,
             )
-            code = drawn.code
+            code = drawn.code or "AG330"  # a figure that cannot be drawn
         else:
             shipped = ship_image(
                 ref.target, self.deck.path, self.deck.root, self._cache, folders=self._folders
             )
             css = "ag-image"
             media, problem, detail, source = shipped.media, shipped.problem, "", shipped.source
-            code = shipped.code
+            code = shipped.code or "AG320"  # an image that cannot be shipped
         if media is None:
             self.diagnostics.append(
                 error(self.deck.display_path, ref.line, problem or "bad image", detail, code=code)

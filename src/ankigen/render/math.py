@@ -36,6 +36,9 @@ from ankigen.render.tex import (
 from ankigen.syntax.cloze import has_cloze, math_problem
 from ankigen.timelimit import ignore_interrupts, interrupts_held
 
+#: The code of a formula error that has no more specific one (format section 13.2).
+FORMULA_CODE = "AG301"
+
 #: Below this many formulas a process pool costs more than it saves.
 _POOL_THRESHOLD = 24
 _INDEX = "math-index.json"
@@ -142,7 +145,7 @@ class MathRenderer:
                     display_path,
                     math.line,
                     f"formula ${_shown(math.tex)}$ cannot be drawn: {outcome.message}",
-                    code=outcome.code,
+                    code=outcome.code or FORMULA_CODE,
                 )
             )
             return
@@ -290,7 +293,7 @@ def _formula_error(deck: Deck, math: Math, problem: str, *, refused: bool) -> Di
         deck.display_path,
         math.line,
         f"formula {delimiter}{_shown(math.tex)}{delimiter}: {problem}",
-        code="AG601" if refused else cloze_code,
+        code="AG601" if refused else (cloze_code or FORMULA_CODE),
     )
 
 
