@@ -7,18 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.reliability.support import run_cli
-
-FIXTURE = Path(__file__).parent.parent / "reliability" / "fixtures" / "repro"
+from tests.reliability.support import repro_project, run_cli
 
 
 @pytest.fixture()
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    work = tmp_path / "project"
-    shutil.copytree(FIXTURE, work)
-    monkeypatch.chdir(work)
-    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
-    return work
+    return repro_project(tmp_path, monkeypatch)
 
 
 def _build(out: str, *extra: str) -> bytes:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import tempfile
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 
 from ankigen.cli import main
@@ -16,6 +18,20 @@ from ankigen.cli import main
 GOOD_DECK = (
     "# Good deck\n\nWhat is kept when a build fails? ::: The previous deck. <!-- id: kept -->\n"
 )
+
+
+#: A small project (content with an image, a figure script) for reproducibility tests.
+REPRO_FIXTURE = Path(__file__).parent / "fixtures" / "repro"
+
+
+def repro_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the repro project, made the current folder, outside any git repository."""
+    work = tmp_path / "project"
+    shutil.copytree(REPRO_FIXTURE, work)
+    monkeypatch.chdir(work)
+    # Never pick up a git repository above the temporary folder.
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    return work
 
 
 def run_cli(args: Sequence[str]) -> Result:

@@ -11,19 +11,15 @@ from pathlib import Path
 import pytest
 
 from tests.reliability.release_support import git
-from tests.reliability.support import deck_rows, run_cli
+from tests.reliability.support import deck_rows, repro_project, run_cli
 
-FIXTURE = Path(__file__).parent / "fixtures" / "repro"
 T1 = 1_600_000_000
 T2 = 1_650_000_000
 
 
 @pytest.fixture()
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    work = tmp_path / "project"
-    shutil.copytree(FIXTURE, work)
-    monkeypatch.chdir(work)
-    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    work = repro_project(tmp_path, monkeypatch)
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     git(work, "init", "-q")
     git(work, "add", ".")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import time
 import zipfile
@@ -14,21 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.reliability.support import deck_rows, run_cli
+from tests.reliability.support import deck_rows, repro_project, run_cli
 
-FIXTURE = Path(__file__).parent / "fixtures" / "repro"
 T1 = 1_600_000_000
 T2 = 1_650_000_000
 
 
 @pytest.fixture()
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    work = tmp_path / "project"
-    shutil.copytree(FIXTURE, work)
-    monkeypatch.chdir(work)
-    # Never pick up a git repository above the temporary folder.
-    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
-    return work
+    return repro_project(tmp_path, monkeypatch)
 
 
 def _build(out: str, *extra: str) -> Path:

@@ -101,44 +101,44 @@ def compare_release(rendered: RenderedDeck, staged: Path, old: Path | None) -> D
 def release_problems(diff: DeckDiff, rendered: RenderedDeck) -> list[Diagnostic]:
     """An error for each item whose note type changed, a warning for each edit not applied."""
     lines = {note.guid: note.line for note in rendered.notes}
-    shown = rendered.deck.display_path
     old = Path(diff.old).name
     problems: list[Diagnostic] = []
     for change in diff.not_applied:
-        line = lines.get(change.guid, 1)
-        if change.cause == TYPE_CHANGED:
-            what = f"id '{change.id}'" if change.id else "GUID"
-            problems.append(
-                error(
-                    shown,
-                    line,
-                    f"this item changed between reveal and cloze under the same {what} as "
-                    f"in {old}: Anki would skip it in every learner's collection "
-                    "(and refuse the deck with 'merge note types'); give the item a new id",
-                    column=1,
-                    code="AG701",
-                )
+        if change.cause not in _CAUSES:
+            continue
+        report, code, text = _CAUSES[change.cause]
+        what = f"id '{change.id}'" if change.id else "GUID"
+        problems.append(
+            report(
+                rendered.deck.display_path,
+                lines.get(change.guid, 1),
+                text.format(what=what, old=old),
+                column=1,
+                code=code,
             )
-        elif change.cause == NOT_NEWER:
-            problems.append(
-                warning(
-                    shown,
-                    line,
-                    f"this note changed but is not newer than in {old}: Anki will keep the "
-                    "old note; build from a later commit (or a later SOURCE_DATE_EPOCH)",
-                    column=1,
-                    code="AG702",
-                )
-            )
-        elif change.cause == SCHEMA_CHANGED:
-            problems.append(
-                warning(
-                    shown,
-                    line,
-                    f"the note type of this note has other fields or templates than in "
-                    f"{old}: Anki will import a copy of the note type and skip the note",
-                    column=1,
-                    code="AG703",
-                )
-            )
+        )
     return problems
+
+
+#: Why an edit would not reach learners: how it is reported, its code, its message.
+_CAUSES = {
+    TYPE_CHANGED: (
+        error,
+        "AG701",
+        "this item changed between reveal and cloze under the same {what} as in {old}: "
+        "Anki would skip it in every learner's collection (and refuse the deck with "
+        "'merge note types'); give the item a new id",
+    ),
+    NOT_NEWER: (
+        warning,
+        "AG702",
+        "this note changed but is not newer than in {old}: Anki will keep the old note; "
+        "build from a later commit (or a later SOURCE_DATE_EPOCH)",
+    ),
+    SCHEMA_CHANGED: (
+        warning,
+        "AG703",
+        "the note type of this note has other fields or templates than in {old}: "
+        "Anki will import a copy of the note type and skip the note",
+    ),
+}
