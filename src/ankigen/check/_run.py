@@ -30,6 +30,7 @@ from ._soundness import (
     unused_where,
 )
 from ._sympy import Definition
+from .proven import ItemRun
 
 #: Code of the error for a quote in a formulas block (which belongs to no item).
 QUOTE_IN_FORMULAS = "AG209"
@@ -45,21 +46,39 @@ class Outcome:
     formulas: dict[str, Callable[..., float]] = field(default_factory=dict)
     checks: int = 0
     failed: int = 0
+    #: What each item with checks found when it ran here, by item index.
+    items: dict[int, ItemRun] = field(default_factory=dict)
 
 
-def run_checks(deck: Deck, time_limit: float, deck_time_limit: float) -> Outcome:
-    """Define the formulas, compile them for figures, and decide every assert."""
+def run_checks(
+    deck: Deck,
+    time_limit: float,
+    deck_time_limit: float,
+    known: Mapping[int, ItemRun] = MappingProxyType({}),
+) -> Outcome:
+    """Define the formulas, compile them for figures, and decide every assert.
+
+    An item in ``known`` (by index) is not run again: its recorded run stands.
+    """
     run = _Run(deck.display_path, time_limit, Budget(deck_time_limit))
     scope: dict[str, Definition] = {}
     for block in deck.formulas:
         run.formulas_block(block, scope)
     formulas = run.compile_formulas(scope)
-    for item in deck.items:
+    ran: dict[int, ItemRun] = {}
+    for index, item in enumerate(deck.items):
+        if index in known:
+            run.replay(known[index])
+            continue
+        before = (len(run.diagnostics), run.checks, run.failed)
         quotes: list[Quote] = []
         for block in item.checks:
             quotes.extend(run.check_block(block, dict(scope), item))
         run.diagnostics.extend(coverage_warnings(deck.display_path, item, quotes))
-    return Outcome(run.diagnostics, formulas, run.checks, run.failed)
+        if item.checks:
+            found = tuple(run.diagnostics[before[0] :])
+            ran[index] = ItemRun(found, run.checks - before[1], run.failed - before[2])
+    return Outcome(run.diagnostics, formulas, run.checks, run.failed, ran)
 
 
 class _Run:
@@ -74,6 +93,12 @@ class _Run:
         self.failed = 0
         self.code = ""  # the code of the last guarded failure, if it had one
         self.column = 0  # and its column
+
+    def replay(self, recorded: ItemRun) -> None:
+        """Count an item's earlier run as if it ran now."""
+        self.diagnostics.extend(recorded.diagnostics)
+        self.checks += recorded.checks
+        self.failed += recorded.failed
 
     def report(self, line: int, message: str, *, column: int = 0, code: str = "") -> None:
         """Record an error at ``line`` (a ``_LimitProblem`` carries its code)."""

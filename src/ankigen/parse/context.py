@@ -16,18 +16,38 @@ every item under it, is lost unless the card shows it. The rule, in order:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from ankigen.diagnostics import Diagnostic, warning
 from ankigen.model import ItemKind
 from ankigen.parse.frontmatter import FrontMatter
-from ankigen.parse.walker import Draft
 
 #: Closing marks that may follow a question's ``?`` (a quoted or emphasised question).
 _CLOSERS = "\"'\u201d\u2019\u00bb*_) \t"
 
 
+class Placed(Protocol):
+    """What the rule reads of an item: a walker's ``Draft``, or a frozen item's place."""
+
+    @property
+    def kind(self) -> ItemKind:
+        """Reveal or cloze."""
+
+    @property
+    def question_source(self) -> str:
+        """The question's markdown."""
+
+    @property
+    def section(self) -> str | None:
+        """The ``##`` heading the item stands under."""
+
+    @property
+    def callout_title(self) -> str | None:
+        """The title of the callout the item stands in."""
+
+
 def item_contexts(
-    drafts: Sequence[Draft], front: FrontMatter, display_path: str
+    drafts: Sequence[Placed], front: FrontMatter, display_path: str
 ) -> tuple[list[str | None], list[Diagnostic]]:
     """The context line of each draft (None: no line), and problems with ``prompt:``."""
     prompts = dict(front.prompts)
@@ -53,9 +73,9 @@ def is_question(source: str) -> bool:
     return source.rstrip().rstrip(_CLOSERS).endswith("?")
 
 
-def _statement_sections(drafts: Sequence[Draft]) -> set[str]:
+def _statement_sections(drafts: Sequence[Placed]) -> set[str]:
     """Sections whose items (outside callouts) are all reveal items that ask no question."""
-    by_section: dict[str, list[Draft]] = {}
+    by_section: dict[str, list[Placed]] = {}
     for draft in drafts:
         if draft.section is not None and not draft.callout_title:
             by_section.setdefault(draft.section, []).append(draft)
@@ -67,7 +87,7 @@ def _statement_sections(drafts: Sequence[Draft]) -> set[str]:
 
 
 def _unknown_prompt_sections(
-    drafts: Sequence[Draft], front: FrontMatter, display_path: str
+    drafts: Sequence[Placed], front: FrontMatter, display_path: str
 ) -> list[Diagnostic]:
     sections = {d.section for d in drafts if d.section is not None}
     line = 1 + front.prompt_line_offset
