@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ankigen.parse import ParseResult, SectionCache, parse_text, section_cache
+from ankigen.parse import ParseResult, SectionCache, parse_text, section_cache, section_codec
 from ankigen.parse.sections import split_sections
 from tests.conftest import ROOT
 
@@ -88,7 +88,9 @@ def test_a_line_added_above_moves_the_later_sections_without_parsing_them(tmp_pa
 
 def test_a_damaged_cache_is_ignored(tmp_path: Path) -> None:
     file = tmp_path / "deck.sections"
-    for junk in (b"", b"not marshal", b"\xe9\x00\x00\x00\x00", b"\xe9\x02\x00\x00\x00N"):
+    torn = section_cache._MAGIC + b"\x01" * 50  # a record longer than the file
+    foreign = section_cache._MAGIC + b"\x00" * 32 + (3).to_bytes(8, "big") + b"\xff\xff\xff"
+    for junk in (b"", b"not marshal", b"\xe9\x00\x00\x00\x00", torn, foreign):
         file.write_bytes(junk)
         assert _cached(MIXED, file)[0] == _parse(MIXED, None)
 
@@ -114,8 +116,8 @@ def test_another_tool_version_reuses_nothing(
 def test_the_codec_knows_every_model_field(monkeypatch: pytest.MonkeyPatch) -> None:
     # A field added to a model class must be spelled out in parse/section_cache.py;
     # until then the cache is off, never wrong.
-    assert section_cache._KNOWN_FIELDS
-    monkeypatch.setattr(section_cache, "_KNOWN_FIELDS", False)
+    assert section_codec.KNOWN_FIELDS
+    monkeypatch.setattr(section_cache, "KNOWN_FIELDS", False)
     cache = SectionCache(Path("never-written.sections"))
     assert _parse(MIXED, cache) == _parse(MIXED, None) and cache.hits == 0
     cache.save()

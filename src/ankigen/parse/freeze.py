@@ -21,7 +21,7 @@ from ankigen.model import Item, ItemKind
 from ankigen.parse.claims import item_claims
 from ankigen.parse.fragment import render_blocks, render_inline
 from ankigen.parse.frontmatter import FrontMatter
-from ankigen.parse.section_cache import SectionResult
+from ankigen.parse.section_codec import SectionResult
 from ankigen.parse.walker import Draft, Walker
 
 __all__ = ["freeze_section", "normalise_source", "note_guid"]

@@ -9,58 +9,42 @@ section's first line, so a section that only moves (a line added above it)
 is still a hit. Any other change is a miss, and a miss is parsed as usual; a
 damaged or foreign cache file is ignored.
 
-The file is ``marshal`` data of builtin values only (tuples, strings,
-numbers): loading it builds no object of any class; the decoder below builds
-items field by field. A field added to ``model.Item`` and friends and not
-spelled out here turns the cache off (``_KNOWN_FIELDS``), never wrong.
+Each record is ``marshal`` data of builtin values only (``parse.section_codec``):
+loading it builds no object of any class. A field added to ``model.Item`` and
+friends that the codec does not spell out turns the cache off, never wrong.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import marshal
-from dataclasses import dataclass
+import mmap
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
-from ankigen.diagnostics import Diagnostic, Severity
 from ankigen.fingerprint import code_fingerprint
-from ankigen.model import Claim, CodeBlock, Fragment, ImageRef, Item, ItemKind, Math
+from ankigen.parse.section_codec import KNOWN_FIELDS, SectionResult, decode, encode
 
-_FORMAT = 2
+__all__ = ["SectionCache", "SectionResult", "section_key"]
 
-
-@dataclass(frozen=True)
-class SectionResult:
-    """What one section parsed to.
-
-    ``items`` have no subdeck and no context line yet (both depend on the
-    whole file); ``places`` holds each item's ``##`` section name and callout
-    title, from which the file works them out. ``diagnostics`` come in the
-    order a whole-file parse finds them (walker, MathJax delimiters, refused
-    links, then freezing).
-    """
-
-    title: str | None
-    items: tuple[Item, ...]
-    places: tuple[tuple[str | None, str | None], ...]
-    formulas: tuple[CodeBlock, ...]
-    diagnostics: tuple[Diagnostic, ...]
+_FORMAT = 3
 
 
 class SectionCache:
     """Section results of one deck's last parse, and this parse's for the next.
 
-    This parse's sections are written out one by one as they come (never held
-    as one big value), to a temporary file that ``save`` puts in place; use it
-    as a context manager so an unsaved one leaves nothing behind.
+    The last parse's file is mapped, not read: a record is decoded only when
+    its section is asked for, so memory holds one section's values at a time
+    (not the whole deck twice). This parse's records are written one by one as
+    they come (a reused one is copied as bytes) to a temporary file that
+    ``save`` puts in place; use it as a context manager so an unsaved one
+    leaves nothing behind.
     """
 
     def __init__(self, file: Path | None) -> None:
         # A model class whose fields this codec does not know turns the cache off.
-        self._file = file if _KNOWN_FIELDS else None
-        self._old = _load(self._file)
+        self._file = file if KNOWN_FIELDS else None
+        self._old = _Records.open(self._file)
         self._out: BinaryIO | None = None
         self._broken = self._file is None
         self.hits = 0
@@ -70,15 +54,16 @@ class SectionCache:
 
     def __exit__(self, *exc: object) -> None:
         self._discard()
+        self._old.close()
 
     def get(self, key: str, start: int) -> SectionResult | None:
         """The stored result for ``key``, its lines moved to a section starting at ``start``."""
-        stored = self._old.pop(key, None)
+        stored = self._old.pop(key)
         if stored is None:
             return None
         try:
-            result = _decode(stored, start)
-        except (TypeError, ValueError):
+            result = decode(marshal.loads(stored), start)
+        except (TypeError, ValueError, EOFError):
             return None
         self.hits += 1
         self._write(key, stored)
@@ -87,25 +72,27 @@ class SectionCache:
     def put(self, key: str, result: SectionResult, start: int) -> None:
         """Remember a freshly parsed section that starts at line ``start`` (0-based)."""
         if not self._broken:
-            self._write(key, _encode(result, start))
+            self._write(key, marshal.dumps(encode(result, start)))
 
     def save(self) -> None:
         """Put this parse's sections (only those) in place of the last ones."""
+        self._old.close()
         if self._out is None or self._file is None:
             return
         self._out.close()
         self._out = None
         self._temp().replace(self._file)
 
-    def _write(self, key: str, value: Any) -> None:
+    def _write(self, key: str, value: bytes) -> None:
         if self._broken or self._file is None:
             return
         try:
             if self._out is None:
                 self._file.parent.mkdir(parents=True, exist_ok=True)
                 self._out = self._temp().open("wb")
-                marshal.dump(_FORMAT, self._out)
-            marshal.dump((key, value), self._out)
+                self._out.write(_MAGIC)
+            self._out.write(bytes.fromhex(key) + len(value).to_bytes(_LENGTH, "big"))
+            self._out.write(value)
         except (OSError, ValueError):
             self._discard()  # no cache this time; the build goes on
             self._broken = True
@@ -129,159 +116,66 @@ def section_key(*parts: str) -> str:
     return digest.hexdigest()
 
 
-def _load(file: Path | None) -> dict[str, Any]:
-    """The records of the last parse: a format number, then (key, section) pairs."""
-    if file is None:
-        return {}
-    records: dict[str, Any] = {}
-    try:
-        with file.open("rb") as handle:
-            if marshal.load(handle) != _FORMAT:
-                return {}
-            while True:
-                try:
-                    key, value = marshal.load(handle)
-                except EOFError:
-                    return records
-                records[key] = value
-    except (OSError, ValueError, EOFError, TypeError):
-        return {}
+#: The file: this magic line, then records of a 32-byte key (a sha256 digest), an
+#: 8-byte big-endian length and that many bytes of marshal data.
+_MAGIC = f"ankigen-sections-{_FORMAT}\n".encode()
+_KEY = 32
+_LENGTH = 8
 
 
-# -- encoding: builtin values only, lines counted from the section's start ------
+class _Records:
+    """The last parse's records: where each one is in the mapped file, by key."""
+
+    def __init__(self, data: mmap.mmap | None, where: dict[str, tuple[int, int]]) -> None:
+        self._data = data
+        self._where = where
+
+    @classmethod
+    def open(cls, file: Path | None) -> _Records:
+        """The records of ``file``; none when it is missing, foreign or damaged."""
+        if file is None:
+            return cls(None, {})
+        try:
+            with file.open("rb") as handle:
+                data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        except (OSError, ValueError):
+            return cls(None, {})  # missing, or empty (an empty file cannot be mapped)
+        where = _index(data)
+        if where is None:
+            data.close()
+            return cls(None, {})
+        return cls(data, where)
+
+    def pop(self, key: str) -> bytes | None:
+        """The bytes stored under ``key`` (each record is given out once)."""
+        place = self._where.pop(key, None)
+        if place is None or self._data is None:
+            return None
+        start, end = place
+        return self._data[start:end]
+
+    def close(self) -> None:
+        """Unmap the file (before it is replaced)."""
+        if self._data is not None:
+            self._data.close()
+            self._data = None
+        self._where = {}
 
 
-def _encode(result: SectionResult, start: int) -> Any:
-    return (
-        result.title,
-        tuple(_item(item, start) for item in result.items),
-        result.places,
-        tuple(_block(block, start) for block in result.formulas),
-        tuple(_diagnostic(d, start) for d in result.diagnostics),
-    )
-
-
-def _item(item: Item, start: int) -> tuple[Any, ...]:
-    return (
-        item.kind.value,
-        item.line - start,
-        _fragment(item.front, start),
-        _fragment(item.back, start),
-        item.guid,
-        item.note_id,
-        item.tags,
-        item.subdeck,
-        item.question_source,
-        item.answer_source,
-        tuple(_block(block, start) for block in item.checks),
-        tuple((c.text, c.formula, c.line - start, c.column, c.required) for c in item.claims),
-        item.context,
-    )
-
-
-def _fragment(fragment: Fragment, start: int) -> tuple[Any, ...]:
-    return (
-        fragment.html,
-        tuple((m.tex, m.display, m.line - start) for m in fragment.maths),
-        tuple((i.target, i.alt, i.line - start) for i in fragment.images),
-    )
-
-
-def _diagnostic(d: Diagnostic, start: int) -> tuple[Any, ...]:
-    return (d.file, d.line - start, d.message, d.severity.value, d.detail, d.column, d.code)
-
-
-def _block(block: CodeBlock, start: int) -> tuple[str, str, int]:
-    return (block.kind, block.text, block.line - start)
-
-
-# -- decoding: the inverse; a value of another shape raises TypeError or ValueError ---
-
-
-def _decode(value: Any, start: int) -> SectionResult:
-    title, items, places, formulas, diagnostics = value
-    return SectionResult(
-        title,
-        tuple(_decode_item(start, *item) for item in items),
-        tuple((section, callout) for section, callout in places),
-        tuple(CodeBlock(kind, text, line + start) for kind, text, line in formulas),
-        tuple(
-            Diagnostic(file, line + start, message, Severity(severity), detail, column, code)
-            for file, line, message, severity, detail, column, code in diagnostics
-        ),
-    )
-
-
-def _decode_item(
-    start: int,
-    kind: str,
-    line: int,
-    front: tuple[Any, ...],
-    back: tuple[Any, ...],
-    guid: str,
-    note_id: str | None,
-    tags: tuple[str, ...],
-    subdeck: str | None,
-    question_source: str,
-    answer_source: str,
-    checks: tuple[Any, ...],
-    claims: tuple[Any, ...],
-    context: str | None,
-) -> Item:
-    return Item(
-        ItemKind(kind),
-        line + start,
-        _decode_fragment(start, *front),
-        _decode_fragment(start, *back),
-        guid,
-        note_id,
-        tags,
-        subdeck,
-        question_source,
-        answer_source,
-        tuple(CodeBlock(k, text, at + start) for k, text, at in checks),
-        tuple(
-            Claim(text, formula, at + start, column, required)
-            for text, formula, at, column, required in claims
-        ),
-        context,
-    )
-
-
-def _decode_fragment(
-    start: int, html: str, maths: tuple[Any, ...], images: tuple[Any, ...]
-) -> Fragment:
-    return Fragment(
-        html,
-        tuple(Math(tex, display, line + start) for tex, display, line in maths),
-        tuple(ImageRef(target, alt, line + start) for target, alt, line in images),
-    )
-
-
-#: The fields the encoder and decoder above spell out, class by class.
-_FIELDS: dict[type, tuple[str, ...]] = {
-    Item: (
-        "kind",
-        "line",
-        "front",
-        "back",
-        "guid",
-        "note_id",
-        "tags",
-        "subdeck",
-        "question_source",
-        "answer_source",
-        "checks",
-        "claims",
-        "context",
-    ),
-    Fragment: ("html", "maths", "images"),
-    Math: ("tex", "display", "line"),
-    ImageRef: ("target", "alt", "line"),
-    CodeBlock: ("kind", "text", "line"),
-    Claim: ("text", "formula", "line", "column", "required"),
-    Diagnostic: ("file", "line", "message", "severity", "detail", "column", "code"),
-}
-_KNOWN_FIELDS = all(
-    tuple(f.name for f in dataclasses.fields(cls)) == names for cls, names in _FIELDS.items()
-)
+def _index(data: mmap.mmap) -> dict[str, tuple[int, int]] | None:
+    """Where each record's value is; None for a file of another format or a torn one."""
+    if data[: len(_MAGIC)] != _MAGIC:
+        return None
+    where: dict[str, tuple[int, int]] = {}
+    position = len(_MAGIC)
+    while position < len(data):
+        head = data[position : position + _KEY + _LENGTH]
+        if len(head) < _KEY + _LENGTH:
+            return None
+        start = position + _KEY + _LENGTH
+        end = start + int.from_bytes(head[_KEY:], "big")
+        if end > len(data):
+            return None
+        where[head[:_KEY].hex()] = (start, end)
+        position = end
+    return where
