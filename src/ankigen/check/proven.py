@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import marshal
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,7 +79,7 @@ class ProvenChecks:
             return
         keys = _keys(deck, time_limit)
         passing = {keys[i]: _encode(run) for i, run in runs.items() if i in keys and run.passed}
-        temp = self._file.with_name(self._file.name + ".tmp")
+        temp = self._file.with_name(f"{self._file.name}.{os.getpid()}.tmp")  # one per process
         try:
             self._file.parent.mkdir(parents=True, exist_ok=True)
             temp.write_bytes(marshal.dumps((_FORMAT, passing)))

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import marshal
 import mmap
+import os
 from pathlib import Path
 from typing import BinaryIO
 
@@ -105,7 +106,8 @@ class SectionCache:
 
     def _temp(self) -> Path:
         assert self._file is not None
-        return self._file.with_name(self._file.name + ".tmp")
+        # One name per process: two builds of the same deck never write one file.
+        return self._file.with_name(f"{self._file.name}.{os.getpid()}.tmp")
 
 
 def section_key(*parts: str) -> str:

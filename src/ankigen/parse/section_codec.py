@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from ankigen.diagnostics import Diagnostic, Severity
 from ankigen.model import Claim, CodeBlock, Fragment, ImageRef, Item, ItemKind, Math
@@ -94,7 +94,7 @@ def decode(value: Any, start: int) -> SectionResult:
     title, items, places, formulas, diagnostics = value
     return SectionResult(
         title,
-        tuple(_decode_item(start, *item) for item in items),
+        tuple([_decode_item(start, item) for item in items]),
         tuple((section, callout) for section, callout in places),
         tuple(CodeBlock(kind, text, line + start) for kind, text, line in formulas),
         tuple(
@@ -104,69 +104,49 @@ def decode(value: Any, start: int) -> SectionResult:
     )
 
 
-def _decode_item(
-    start: int,
-    kind: str,
-    line: int,
-    front: tuple[Any, ...],
-    back: tuple[Any, ...],
-    *rest: Any,
-) -> Item:
-    # guid, note_id, tags, subdeck, question_source, answer_source, checks, claims, context
-    values = list(rest)
-    checks, claims = values[6], values[7]
-    values[6] = tuple(CodeBlock(k, text, at + start) for k, text, at in checks) if checks else ()
-    values[7] = (
-        tuple(
-            Claim(text, formula, at + start, column, required)
-            for text, formula, at, column, required in claims
-        )
-        if claims
-        else ()
-    )
+def _decode_item(start: int, value: Any) -> Item:
+    (kind, line, front, back, guid, note_id, tags, subdeck, question, answer, checks, claims,
+     context) = value  # fmt: skip
+    if checks:
+        checks = tuple([CodeBlock(k, text, at + start) for k, text, at in checks])
+    if claims:
+        claims = tuple([Claim(t, f, at + start, column, r) for t, f, at, column, r in claims])
     fields = (
         _KINDS[kind],
         line + start,
         _decode_fragment(start, *front),
         _decode_fragment(start, *back),
-        *values,
+        guid,
+        note_id,
+        tags,
+        subdeck,
+        question,
+        answer,
+        checks,
+        claims,
+        context,
     )
-    return _built(Item, fields)
+    # Not Item(*fields): a frozen dataclass sets each field through object.__setattr__,
+    # which doubles the cost of decoding the tens of thousands of items of a big deck.
+    # KNOWN_FIELDS checks that these are Item's fields, in order, and that it has no
+    # __post_init__ and no slots, so this is the instance Item(*fields) makes.
+    item = _new(Item)
+    item.__dict__.update(zip(_FIELDS[Item], fields, strict=True))
+    return item
 
 
 def _decode_fragment(
     start: int, html: str, maths: tuple[Any, ...], images: tuple[Any, ...]
 ) -> Fragment:
-    return _built(
-        Fragment,
-        (
-            html,
-            tuple(Math(tex, display, line + start) for tex, display, line in maths)
-            if maths
-            else (),
-            tuple(ImageRef(target, alt, line + start) for target, alt, line in images)
-            if images
-            else (),
-        ),
-    )
+    if maths:
+        maths = tuple([Math(tex, display, line + start) for tex, display, line in maths])
+    if images:
+        images = tuple([ImageRef(target, alt, line + start) for target, alt, line in images])
+    return Fragment(html, maths, images)
 
 
 _KINDS = {kind.value: kind for kind in ItemKind}
-_T = TypeVar("_T")
-
-
-def _built(cls: type[_T], values: tuple[Any, ...]) -> _T:
-    """An instance of a frozen dataclass from its field values in order, without ``__init__``.
-
-    A frozen dataclass sets each field through ``object.__setattr__``, which
-    doubles the cost of decoding the tens of thousands of items and fragments
-    of a big deck. ``KNOWN_FIELDS`` checks that the fields are the ones listed
-    below and that the class has no ``__post_init__`` and no slots, so the
-    instance is the one ``cls(*values)`` makes (the tests compare them).
-    """
-    instance = object.__new__(cls)
-    instance.__dict__.update(zip(_FIELDS[cls], values, strict=True))
-    return instance
+_new = object.__new__
 
 
 #: The fields the encoder and decoder above spell out, class by class.
