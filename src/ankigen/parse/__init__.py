@@ -89,7 +89,8 @@ def parse_text(
     sections = iter([Section(0, text)]) if starts is None else sections_of(text, lines, starts)
     del lines  # each section brings its own (``SectionLines``)
     opening = next(sections)
-    first_tokens: list[Token] | None = content_parser().parse(opening.text)
+    # Only a file starting with "-" can have front matter: read it before any section.
+    first_tokens = content_parser().parse(opening.text) if opening.text[:1] == "-" else None
     front = _front_matter(first_tokens or [], display_path, diagnostics)
     # NFC: a file re-saved by an editor that writes decomposed accents keeps its deck ids.
     key = unicodedata.normalize("NFC", front.key or path.stem)
