@@ -8,7 +8,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ankigen.parse import ParseResult, SectionCache, parse_text, section_cache, section_codec
+from ankigen.parse import (
+    ParseResult,
+    SectionCache,
+    parse_text,
+    section_cache,
+    section_codec,
+    sections,
+)
 from ankigen.parse.sections import split_sections
 from tests.conftest import ROOT
 
@@ -152,3 +159,19 @@ def test_a_cache_never_serves_a_stale_section(
         lines[index % len(lines)] = piece
         text = "\n".join(lines) + "\n"
         assert _cached(text, file)[0] == _parse(text, None)
+
+
+def test_a_section_reading_outside_itself_makes_the_file_be_read_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    expected = _parse(MIXED, None)
+
+    def wrong_lines(section: sections.Section, total: int) -> sections.SectionLines:
+        # As if a cut were wrong: a later section's tokens point outside its lines.
+        shift = 1000 if section.start else 0
+        return sections.SectionLines(section.start + shift, section.text.splitlines(), total)
+
+    monkeypatch.setattr(sections.Section, "lines", wrong_lines)
+    with pytest.raises(sections.OutsideSection):
+        wrong_lines(sections.Section(3, "a\n"), 9)[3]
+    assert _cached(MIXED, tmp_path / "deck.sections")[0] == expected

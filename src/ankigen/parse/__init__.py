@@ -18,7 +18,7 @@ from ankigen.parse.freeze import freeze_section, normalise_source, note_guid
 from ankigen.parse.frontmatter import FrontMatter, read_front_matter
 from ankigen.parse.markdown import content_parser
 from ankigen.parse.section_cache import SectionCache, SectionResult, section_key
-from ankigen.parse.sections import Section, section_starts, sections_of
+from ankigen.parse.sections import OutsideSection, Section, section_starts, sections_of
 
 __all__ = [
     "ParseResult",
@@ -82,25 +82,11 @@ def parse_text(
     once its items are frozen, and with a ``cache`` an unchanged section is
     not parsed at all.
     """
-    diagnostics: list[Diagnostic] = []
-    lines = text.splitlines()
-    total = len(lines)
-    starts = section_starts(text, lines)
-    sections = iter([Section(0, text)]) if starts is None else sections_of(text, lines, starts)
-    del lines  # each section brings its own (``SectionLines``)
-    opening = next(sections)
-    # Only a file starting with "-" can have front matter: read it before any section.
-    first_tokens = content_parser().parse(opening.text) if opening.text[:1] == "-" else None
-    front = _front_matter(first_tokens or [], display_path, diagnostics)
-    # NFC: a file re-saved by an editor that writes decomposed accents keeps its deck ids.
-    key = unicodedata.normalize("NFC", front.key or path.stem)
-    shape = (display_path, repr(front), key)
-    results: list[SectionResult] = []
-    for section in itertools.chain([opening], sections):
-        results.append(_section(section, total, first_tokens, front, shape, cache))
-        first_tokens = None  # only the opening section's tokens were parsed up front
-    for result in results:
-        diagnostics.extend(result.diagnostics)
+    try:
+        front, key, diagnostics, results = _parse_sections(text, path, display_path, cache)
+    except OutsideSection:
+        # Never expected (the tests say so); should a cut be wrong, the file is read whole.
+        front, key, diagnostics, results = _parse_sections(text, path, display_path, None, True)
 
     title = next((r.title for r in results if r.title is not None), None)
     name = front.deck or title or path.stem
@@ -130,6 +116,35 @@ def parse_text(
         key_line=1 + front.key_line if front.key_line else 0,
     )
     return ParseResult(deck, tuple(sorted(diagnostics, key=lambda d: (d.line, d.column))))
+
+
+_Sections = tuple[FrontMatter, str, list[Diagnostic], list[SectionResult]]
+
+
+def _parse_sections(
+    text: str, path: Path, display_path: str, cache: SectionCache | None, whole: bool = False
+) -> _Sections:
+    """The front matter, deck key, front matter problems and every section's result."""
+    diagnostics: list[Diagnostic] = []
+    lines = text.splitlines()
+    total = len(lines)
+    starts = None if whole else section_starts(text, lines)
+    sections = iter([Section(0, text)]) if starts is None else sections_of(text, lines, starts)
+    del lines  # each section brings its own (``SectionLines``)
+    opening = next(sections)
+    # Only a file starting with "-" can have front matter: read it before any section.
+    first_tokens = content_parser().parse(opening.text) if opening.text[:1] == "-" else None
+    front = _front_matter(first_tokens or [], display_path, diagnostics)
+    # NFC: a file re-saved by an editor that writes decomposed accents keeps its deck ids.
+    key = unicodedata.normalize("NFC", front.key or path.stem)
+    shape = (display_path, repr(front), key)
+    results: list[SectionResult] = []
+    for section in itertools.chain([opening], sections):
+        results.append(_section(section, total, first_tokens, front, shape, cache))
+        first_tokens = None  # only the opening section's tokens were parsed up front
+    for result in results:
+        diagnostics.extend(result.diagnostics)
+    return front, key, diagnostics, results
 
 
 def _section(

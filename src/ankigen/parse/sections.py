@@ -35,6 +35,10 @@ _SPECIAL = frozenset("#`~<$ \t")
 _ONE_LINE_COMMENT = re.compile(r"<!--(?:(?!-->).)*-->")
 
 
+class OutsideSection(IndexError):
+    """A section's tokens read a line of another section: the cut was wrong (a bug)."""
+
+
 class _Unsure(Exception):
     """The file has a construct whose extent this scan does not know for certain."""
 
@@ -55,8 +59,9 @@ class SectionLines(Sequence[str]):
     """A section's lines under the file's line numbers, so the file's lines need not
     stay in memory while its sections are parsed.
 
-    Indexing outside the section raises IndexError: a section's tokens only
-    ever point into the section itself.
+    Indexing outside the section raises ``OutsideSection``: a section's tokens
+    only ever point into the section itself (the parse stage, should one ever
+    not, parses the file whole instead).
     """
 
     def __init__(self, start: int, lines: list[str], total: int) -> None:
@@ -77,10 +82,10 @@ class SectionLines(Sequence[str]):
         if isinstance(index, slice):
             start, stop, step = index.indices(self._total)
             if step != 1 or start < self._start or stop > self._start + len(self._lines):
-                raise IndexError("lines outside the section")
+                raise OutsideSection("lines outside the section")
             return self._lines[start - self._start : stop - self._start]
         if not self._start <= index < self._start + len(self._lines):
-            raise IndexError("a line outside the section")
+            raise OutsideSection("a line outside the section")
         return self._lines[index - self._start]
 
 
