@@ -12,6 +12,7 @@ from functools import partial
 from types import MappingProxyType
 from typing import TypeVar
 
+from ankigen.check.proven import ItemRun
 from ankigen.diagnostics import Diagnostic, error, warning
 from ankigen.model import CodeBlock, Deck, Item
 from ankigen.timelimit import Budget, TimeLimitExceeded, call_with_time_limit
@@ -30,7 +31,6 @@ from ._soundness import (
     unused_where,
 )
 from ._sympy import Definition
-from .proven import ItemRun
 
 #: Code of the error for a quote in a formulas block (which belongs to no item).
 QUOTE_IN_FORMULAS = "AG209"
