@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass, field
 from importlib.metadata import version
 
+from markdown_it.common.utils import escapeHtml
+
 from ankigen import anki_markup
 from ankigen.render import _tex, tex_allowed
 
@@ -238,6 +240,30 @@ def cloze_variants(tex: str) -> ClozeVariants:
     )
 
 
+def mathjax_html(tex: str, *, display: bool, cloze: bool = False) -> str:
+    """Field HTML for a formula in mathjax mode: ``\\(...\\)`` or ``\\[...\\]``.
+
+    With ``cloze``, a formula holding clozes: Anki strips every tag inside
+    ``\\(...\\)``, so a cloze there would show as a plain ``[...]``; instead
+    each card gets whole formulas (``math_cloze_html``) whose cloze part stands
+    in ``\\class{cloze}``, which card.css colours as it colours a text cloze.
+    """
+    if cloze:
+        whole, fronts, backs = _tex.mathjax_cloze_tex(tex)
+        return math_cloze_html(
+            _mathjax_span(whole, display),
+            {n: _mathjax_span(t, display) for n, t in fronts.items()},
+            {n: _mathjax_span(t, display) for n, t in backs.items()},
+        )
+    # MathJax reads `&#91;` as `[`; Anki's sound and LaTeX parsers do not.
+    delimited = f"\\[{tex}\\]" if display else f"\\({tex}\\)"
+    return anki_markup.inert_commands(escapeHtml(delimited))
+
+
+def _mathjax_span(tex: str, display: bool) -> str:
+    return f'<span class="ag-mf">{mathjax_html(tex, display=display)}</span>'
+
+
 def _attr(text: str) -> str:
     """Escape for an HTML attribute that Anki's cloze and command parsers read nothing in."""
     return anki_markup.attribute(text)
@@ -258,7 +284,7 @@ def formula_img_html(src: str, rendered: RenderedFormula, *, display: bool, alt:
 def math_cloze_html(
     back_img: str, fronts: dict[int, str], backs: dict[int, str] | None = None
 ) -> str:
-    """Field HTML for a clozed formula in image mode, from its ``<img>`` tags.
+    """Field HTML for a clozed formula from its ``<img>`` tags (or mathjax-mode spans).
 
     ``back_img`` shows the whole formula; ``fronts[n]`` the formula with cloze
     ``n`` hidden; ``backs[n]`` (default: ``back_img``) the whole formula with
