@@ -18,18 +18,21 @@ import pytest
 
 from ankigen.render.figures import FIGURE_FONT_SIZE, MIN_TEXT_PX
 from tests.anki_support import fresh_collection, import_deck
-from tests.chromium import CHROMIUM, PROBE_HEAD, SKIP_REASON, measure, screenshot
+from tests.chromium import (
+    CHROMIUM,
+    NIGHT_MODE_CLASSES,
+    PROBE_HEAD,
+    SKIP_REASON,
+    measure,
+    screenshot,
+)
 from tests.e2e.project import build_project, copy_seed_project
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
 
 WIDTHS = (360, 500)
 #: Night mode as each client marks the card: desktop, AnkiDroid, AnkiMobile.
-NIGHT = {
-    "desktop": "nightMode night_mode",
-    "ankidroid": "night_mode",
-    "ankimobile": "nightMode",
-}
+NIGHT = NIGHT_MODE_CLASSES
 #: The cards looked at: a name and text that picks the card by its front.
 CHOSEN = {
     "true-false": "Adding more GPUs to a data-parallel job",

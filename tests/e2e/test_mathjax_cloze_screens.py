@@ -4,8 +4,8 @@ One note holds clozes c1 and c2 inside one formula and a text cloze c3. The
 deck is built with ``--math mathjax`` and imported into real Anki; every
 card side, as Anki renders it (its note type's CSS included), is typeset in
 headless Chromium by MathJax 3 configured as Anki's reviewer configures it
-(tex-chtml-full, noerrors and mathtools, textmacros off), day and in desktop
-night mode. The page reads the glyphs MathJax drew (CHTML names each glyph's
+(tex-chtml-full, noerrors and mathtools, textmacros off), by day and in each
+client's night mode. The page reads the glyphs MathJax drew (CHTML names each glyph's
 code point in a ``mjx-cXXXX`` class) and the computed style of the parts in
 the ``cloze`` class, and compares them with Anki's own text cloze span.
 """
@@ -86,6 +86,9 @@ function probe() {{
 }}
 </script><script src="{mathjax}"></script></head><body style="margin:0">{sides}</body></html>"""
 
+#: Day, and night as each client marks it (the desktop app, AnkiDroid, AnkiMobile).
+MODES = {"day": "", **chromium.NIGHT_MODE_CLASSES}
+
 #: The formula's glyphs: S, =, the fraction's parts; MathJax draws T as U+1D447.
 T = "\U0001d447"
 
@@ -104,7 +107,7 @@ def seen(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         import_deck(collection, root / "out" / "speedup.apkg")
         for card_id in collection.find_cards("", order="c.ord"):
             card = collection.get_card(card_id)
-            for mode, night in (("day", ""), ("night", "nightMode")):
+            for mode, night in MODES.items():
                 for side, html in (("front", card.question()), ("back", card.answer())):
                     key = f"{mode}/{card.ord + 1}/{side}"
                     sides.append(
@@ -129,7 +132,7 @@ def seen(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return found
 
 
-@pytest.mark.parametrize("mode", ["day", "night"])
+@pytest.mark.parametrize("mode", sorted(MODES))
 @pytest.mark.parametrize(
     ("ordinal", "hidden", "other"), [(1, f"{T}1", f"{T}\U0001d458"), (2, f"{T}\U0001d458", f"{T}1")]
 )
@@ -147,7 +150,7 @@ def test_the_hidden_part_looks_like_a_text_cloze_on_the_front(
     assert formula["size"] == seen[f"{mode}/{ordinal}/back"]["formulas"][0]["size"]
 
 
-@pytest.mark.parametrize("mode", ["day", "night"])
+@pytest.mark.parametrize("mode", sorted(MODES))
 @pytest.mark.parametrize(("ordinal", "revealed"), [(1, f"{T}1"), (2, f"{T}\U0001d458")])
 def test_the_revealed_part_is_highlighted_on_the_back(
     seen: dict[str, Any], mode: str, ordinal: int, revealed: str
@@ -171,7 +174,8 @@ def test_a_card_of_another_cloze_shows_the_whole_formula_plain(
     assert formula["text"] == f"\U0001d446={T}1{T}\U0001d458"
 
 
-def test_night_mode_changes_the_cloze_colour(seen: dict[str, Any]) -> None:
-    day, night = seen["day/1/front"], seen["night/1/front"]
+@pytest.mark.parametrize("client", sorted(chromium.NIGHT_MODE_CLASSES))
+def test_night_mode_changes_the_cloze_colour(seen: dict[str, Any], client: str) -> None:
+    day, night = seen["day/1/front"], seen[f"{client}/1/front"]
     assert day["formulas"][0]["marked"][0]["color"] != night["formulas"][0]["marked"][0]["color"]
     assert night["formulas"][0]["color"] == night["text"] != day["text"]
