@@ -131,15 +131,16 @@ _CLOZE_PAIR = re.compile(r"([{}:])(?=\1)")
 def mathjax_marked(tex: str, clozes: list[Cloze], number: int, *, hide: bool) -> str:
     """TeX for Anki's MathJax with cloze ``number`` in the cloze class.
 
-    With ``hide`` its gap (``[...]``, ``[hint]``) stands there, else its text;
-    the other clozes show their text. The result holds no ``{{``, ``}}`` or
+    With ``hide`` its gap (``[...]``, ``[hint]``) stands there, else its text
+    (left plain when it cannot stand as one group, such as ``a & b`` in an
+    ``aligned`` row); the other clozes show their text. The result holds no ``{{``, ``}}`` or
     ``::`` (see :func:`cloze_proof`), so it can stand inside an Anki cloze.
     """
     parts: list[str] = []
     last = 0
     for c in clozes:
         parts.append(tex[last : c.start])
-        if c.number != number:
+        if c.number != number or not (hide or _one_group(c.text)):
             parts.append(c.text)
         else:
             parts.append(CLOZE_CLASS + "{" + (_mathjax_gap(c.hint) if hide else c.text) + "}")
@@ -155,6 +156,15 @@ def mathjax_cloze_tex(tex: str) -> tuple[str, dict[int, str], dict[int, str]]:
     whole = cloze_proof(strip_clozes(tex, clozes))
     fronts = {n: mathjax_marked(tex, clozes, n, hide=True) for n in numbers}
     return whole, fronts, {n: mathjax_marked(tex, clozes, n, hide=False) for n in numbers}
+
+
+def _one_group(tex: str) -> bool:
+    """True when ``tex`` can stand as one MathJax argument (no ``&``, ``\\\\``, half a pair)."""
+    toks = tokens(tex)
+    pairs = [("\\left", "\\right"), ("\\begin", "\\end")]
+    if "&" in toks or "\\\\" in toks or ("\\middle" in toks and "\\left" not in toks):
+        return False
+    return all(toks.count(opener) == toks.count(closer) for opener, closer in pairs)
 
 
 def _mathjax_gap(hint: str | None) -> str:
