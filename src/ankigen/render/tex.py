@@ -243,25 +243,20 @@ def cloze_variants(tex: str) -> ClozeVariants:
 def mathjax_html(tex: str, *, display: bool, cloze: bool = False) -> str:
     """Field HTML for a formula in mathjax mode: ``\\(...\\)`` or ``\\[...\\]``.
 
-    With ``cloze``, a formula holding clozes: Anki strips every tag inside
-    ``\\(...\\)``, so a cloze there would show as a plain ``[...]``; instead
-    each card gets whole formulas (``math_cloze_html``) whose cloze part stands
-    in ``\\class{cloze}``, which card.css colours as it colours a text cloze.
+    With ``cloze``: Anki strips every tag inside ``\\(...\\)``, so each card gets
+    whole formulas (``math_cloze_html``) whose cloze part is in ``\\class{cloze}``.
     """
     if cloze:
         whole, fronts, backs = _tex.mathjax_cloze_tex(tex)
-        return math_cloze_html(
-            _mathjax_span(whole, display),
-            {n: _mathjax_span(t, display) for n, t in fronts.items()},
-            {n: _mathjax_span(t, display) for n, t in backs.items()},
-        )
+
+        def span(part: str) -> str:
+            return f'<span class="ag-mf">{mathjax_html(part, display=display)}</span>'
+
+        front_spans, back_spans = ({n: span(t) for n, t in ts.items()} for ts in (fronts, backs))
+        return math_cloze_html(span(whole), front_spans, back_spans)
     # MathJax reads `&#91;` as `[`; Anki's sound and LaTeX parsers do not.
     delimited = f"\\[{tex}\\]" if display else f"\\({tex}\\)"
     return anki_markup.inert_commands(escapeHtml(delimited))
-
-
-def _mathjax_span(tex: str, display: bool) -> str:
-    return f'<span class="ag-mf">{mathjax_html(tex, display=display)}</span>'
 
 
 def _attr(text: str) -> str:
@@ -286,15 +281,12 @@ def math_cloze_html(
 ) -> str:
     """Field HTML for a clozed formula from its ``<img>`` tags (or mathjax-mode spans).
 
-    ``back_img`` shows the whole formula; ``fronts[n]`` the formula with cloze
-    ``n`` hidden; ``backs[n]`` (default: ``back_img``) the whole formula with
-    cloze ``n``'s part highlighted. Each cloze number gets one real Anki cloze
-    whose text is its back image and whose hint is its front image, so Anki makes one card per
-    number and, on card ``n``'s front, puts ``[<front n>]`` in a ``.cloze`` span.
-    card.css hides the brackets and every ``.cloze-inactive`` copy inside
-    ``.ag-mc``; the trailing ``.ag-mc-all`` copy shows the whole formula on
-    cards whose number is not in this formula, and is hidden by the sibling
-    rule ``.ag-mc .cloze ~ .ag-mc-all`` otherwise.
+    ``back_img`` shows the whole formula; ``fronts[n]`` it with cloze ``n``
+    hidden; ``backs[n]`` (default ``back_img``) it with cloze ``n``'s part
+    highlighted. Each number gets one Anki cloze (text: its back, hint: its
+    front), so card ``n``'s front holds ``[<front n>]`` in a ``.cloze`` span;
+    card.css hides the brackets and each ``.cloze-inactive`` copy; the
+    ``.ag-mc-all`` copy shows on cards of other numbers.
     """
     backs = backs or {}
     for tag in (back_img, *fronts.values(), *backs.values()):
