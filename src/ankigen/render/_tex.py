@@ -133,8 +133,8 @@ def mathjax_marked(tex: str, clozes: list[Cloze], number: int, *, hide: bool) ->
 
     With ``hide`` its gap (``[...]``, ``[hint]``) stands there, else its text
     (left plain when it cannot stand as one group, such as ``a & b`` in an
-    ``aligned`` row); the other clozes show their text. The result holds no ``{{``, ``}}`` or
-    ``::`` (see :func:`cloze_proof`), so it can stand inside an Anki cloze.
+    ``aligned`` row); the other clozes show their text. The result holds no
+    ``{{``, ``}}`` or ``::`` (see :func:`cloze_proof`): it can stand in a cloze.
     """
     parts: list[str] = []
     last = 0
