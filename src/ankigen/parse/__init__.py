@@ -14,6 +14,7 @@ from markdown_it.token import Token
 from ankigen import anki_markup
 from ankigen.diagnostics import Diagnostic, Sink, error
 from ankigen.model import Deck, Item, ItemKind, MathMode
+from ankigen.parse import token_meta
 from ankigen.parse.claims import item_claims
 from ankigen.parse.context import item_contexts
 from ankigen.parse.fragment import render_blocks, render_inline
@@ -110,7 +111,7 @@ def _mathjax_delimiters(tokens: Sequence[Token], sink: Sink) -> None:
     """Format §13: ``\\(`` or ``\\[`` in text is Anki's MathJax, not this format's math."""
     for block in tokens:
         first_line = block.map[0] if block.map else 0
-        for line_offset, column, spelling in block.meta.get("mathjax_delimiters", ()):
+        for line_offset, column, spelling in token_meta.mathjax_places(block):
             meant = "$…$" if spelling.endswith("(") else "$$…$$"
             sink.warning(
                 first_line + 1 + line_offset,

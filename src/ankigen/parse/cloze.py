@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from markdown_it.token import Token
 
+from ankigen.parse import token_meta
 from ankigen.parse.near_miss import Located, Locator
 from ankigen.parse.paragraph import BREAKS
 from ankigen.syntax import cloze as syntax
@@ -33,7 +34,7 @@ def number_marks(children: Sequence[Token]) -> None:
     for child in children:
         if child.type == "mark_open":
             highest += 1
-            child.meta["ord"] = highest
+            token_meta.set_cloze_number(child, highest)
 
 
 def explicit_ordinals(children: Sequence[Token]) -> list[int]:

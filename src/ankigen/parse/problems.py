@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from markdown_it.token import Token
 
 from ankigen.diagnostics import Sink
+from ankigen.parse import token_meta
 from ankigen.parse.paragraph import line_of
 
 #: An image whose target markdown-it refused (a URL scheme it does not link).
@@ -27,7 +28,7 @@ def url_images(children: Sequence[Token], line: int, sink: Sink) -> None:
             continue
         for match in _URL_IMAGE.finditer(child.content):
             sink.error(
-                int(child.meta.get("line", line)),
+                token_meta.line_or(child, line),
                 f"image '{_link_target(match.group(1))}' is a URL; put the file next to "
                 "the content and use a relative path",
                 code="AG108",

@@ -17,7 +17,7 @@ from markdown_it.token import Token
 
 from ankigen.diagnostics import Severity, Sink
 from ankigen.model import CodeBlock, ItemKind
-from ankigen.parse import callout, problems
+from ankigen.parse import callout, problems, token_meta
 from ankigen.parse.cloze import cloze_problems, has_cloze, number_marks
 from ankigen.parse.metadata import is_comment, parse_comment
 from ankigen.parse.near_miss import Located, Locator, near_misses
@@ -136,7 +136,7 @@ class Walker:
                 if has_cloze(token.children):
                     self._sink.error(first, _CLOZE_IN_ANSWER, code="AG108")
                 problems.url_images(token.children, first, self._sink)
-                strays = [first + n for n in token.meta.get("stray_dollar_lines", ())]
+                strays = [first + n for n in token_meta.stray_dollar_lines(token)]
                 problems.stray_dollars(self._lines, strays, self._sink)
         item = self._state.item
         item.blocks.extend(block)
@@ -215,7 +215,7 @@ class Walker:
 
     def _start(self, kind: ItemKind, paragraph: Paragraph, split: Split | None) -> None:
         front = paragraph.children if split is None else split[0]
-        lead = [] if split is None else split[1]
+        lead: tuple[Token, ...] = () if split is None else split[1]
         if kind is ItemKind.CLOZE:
             self._cloze_problems(paragraph, front, lead if split is not None else None)
         question_source, answer_source = split_source(paragraph.source, front, split is not None)
@@ -242,7 +242,7 @@ class Walker:
             self._state = AwaitingMetadata(draft)
 
     def _cloze_problems(
-        self, paragraph: Paragraph, front: list[Token], extra: list[Token] | None
+        self, paragraph: Paragraph, front: Sequence[Token], extra: Sequence[Token] | None
     ) -> None:
         number_marks(front)
         for at in cloze_problems(front, paragraph.line, Locator(self._lines)):
