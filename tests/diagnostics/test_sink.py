@@ -7,10 +7,10 @@ from ankigen.diagnostics import Severity, Sink, error, warning
 
 def test_a_sink_records_errors_and_warnings_in_order() -> None:
     sink = Sink("deck.md")
-    sink.error(3, "boom", code="AG120", column=4)
+    sink.error(3, "boom", code="AG122", column=4)
     sink.warning(1, "hm", code="AG530")
     assert sink.diagnostics == [
-        error("deck.md", 3, "boom", column=4, code="AG120"),
+        error("deck.md", 3, "boom", column=4, code="AG122"),
         warning("deck.md", 1, "hm", code="AG530"),
     ]
 

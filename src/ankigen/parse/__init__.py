@@ -161,9 +161,9 @@ def _freeze(
     question = render_inline(draft.front, draft.line)
     answer = render_blocks(draft.lead, draft.lead_line, draft.blocks)
     is_cloze = draft.kind is ItemKind.CLOZE
-    if question.is_empty and not question.maths and not question.images:
-        what = "cloze text" if is_cloze else "question"
-        sink.error(draft.line, f"empty {what} before ':::'", code="AG105")
+    # A cloze item's text is never empty: its cloze marker shows.
+    if not is_cloze and question.is_empty and not question.maths and not question.images:
+        sink.error(draft.line, "empty question before ':::'", code="AG105")
     if not is_cloze and answer.is_empty and not answer.maths and not answer.images:
         sink.error(draft.line, "empty answer: write the answer after ':::'", code="AG106")
     tags = _unique([*front.tags, *draft.tags, *draft.metadata.tags])

@@ -48,12 +48,12 @@ def read_front_matter(text: str, sink: Sink) -> FrontMatter:
         mark = getattr(exc, "problem_mark", None)
         offset = mark.line + 1 if mark is not None else 1
         problem = getattr(exc, "problem", None) or "invalid YAML"
-        sink.error(offset, f"front matter: {problem}", code="AG104")
+        sink.error(offset, f"front matter: {problem}", code="AG110")
         return FrontMatter()
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        sink.error(1, "front matter must be a mapping of 'key: value' lines", code="AG104")
+        sink.error(1, "front matter must be a mapping of 'key: value' lines", code="AG111")
         return FrontMatter()
     for key in data:
         if key not in _KNOWN_KEYS:
@@ -129,7 +129,7 @@ def _string(data: dict[object, object], key: str, text: str, sink: Sink) -> str 
     if isinstance(value, (str, int, float)) and not isinstance(value, bool) and str(value).strip():
         return str(value).strip()
     sink.error(
-        _line_of_key(text, key), f"front matter '{key}' must be a non-empty string", code="AG104"
+        _line_of_key(text, key), f"front matter '{key}' must be a non-empty string", code="AG112"
     )
     return None
 
@@ -144,7 +144,7 @@ def _tags(data: dict[object, object], text: str, sink: Sink) -> tuple[str, ...]:
         sink.error(
             _line_of_key(text, "tags"),
             "front matter 'tags' must be a list of words, e.g. tags: [ml, gpu]",
-            code="AG104",
+            code="AG113",
         )
         return ()
     tags = [str(t).strip() for t in value]
@@ -153,7 +153,7 @@ def _tags(data: dict[object, object], text: str, sink: Sink) -> tuple[str, ...]:
         sink.error(
             _line_of_key(text, "tags"),
             f"front matter tag '{bad[0]}' must be one word without spaces",
-            code="AG104",
+            code="AG114",
         )
         return ()
     return tuple(tags)
@@ -163,7 +163,7 @@ def _boolean(data: dict[object, object], key: str, text: str, sink: Sink) -> boo
     value = data.get(key, False)
     if isinstance(value, bool):
         return value
-    sink.error(_line_of_key(text, key), f"front matter '{key}' must be true or false", code="AG104")
+    sink.error(_line_of_key(text, key), f"front matter '{key}' must be true or false", code="AG115")
     return False
 
 
@@ -177,7 +177,7 @@ def _math(data: dict[object, object], text: str, sink: Sink) -> MathMode | None:
         sink.error(
             _line_of_key(text, "math"),
             f"front matter 'math' must be 'image' or 'mathjax', not '{value}'",
-            code="AG104",
+            code="AG116",
         )
         return None
 

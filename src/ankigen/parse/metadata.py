@@ -51,17 +51,17 @@ def parse_comment(html: str, line: int, sink: Sink) -> Metadata | None:
             close = difflib.get_close_matches(key.lower(), _KEYS, n=1, cutoff=0.8)
             if close:
                 message = f"unknown metadata field '{key}' (did you mean '{close[0]}'?)"
-                sink.error(line, message, code="AG108")
+                sink.error(line, message, code="AG130")
                 return None
         return None
     unknown = sorted(set(fields) - set(_KEYS))
     if unknown:
         message = f"unknown metadata field '{unknown[0]}' (known: id, tags)"
-        sink.error(line, message, code="AG108")
+        sink.error(line, message, code="AG131")
         return None
     note_id = fields.get("id")
     if note_id is not None and not _ID.match(note_id):
         message = f"metadata id '{note_id}' must be one word, without spaces"
-        sink.error(line, message, code="AG108")
+        sink.error(line, message, code="AG132")
         return None
     return Metadata(note_id or None, tuple(fields.get("tags", "").split()))

@@ -31,7 +31,7 @@ def url_images(children: Sequence[Token], line: int, sink: Sink) -> None:
                 token_meta.line_or(child, line),
                 f"image '{_link_target(match.group(1))}' is a URL; put the file next to "
                 "the content and use a relative path",
-                code="AG108",
+                code="AG123",
             )
 
 
@@ -40,13 +40,18 @@ def stray_dollars(lines: Sequence[str], numbers: Sequence[int], sink: Sink) -> N
     for line in sorted(set(numbers)):
         text = lines[line - 1] if 0 < line <= len(lines) else ""
         if "$$" in text.replace("\\$", ""):
-            message = (
+            sink.error(
+                line,
                 "unclosed '$$': close the display formula with '$$', "
-                "or write '\\$' for a dollar sign"
+                "or write '\\$' for a dollar sign",
+                code="AG121",
             )
         else:
-            message = "unclosed '$': close the formula with '$', or write '\\$' for a dollar sign"
-        sink.error(line, message, code="AG108")
+            sink.error(
+                line,
+                "unclosed '$': close the formula with '$', or write '\\$' for a dollar sign",
+                code="AG108",
+            )
 
 
 def unclosed_fence(fence: Token, lines: Sequence[str], sink: Sink) -> None:
@@ -60,7 +65,7 @@ def unclosed_fence(fence: Token, lines: Sequence[str], sink: Sink) -> None:
     )
     if not closed:
         message = f"code block opened with '{fence.markup}' is never closed"
-        sink.error(line_of(fence), message, code="AG108")
+        sink.error(line_of(fence), message, code="AG122")
 
 
 def _link_target(text: str) -> str:

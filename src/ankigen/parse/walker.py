@@ -134,7 +134,7 @@ class Walker:
                 first = token.map[0] + 1
                 note_lines(token.children, first)
                 if has_cloze(token.children):
-                    self._sink.error(first, _CLOZE_IN_ANSWER, code="AG108")
+                    self._sink.error(first, _CLOZE_IN_ANSWER, code="AG124")
                 problems.url_images(token.children, first, self._sink)
                 strays = [first + n for n in token_meta.stray_dollar_lines(token)]
                 problems.stray_dollars(self._lines, strays, self._sink)
@@ -155,7 +155,7 @@ class Walker:
                 line_of(fence),
                 "check block has no item before it in this section; "
                 "put it right after the item whose claim it proves",
-                code="AG108",
+                code="AG128",
             )
             return
         self._section.last_item.checks.append(code)
@@ -169,7 +169,7 @@ class Walker:
             self._sink.error(
                 marker.line,
                 "':::' on a callout's marker line: start the item on the next line",
-                code="AG108",
+                code="AG127",
             )
         self._callout = kind
         self._callout_title = callout.callout_title(marker.source)
@@ -202,7 +202,7 @@ class Walker:
                     paragraph.line,
                     "cloze syntax after ':::' is not a cloze: "
                     "put the cloze before ':::' (the text after it is the Extra field)",
-                    code="AG108",
+                    code="AG125",
                 )
             self._start(ItemKind.REVEAL, paragraph, split)
             return
@@ -251,7 +251,7 @@ class Walker:
             self._sink.error(
                 paragraph.line,
                 "cloze syntax in the Extra (after ':::') is not a cloze; move it before ':::'",
-                code="AG108",
+                code="AG126",
             )
 
     # -- metadata -------------------------------------------------------
