@@ -1,7 +1,8 @@
 """Parser golden tests: each fixture file is one scenario.
 
 For ``fixtures/<name>.md`` the parsed deck (items, fields, tags, checks) and
-its diagnostics (each with its code) are dumped as text and compared with ``fixtures/<name>.golden``.
+its diagnostics (each with its code) are dumped as text and compared with
+``fixtures/<name>.golden``.
 """
 
 from __future__ import annotations
