@@ -20,6 +20,7 @@ from ankigen.parse.context import item_contexts
 from ankigen.parse.fragment import render_blocks, render_inline
 from ankigen.parse.frontmatter import FrontMatter, read_front_matter
 from ankigen.parse.markdown import content_parser
+from ankigen.parse.paragraph import BREAKS
 from ankigen.parse.walker import Draft, Walker
 
 __all__ = ["ParseResult", "parse_file", "parse_text"]
@@ -127,7 +128,7 @@ def _refused_links(tokens: Sequence[Token], lines: Sequence[str], sink: Sink) ->
     for block in tokens:
         line = (block.map[0] if block.map else 0) + 1
         for child in block.children or ():
-            if child.type in ("softbreak", "hardbreak"):
+            if child.type in BREAKS:
                 line += 1
             href = str(child.attrGet("href") or "") if child.type == "link_open" else ""
             if not href or anki_markup.is_safe_link(href):

@@ -12,6 +12,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 
 from ankigen.parse import token_meta
+from ankigen.parse.paragraph import BREAKS
 
 
 def stray_dollar_plugin(md: MarkdownIt) -> None:
@@ -26,7 +27,7 @@ def _find_stray_dollars(state: StateCore) -> None:
         offsets: list[int] = []
         line = 0
         for child in block.children:
-            if child.type in ("softbreak", "hardbreak"):
+            if child.type in BREAKS:
                 line += 1
             elif child.type == "text" and "$" in child.content:
                 offsets.append(line)
