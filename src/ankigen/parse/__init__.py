@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from markdown_it.token import Token
 
-from ankigen.diagnostics import Diagnostic, error, warning
+from ankigen.diagnostics import Diagnostic, Sink, error
 from ankigen.model import Deck, Item, ItemKind, MathMode
 from ankigen.parse.context import item_contexts
 from ankigen.parse.freeze import freeze_section, normalise_source, note_guid
@@ -83,25 +83,21 @@ def parse_text(
     not parsed at all.
     """
     try:
-        front, key, diagnostics, results = _parse_sections(text, path, display_path, cache)
+        sink, front, key, results = _parse_sections(text, path, display_path, cache)
     except OutsideSection:
         # Never expected (the tests say so); should a cut be wrong, the file is read whole.
-        front, key, diagnostics, results = _parse_sections(text, path, display_path, None, True)
+        sink, front, key, results = _parse_sections(text, path, display_path, None, True)
 
     title = next((r.title for r in results if r.title is not None), None)
     name = front.deck or title or path.stem
-    items, context_problems = _placed_items(results, front, name, display_path)
-    diagnostics.extend(context_problems)
-    diagnostics.extend(_duplicate_guids(items, display_path))
+    items = _placed_items(results, front, name, sink)
+    _duplicate_guids(items, sink)
     if not items:
-        diagnostics.append(
-            warning(
-                display_path,
-                1,
-                "no items: the deck will be empty; write "
-                "'question ::: answer' or a cloze such as '{{c1::word}}' to make cards",
-                code="AG103",
-            )
+        sink.warning(
+            1,
+            "no items: the deck will be empty; write "
+            "'question ::: answer' or a cloze such as '{{c1::word}}' to make cards",
+            code="AG103",
         )
     deck = Deck(
         path=path,
@@ -115,17 +111,19 @@ def parse_text(
         tags=front.tags,
         key_line=1 + front.key_line if front.key_line else 0,
     )
-    return ParseResult(deck, tuple(sorted(diagnostics, key=lambda d: (d.line, d.column))))
+    found = sorted(sink.diagnostics, key=lambda d: (d.line, d.column))
+    return ParseResult(deck, tuple(found))
 
 
-_Sections = tuple[FrontMatter, str, list[Diagnostic], list[SectionResult]]
+_Sections = tuple[Sink, FrontMatter, str, list[SectionResult]]
 
 
 def _parse_sections(
     text: str, path: Path, display_path: str, cache: SectionCache | None, whole: bool = False
 ) -> _Sections:
-    """The front matter, deck key, front matter problems and every section's result."""
-    diagnostics: list[Diagnostic] = []
+    """The file's sink (front matter problems, then every section's), front matter, key
+    and every section's result."""
+    sink = Sink(display_path)
     lines = text.splitlines()
     total = len(lines)
     starts = None if whole else section_starts(text, lines)
@@ -134,7 +132,7 @@ def _parse_sections(
     opening = next(sections)
     # Only a file starting with "-" can have front matter: read it before any section.
     first_tokens = content_parser().parse(opening.text) if opening.text[:1] == "-" else None
-    front = _front_matter(first_tokens or [], display_path, diagnostics)
+    front = _front_matter(first_tokens or [], sink)
     # NFC: a file re-saved by an editor that writes decomposed accents keeps its deck ids.
     key = unicodedata.normalize("NFC", front.key or path.stem)
     shape = (display_path, repr(front), key)
@@ -143,8 +141,8 @@ def _parse_sections(
         results.append(_section(section, total, first_tokens, front, shape, cache))
         first_tokens = None  # only the opening section's tokens were parsed up front
     for result in results:
-        diagnostics.extend(result.diagnostics)
-    return front, key, diagnostics, results
+        sink.diagnostics.extend(result.diagnostics)
+    return sink, front, key, results
 
 
 def _section(
@@ -171,15 +169,15 @@ def _section(
 
 
 def _placed_items(
-    results: list[SectionResult], front: FrontMatter, name: str, display_path: str
-) -> tuple[list[Item], list[Diagnostic]]:
+    results: list[SectionResult], front: FrontMatter, name: str, sink: Sink
+) -> list[Item]:
     """Every item with its subdeck and context line, which depend on the whole file."""
     placed = [
         _Place(item.kind, item.question_source, section, callout_title)
         for result in results
         for item, (section, callout_title) in zip(result.items, result.places, strict=True)
     ]
-    contexts, problems = item_contexts(placed, front, display_path)
+    contexts = item_contexts(placed, front, sink)
     items: list[Item] = []
     for item, place, context in zip(
         (item for result in results for item in result.items), placed, contexts, strict=True
@@ -188,7 +186,7 @@ def _placed_items(
         if subdeck is not None or context is not None:
             item = replace(item, subdeck=subdeck, context=context)
         items.append(item)
-    return items, problems
+    return items
 
 
 class _Place(NamedTuple):
@@ -211,50 +209,24 @@ def _shift_lines(tokens: Sequence[Token], offset: int) -> None:
             _shift_lines(token.children, offset)
 
 
-def _front_matter(
-    tokens: Sequence[Token], display_path: str, diagnostics: list[Diagnostic]
-) -> FrontMatter:
+def _front_matter(tokens: Sequence[Token], sink: Sink) -> FrontMatter:
     if not tokens or tokens[0].type != "front_matter":
         return FrontMatter()
-    front, problems = read_front_matter(tokens[0].content)
     # The YAML's first line is the file's second line, after `---`.
-    diagnostics.extend(
-        error(
-            display_path,
-            1 + p.line_offset,
-            p.message,
-            column=p.column or (1 if p.code else 0),
-            code=p.code or "AG104",
-        )
-        for p in problems
-    )
-    return front
+    return read_front_matter(tokens[0].content, sink.below(2))
 
 
-def _duplicate_guids(items: list[Item], display_path: str) -> list[Diagnostic]:
+def _duplicate_guids(items: list[Item], sink: Sink) -> None:
     first_line: dict[str, int] = {}
-    problems: list[Diagnostic] = []
     for item in items:
         earlier = first_line.setdefault(item.guid, item.line)
         if earlier == item.line:
             continue
         how = f"id '{item.note_id}'" if item.note_id else "question"
-        problems.append(
-            error(
-                display_path,
-                earlier,
-                f"duplicate note: same {how} as the item at line {item.line}; "
+        for line, other in ((earlier, item.line), (item.line, earlier)):
+            sink.error(
+                line,
+                f"duplicate note: same {how} as the item at line {other}; "
                 "give one of them a different id",
                 code="AG107",
             )
-        )
-        problems.append(
-            error(
-                display_path,
-                item.line,
-                f"duplicate note: same {how} as the item at line {earlier}; "
-                "give one of them a different id",
-                code="AG107",
-            )
-        )
-    return problems

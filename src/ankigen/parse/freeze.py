@@ -16,11 +16,13 @@ import genanki
 from markdown_it.token import Token
 
 from ankigen import anki_markup
-from ankigen.diagnostics import Diagnostic, error, warning
+from ankigen.diagnostics import Sink
 from ankigen.model import Item, ItemKind
+from ankigen.parse import token_meta
 from ankigen.parse.claims import item_claims
 from ankigen.parse.fragment import render_blocks, render_inline
 from ankigen.parse.frontmatter import FrontMatter
+from ankigen.parse.paragraph import BREAKS
 from ankigen.parse.section_codec import SectionResult
 from ankigen.parse.walker import Draft, Walker
 
@@ -34,98 +36,76 @@ def freeze_section(
     key: str,
     display_path: str,
 ) -> SectionResult:
-    """Walk one section's tokens (``lines`` indexed as the file's) and freeze its items."""
-    walked = Walker(lines).walk(tokens)
-    diagnostics = [
-        (warning if p.is_warning else error)(
-            display_path, p.line, p.message, column=p.column, code=p.code or "AG108"
-        )
-        for p in walked.problems
-    ]
-    diagnostics.extend(_mathjax_delimiters(tokens, display_path))
-    diagnostics.extend(_refused_links(tokens, lines, display_path))
-    items = tuple(
-        _freeze(draft, front, key, display_path, diagnostics, lines) for draft in walked.drafts
-    )
+    """Walk one section's tokens (``lines`` indexed as the file's) and freeze its items.
+
+    The section's diagnostics come in the order a whole-file parse finds
+    them: the walker's, MathJax delimiters, refused links, then freezing.
+    """
+    sink = Sink(display_path)
+    walked = Walker(lines, sink).walk(tokens)
+    _mathjax_delimiters(tokens, sink)
+    _refused_links(tokens, lines, sink)
+    items = tuple(_freeze(draft, front, key, sink, lines) for draft in walked.drafts)
     return SectionResult(
         walked.title,
         items,
         tuple((draft.section, draft.callout_title) for draft in walked.drafts),
         tuple(walked.formulas),
-        tuple(diagnostics),
+        tuple(sink.diagnostics),
     )
 
 
-def _mathjax_delimiters(tokens: Sequence[Token], display_path: str) -> list[Diagnostic]:
+def _mathjax_delimiters(tokens: Sequence[Token], sink: Sink) -> None:
     """Format §13: ``\\(`` or ``\\[`` in text is Anki's MathJax, not this format's math."""
-    found: list[Diagnostic] = []
     for block in tokens:
         first_line = block.map[0] if block.map else 0
-        for line_offset, column, spelling in block.meta.get("mathjax_delimiters", ()):
+        for line_offset, column, spelling in token_meta.mathjax_places(block):
             meant = "$…$" if spelling.endswith("(") else "$$…$$"
-            found.append(
-                warning(
-                    display_path,
-                    first_line + 1 + line_offset,
-                    f"'{spelling}' is Anki's MathJax delimiter, not math in this format "
-                    f"(it is shown as written): write {meant} for a formula",
-                    column=column,
-                    code="AG600",
-                )
+            sink.warning(
+                first_line + 1 + line_offset,
+                f"'{spelling}' is Anki's MathJax delimiter, not math in this format "
+                f"(it is shown as written): write {meant} for a formula",
+                column=column,
+                code="AG600",
             )
-    return found
 
 
-def _refused_links(
-    tokens: Sequence[Token], lines: Sequence[str], display_path: str
-) -> list[Diagnostic]:
+def _refused_links(tokens: Sequence[Token], lines: Sequence[str], sink: Sink) -> None:
     """Links whose scheme the fragment renderer drops (``anki_markup.is_safe_link``)."""
-    found: list[Diagnostic] = []
     for block in tokens:
         line = (block.map[0] if block.map else 0) + 1
         for child in block.children or ():
-            if child.type in ("softbreak", "hardbreak"):
+            if child.type in BREAKS:
                 line += 1
             href = str(child.attrGet("href") or "") if child.type == "link_open" else ""
             if not href or anki_markup.is_safe_link(href):
                 continue
             source = lines[line - 1] if 0 < line <= len(lines) else ""
-            found.append(
-                warning(
-                    display_path,
-                    line,
-                    f"link '{href}' shows as text with no target: only https:, http:, "
-                    "mailto: and relative links keep theirs on a card",
-                    column=source.find(href) + 1,
-                    code="AG603",
-                )
+            sink.warning(
+                line,
+                f"link '{href}' shows as text with no target: only https:, http:, "
+                "mailto: and relative links keep theirs on a card",
+                column=source.find(href) + 1,
+                code="AG603",
             )
-    return found
 
 
 def _freeze(
     draft: Draft,
     front: FrontMatter,
     key: str,
-    display_path: str,
-    diagnostics: list[Diagnostic],
+    sink: Sink,
     lines: Sequence[str],
 ) -> Item:
     """Render a draft's tokens and fix its identity (its subdeck is the file's to name)."""
     question = render_inline(draft.front, draft.line)
     answer = render_blocks(draft.lead, draft.lead_line, draft.blocks)
     is_cloze = draft.kind is ItemKind.CLOZE
-    if question.is_empty and not question.maths and not question.images:
-        what = "cloze text" if is_cloze else "question"
-        diagnostics.append(
-            error(display_path, draft.line, f"empty {what} before ':::'", code="AG105")
-        )
+    # A cloze item's text is never empty: its cloze marker shows.
+    if not is_cloze and question.is_empty and not question.maths and not question.images:
+        sink.error(draft.line, "empty question before ':::'", code="AG105")
     if not is_cloze and answer.is_empty and not answer.maths and not answer.images:
-        diagnostics.append(
-            error(
-                display_path, draft.line, "empty answer: write the answer after ':::'", code="AG106"
-            )
-        )
+        sink.error(draft.line, "empty answer: write the answer after ':::'", code="AG106")
     tags = _unique([*front.tags, *draft.tags, *draft.metadata.tags])
     return Item(
         kind=draft.kind,

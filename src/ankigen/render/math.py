@@ -15,9 +15,6 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 
-from markdown_it.common.utils import escapeHtml
-
-from ankigen import anki_markup
 from ankigen.diagnostics import Diagnostic, error
 from ankigen.gcpause import resume_in_worker
 from ankigen.model import Deck, ItemKind, Math, MathMode
@@ -30,6 +27,7 @@ from ankigen.render.tex import (
     cloze_variants,
     formula_img_html,
     math_cloze_html,
+    mathjax_html,
     refused_command,
     tex_problem,
 )
@@ -158,8 +156,10 @@ class MathRenderer:
 
     def html(self, math: Math, mode: MathMode, *, cloze: bool) -> tuple[str, list[MediaFile]]:
         """The HTML for one formula, and the media files it references."""
-        if mode is MathMode.MATHJAX or (math.tex, math.display) in self._invalid:
-            return _mathjax(math), []
+        invalid = (math.tex, math.display) in self._invalid
+        if mode is MathMode.MATHJAX or invalid:
+            clozed = cloze and not invalid and has_cloze(math.tex)
+            return mathjax_html(math.tex, display=math.display, cloze=clozed), []
         if cloze and has_cloze(math.tex):
             variants = cloze_variants(math.tex)
             jobs = _cloze_jobs(variants, math.display)
@@ -276,13 +276,6 @@ def _img(drawn: _Drawn, math: Math) -> str:
         return ""
     size = RenderedFormula(b"", drawn.width, drawn.height, drawn.depth)
     return formula_img_html(drawn.name, size, display=math.display, alt=math.tex)
-
-
-def _mathjax(math: Math) -> str:
-    # MathJax reads `&#91;` as `[`; Anki's sound and LaTeX parsers do not.
-    if math.display:
-        return anki_markup.inert_commands(escapeHtml(f"\\[{math.tex}\\]"))
-    return anki_markup.inert_commands(escapeHtml(f"\\({math.tex}\\)"))
 
 
 def _formula_error(deck: Deck, math: Math, problem: str, *, refused: bool) -> Diagnostic:
