@@ -57,8 +57,17 @@ def test_an_edited_check_runs_again_and_a_failing_one_is_not_recorded(tmp_path: 
     report = check_deck(failing, proven=checks)
     assert report.failed == 1 and report == check_deck(failing)
     assert set(checks.known(failing, 5.0)) == {0}
-    moved = _deck("New first line.\n\n" + TEXT)  # its lines are in the diagnostics
-    assert checks.known(moved, 5.0) == {}
+    assert checks.known(_deck(TEXT.replace("assert 1 + 1", "assert 2 + 0")), 5.0) == {}
+
+
+def test_an_item_that_only_moved_is_still_known(tmp_path: Path) -> None:
+    checks = ProvenChecks(tmp_path / "p.checks")
+    check_deck(_deck(), proven=checks)
+    moved = _deck(TEXT.replace("# Proven\n", "# Proven\n\nTwo more\nlines.\n"))
+    assert set(checks.known(moved, 5.0)) == {0, 1}
+    reused = check_deck(moved, proven=checks)
+    assert reused == check_deck(moved)  # the same diagnostics, at the moved lines
+    assert any(d.code == "AG201" and d.line == 6 for d in reused.diagnostics)
 
 
 def test_another_tool_version_or_time_limit_reuses_nothing(

@@ -1,12 +1,15 @@
 """Items whose checks already passed, so an edit elsewhere neither imports nor runs sympy.
 
 An item whose check blocks ran with no error is recorded under a hash of
-everything the run of its blocks reads: the item's line, kind, context,
-check blocks and claims (text, lines and columns), the deck's ``formulas``
-blocks (their names are in every check's scope), the file's display path, the
-statement time limit and the checker's code (``ankigen.fingerprint``). A later
-build of the same item has nothing new to prove: sympy decides the same
-statements the same way, so the recorded warnings and counts stand for the run.
+everything the run of its blocks reads: the item's kind, context, check
+blocks and claims (text, columns, and lines counted from the item's), the
+text of the deck's ``formulas`` blocks (their names are in every check's
+scope), the file's display path, the statement time limit and the checker's
+code (``ankigen.fingerprint``). A later build of the same item has nothing new
+to prove: sympy decides the same statements the same way, so the recorded
+warnings and counts stand for the run. Lines are stored counted from the
+item's, so an item that only moved (a line added above it) is still known: a
+passing run's messages name no line (only errors do, and they are never kept).
 Only passing items are recorded (a time-out may pass another time). A field
 added to ``model.Item`` that this module does not know turns the reuse off.
 
@@ -68,7 +71,7 @@ class ProvenChecks:
             if value is None:
                 continue
             try:
-                found[index] = _decode(value)
+                found[index] = _decode(value, deck.items[index].line)
             except (TypeError, ValueError):
                 continue
         return found
@@ -78,7 +81,11 @@ class ProvenChecks:
         if self._file is None:
             return
         keys = _keys(deck, time_limit)
-        passing = {keys[i]: _encode(run) for i, run in runs.items() if i in keys and run.passed}
+        passing = {
+            keys[i]: _encode(run, deck.items[i].line)
+            for i, run in runs.items()
+            if i in keys and run.passed
+        }
         temp = self._file.with_name(f"{self._file.name}.{os.getpid()}.tmp")  # one per process
         try:
             self._file.parent.mkdir(parents=True, exist_ok=True)
@@ -92,7 +99,7 @@ def _keys(deck: Deck, time_limit: float) -> dict[int, str]:
     """The key of every item with checks, by index."""
     shared = hashlib.sha256(f"{_FORMAT}:{code_fingerprint()}:{time_limit!r}".encode())
     shared.update(deck.display_path.encode("utf-8", "surrogatepass") + b"\x1f")
-    shared.update(repr([(b.kind, b.text, b.line) for b in deck.formulas]).encode())
+    shared.update(repr([(b.kind, b.text) for b in deck.formulas]).encode())
     return {
         index: _item_key(shared.copy(), item)
         for index, item in enumerate(deck.items)
@@ -101,12 +108,12 @@ def _keys(deck: Deck, time_limit: float) -> dict[int, str]:
 
 
 def _item_key(digest: Any, item: Item) -> str:
+    base = item.line
     read = (
         item.kind.value,
-        item.line,
         item.context,
-        tuple((b.kind, b.text, b.line) for b in item.checks),
-        tuple((c.text, c.formula, c.line, c.column, c.required) for c in item.claims),
+        tuple((b.kind, b.text, b.line - base) for b in item.checks),
+        tuple((c.text, c.formula, c.line - base, c.column, c.required) for c in item.claims),
     )
     digest.update(repr(read).encode("utf-8", "surrogatepass"))
     return str(digest.hexdigest())
@@ -122,19 +129,21 @@ def _load(file: Path | None) -> dict[str, Any]:
     return records if form == _FORMAT and isinstance(records, dict) else {}
 
 
-def _encode(run: ItemRun) -> tuple[Any, ...]:
+def _encode(run: ItemRun, base: int) -> tuple[Any, ...]:
     diagnostics = tuple(
-        (d.file, d.line, d.message, d.severity.value, d.detail, d.column, d.code)
+        (d.file, d.line - base, d.message, d.severity.value, d.detail, d.column, d.code)
         for d in run.diagnostics
     )
     return (diagnostics, run.checks, run.failed)
 
 
-def _decode(value: Sequence[Any]) -> ItemRun:
+def _decode(value: Sequence[Any], base: int) -> ItemRun:
     diagnostics, checks, failed = value
     return ItemRun(
         tuple(
-            Diagnostic(file, int(line), message, Severity(severity), detail, int(column), code)
+            Diagnostic(
+                file, int(line) + base, message, Severity(severity), detail, int(column), code
+            )
             for file, line, message, severity, detail, column, code in diagnostics
         ),
         int(checks),
