@@ -33,7 +33,7 @@ from ankigen.model import Deck, Item
 
 __all__ = ["ItemRun", "ProvenChecks"]
 
-_FORMAT = 1
+_FORMAT = 2
 #: Item fields a check run reads, and those it never reads (the card's text and identity).
 _READ = ("kind", "line", "checks", "claims", "context")
 _UNREAD = ("front", "back", "guid", "note_id", "tags", "subdeck", "question_source")
