@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from ankigen.render.figures import FIGURE_FONT_SIZE, MIN_TEXT_PX
+from ankigen.render import FIGURE_FONT_SIZE, MIN_TEXT_PX
 from tests.anki_support import fresh_collection, import_deck
 from tests.chromium import CHROMIUM, PROBE_HEAD, SKIP_REASON, measure, screenshot
 from tests.e2e.project import build_project, copy_seed_project

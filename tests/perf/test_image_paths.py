@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.render.images import Folders, ship_image
-from ankigen.render.media import MediaCache
+from ankigen.render import Folders, MediaCache, ship_image
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 16
 SVG = (

@@ -11,8 +11,7 @@ from pathlib import Path
 
 from ankigen.model import Deck
 from ankigen.parse import parse_text
-from ankigen.render.math import MathRenderer
-from ankigen.render.media import MediaCache
+from ankigen.render import MathRenderer, MediaCache
 
 
 def _deck(tmp_path: Path, tex: str) -> Deck:

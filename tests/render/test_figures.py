@@ -8,8 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from ankigen.cli import main
-from ankigen.render.figures import draw_figure
-from ankigen.render.media import MediaCache
+from ankigen.render import MediaCache, draw_figure
 
 SCRIPT = """
 RUNS = __import__("pathlib").Path(__file__).with_name("runs.txt")

@@ -16,10 +16,8 @@ from matplotlib.font_manager import FontProperties
 from matplotlib.path import Path as Outline
 
 from ankigen.model import Deck, Fragment, Item, ItemKind, Math, MathMode
-from ankigen.render import _highlight
-from ankigen.render.formula import cloze_variants, math_cloze_html, render_formula
-from ankigen.render.math import MathRenderer
-from ankigen.render.media import MediaCache
+from ankigen.render import MathRenderer, MediaCache, cloze_variants, math_cloze_html, render_formula
+from ankigen.render import _mathtext_highlight as _highlight
 
 COLOUR = b"#1f5fbf"
 

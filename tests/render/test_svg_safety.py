@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ankigen.render.svg_safety import sanitise_svg
+from ankigen.render import sanitise_svg
 
 HEAD = b'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
 

@@ -24,8 +24,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ankigen.paths import display_path
-from ankigen.render.media import MediaCache, MediaFile, content_hash
-from ankigen.render.svg_safety import sanitise_svg
+from ankigen.render._media import MediaCache, MediaFile, content_hash
+from ankigen.render._svg_safety import sanitise_svg
 from ankigen.timelimit import ChildFailed, TimeLimitExceeded, TimeLimits, call_in_child
 
 _FIGURE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")

@@ -10,8 +10,8 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from ankigen.paths import display_path
-from ankigen.render.media import MediaCache, MediaFile, content_hash
-from ankigen.render.svg_safety import sanitise_svg
+from ankigen.render._media import MediaCache, MediaFile, content_hash
+from ankigen.render._svg_safety import sanitise_svg
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _EXTENSIONS = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp"}
