@@ -26,8 +26,8 @@ def test_interleaved_builds_keep_both_index_entries(tmp_path: Path) -> None:
     first, second = MathRenderer(cache), MathRenderer(cache)
     assert first.prepare(_deck(tmp_path, "a^2")) == []
     assert second.prepare(_deck(tmp_path, "b^2")) == []
-    first.draw_pending()
-    second.draw_pending()
+    assert first.draw_pending() == []
+    assert second.draw_pending() == []
 
     index = json.loads(cache.path("math-index.json").read_text("utf-8"))
     assert len(index) == 2

@@ -8,7 +8,10 @@ import pytest
 from click.testing import CliRunner
 
 from ankigen.cli import main
-from ankigen.render import MediaCache, draw_figure
+from ankigen.render import Failed, MediaCache, Place, Shipped, draw_figure
+
+#: Where the figure is referenced, for the error when it fails.
+HERE = Place("deck.md", 7)
 
 SCRIPT = """
 RUNS = __import__("pathlib").Path(__file__).with_name("runs.txt")
@@ -41,8 +44,9 @@ def test_a_figure_gives_the_same_bytes_every_time(
             "let S = k/2",
             image_format,
             MediaCache(tmp_path / cache),
+            place=HERE,
         )
-        assert result.media is not None, result.problem
+        assert isinstance(result, Shipped), result
         assert result.media.name.endswith(f".{image_format}")
         return result.media.path.read_bytes()
 
@@ -82,9 +86,10 @@ def test_each_figure_runs_once_per_build_with_the_files_formulas(
 def test_a_figure_that_exits_or_hangs_is_an_error(tmp_path: Path, body: str, message: str) -> None:
     (tmp_path / "bad.py").write_text(f"def draw(fig, formulas):\n{body}", "utf-8")
     cache = MediaCache(tmp_path / "cache")
-    result = draw_figure("bad", tmp_path, {}, "", "svg", cache, time_limit=0.3)
-    assert result.media is None
-    assert result.problem == message
+    result = draw_figure("bad", tmp_path, {}, "", "svg", cache, time_limit=0.3, place=HERE)
+    assert isinstance(result, Failed)
+    assert result.diagnostic.message == message
+    assert (result.diagnostic.file, result.diagnostic.line) == ("deck.md", 7)
 
 
 def test_what_a_figure_prints_stays_out_of_the_output(
@@ -94,8 +99,9 @@ def test_what_a_figure_prints_stays_out_of_the_output(
         "def draw(fig, formulas):\n    print('hello')\n    fig.add_subplot().plot([1, 2])\n",
         "utf-8",
     )
-    result = draw_figure("chatty", tmp_path, {}, "", "svg", MediaCache(tmp_path / "cache"))
-    assert result.media is not None
+    cache = MediaCache(tmp_path / "cache")
+    result = draw_figure("chatty", tmp_path, {}, "", "svg", cache, place=HERE)
+    assert isinstance(result, Shipped)
     assert capsys.readouterr().out == ""
 
 
@@ -109,7 +115,9 @@ def test_a_figure_svg_passes_the_svg_allow_list(tmp_path: Path) -> None:
         "    ax.plot([1, 2], [1, 2])[0].set_url('javascript:alert(1)')\n",
         "utf-8",
     )
-    result = draw_figure("sneaky", folder, {}, "", "svg", MediaCache(tmp_path / "cache"))
-    assert result.media is None
-    assert result.code == "AG602"
-    assert result.problem is not None and result.problem.startswith("figure 'sneaky' is refused")
+    result = draw_figure(
+        "sneaky", folder, {}, "", "svg", MediaCache(tmp_path / "cache"), place=HERE
+    )
+    assert isinstance(result, Failed)
+    assert result.diagnostic.code == "AG602"
+    assert result.diagnostic.message.startswith("figure 'sneaky' is refused")

@@ -84,7 +84,7 @@ def test_html_gives_every_card_its_own_front_and_back(tmp_path: Path) -> None:
     cache = MediaCache(tmp_path / "cache")
     renderer = MathRenderer(cache)
     assert renderer.prepare(deck) == []
-    renderer.draw_pending()
+    assert renderer.draw_pending() == []
     html, media = renderer.html(math, MathMode.IMAGE, cloze=True)
     clozes = re.findall(
         r"\{\{c(\d)::<img[^>]*src=\"([^\"]+)\"[^>]*>::<img[^>]*src=\"([^\"]+)\"", html

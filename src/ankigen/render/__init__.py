@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ankigen.diagnostics import Diagnostic
+from ankigen.diagnostics import Diagnostic, sort_diagnostics
 from ankigen.model import Deck, MathMode
 from ankigen.render._figures import FIGURE_FONT_SIZE, MIN_TEXT_PX, Formulas, draw_figure
 from ankigen.render._formula_drawing import (
@@ -34,9 +34,9 @@ from ankigen.render._formula_html import cloze_variants, formula_img_html, math_
 from ankigen.render._formula_image import RENDER_SETTINGS, FormulaError, RenderedFormula
 from ankigen.render._images import MAX_IMAGE_BYTES, Folders, ship_image
 from ankigen.render._math_renderer import MathRenderer
-from ankigen.render._media import MediaCache, MediaFile
+from ankigen.render._media import Failed, MediaCache, MediaFile, Place, Shipped, ShipResult
 from ankigen.render._notes import DeckFiller, FigureDrawer, Note, RenderedDeck
-from ankigen.render._svg_safety import sanitise_svg
+from ankigen.render._svg_safety import CleanSvg, RefusedSvg, SvgResult, sanitise_svg
 from ankigen.render._tex_policy import tex_problem
 from ankigen.timelimit import TimeLimits
 
@@ -77,7 +77,7 @@ def render_decks(
     diagnostics: list[Diagnostic] = []
     for deck in decks:
         diagnostics.extend(maths.prepare(deck))
-    maths.draw_pending(progress)
+    undrawn = maths.draw_pending(progress)
     figures = FigureDrawer(
         settings.figures_dir, settings.figure_format, settings.limits.figure, cache
     )
@@ -91,19 +91,18 @@ def render_decks(
             formulas.get(deck.path, {}),
             formulas_source.get(deck.path, ""),
         )
-        rendered.append(filler.rendered())
-        diagnostics.extend(filler.diagnostics)
-    diagnostics.extend(maths.diagnostics)
+        filled, problems = filler.rendered()
+        rendered.append(filled)
+        diagnostics.extend(problems)
+    # Formulas that could not be drawn come last, as they always have: the
+    # order of two diagnostics at one place is the order they are printed in.
+    diagnostics.extend(undrawn)
     return RenderReport(
         tuple(rendered),
-        tuple(_unique(diagnostics)),
+        tuple(sort_diagnostics(diagnostics)),
         rendered=maths.drawn + figures.drawn,
         cached=maths.reused + figures.reused,
     )
-
-
-def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-    return list(dict.fromkeys(diagnostics))
 
 
 __all__ = [
@@ -113,7 +112,9 @@ __all__ = [
     "MAX_IMAGE_BYTES",
     "MIN_TEXT_PX",
     "RENDER_SETTINGS",
+    "CleanSvg",
     "DrawingLimitError",
+    "Failed",
     "Folders",
     "FormulaError",
     "MathMode",
@@ -121,11 +122,16 @@ __all__ = [
     "MediaCache",
     "MediaFile",
     "Note",
+    "Place",
     "Progress",
+    "RefusedSvg",
     "RenderReport",
     "RenderSettings",
     "RenderedDeck",
     "RenderedFormula",
+    "ShipResult",
+    "Shipped",
+    "SvgResult",
     "cloze_variants",
     "draw_figure",
     "draw_within_limits",

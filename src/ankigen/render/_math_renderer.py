@@ -59,7 +59,6 @@ class MathRenderer:
         self._sizes: dict[str, _Drawn] = self._load_index()
         self._failed: set[str] = set()
         self._invalid: set[tuple[str, bool]] = set()
-        self.diagnostics: list[Diagnostic] = []
         self._used: set[str] = set()
         self._drawn_names: set[str] = set()
 
@@ -91,37 +90,43 @@ class MathRenderer:
 
     # -- drawing -----------------------------------------------------------
 
-    def draw_pending(self, progress: Callable[[int, int], None] | None = None) -> None:
-        """Draw every planned image that is not cached, in parallel when worthwhile."""
+    def draw_pending(self, progress: Callable[[int, int], None] | None = None) -> list[Diagnostic]:
+        """Draw every planned image that is not cached, in parallel when worthwhile.
+
+        Returns an error for each formula that could not be drawn.
+        """
         jobs = [job for job, _, _ in self._pending.values()]
         if not jobs:
-            return
+            return []
         total = len(jobs)
+        problems: list[Diagnostic] = []
         outcomes = draw_all(jobs, self._time_limit)
         for done, (job, outcome) in enumerate(zip(jobs, outcomes, strict=True), 1):
-            self._store(job, outcome)
+            problem = self._store(job, outcome)
+            if problem is not None:
+                problems.append(problem)
             if progress is not None:
                 progress(done, total)
         self._save_index()
+        return problems
 
-    def _store(self, job: FormulaJob, outcome: DrawOutcome) -> None:
+    def _store(self, job: FormulaJob, outcome: DrawOutcome) -> Diagnostic | None:
+        """Keep a drawn image and its size; a failure is the error to report."""
         if isinstance(outcome, DrawFailure):
             _, math, display_path = self._pending[job.name]
             self._failed.add(job.name)
-            self.diagnostics.append(
-                error(
-                    display_path,
-                    math.line,
-                    f"formula ${_shown(math.tex)}$ cannot be drawn: {outcome.message}",
-                    code=outcome.code or FORMULA_CODE,
-                )
+            return error(
+                display_path,
+                math.line,
+                f"formula ${_shown(math.tex)}$ cannot be drawn: {outcome.message}",
+                code=outcome.code or FORMULA_CODE,
             )
-            return
         self._cache.put(job.name, outcome.svg)
         self._sizes[job.name] = _Drawn(
             job.name, outcome.width_em, outcome.height_em, outcome.depth_em
         )
         self._drawn_names.add(job.name)
+        return None
 
     # -- HTML --------------------------------------------------------------
 

@@ -7,18 +7,19 @@ and the media the notes reference are gathered.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from ankigen import anki_markup
-from ankigen.diagnostics import Diagnostic, error
+from ankigen.diagnostics import Diagnostic
 from ankigen.model import SLOT, Deck, Fragment, ImageRef, Item, ItemKind, Math
-from ankigen.render._figures import FigureResult, Formulas, draw_figure
+from ankigen.render._figures import Formulas, draw_figure
 from ankigen.render._images import Folders, ship_image
 from ankigen.render._math_renderer import MathRenderer
-from ankigen.render._media import MediaCache, MediaFile
+from ankigen.render._media import Failed, MediaCache, MediaFile, Place, ShipResult
 
 
 @dataclass(frozen=True)
@@ -71,13 +72,17 @@ class DeckFiller:
         self._sources: set[Path] = set()
         self._note_sources: set[Path] = set()
         self._folders = Folders(deck.root)
-        self.diagnostics: list[Diagnostic] = []
+        self._problems: list[Diagnostic] = []
 
-    def rendered(self) -> RenderedDeck:
-        """Every item of the deck as a note, with the media the notes reference."""
+    def rendered(self) -> tuple[RenderedDeck, list[Diagnostic]]:
+        """Every item of the deck as a note, with the media the notes reference.
+
+        Also the errors of the images and figures that could not be shipped.
+        """
         notes = tuple(self._note(item) for item in self.deck.items)
         media = tuple(self._media[name] for name in sorted(self._media))
-        return RenderedDeck(self.deck, notes, media, tuple(sorted(self._sources)))
+        deck = RenderedDeck(self.deck, notes, media, tuple(sorted(self._sources)))
+        return deck, self._problems
 
     def _note(self, item: Item) -> Note:
         self._note_sources = set()
@@ -118,33 +123,27 @@ class DeckFiller:
         return math_html
 
     def _image_html(self, ref: ImageRef) -> str:
+        place = Place(self.deck.display_path, ref.line)
         if ref.figure_id is not None:
-            drawn = self._figures.draw(ref.figure_id, self._formulas, self._formulas_source)
-            css, code = "ag-figure", ""
-            media, problem, detail, source = (
-                drawn.media,
-                drawn.problem,
-                drawn.traceback,
-                drawn.script,
-            )
-            code = drawn.code or "AG330"  # a figure that cannot be drawn
+            css = "ag-figure"
+            result = self._figures.draw(ref.figure_id, self._formulas, self._formulas_source, place)
         else:
-            shipped = ship_image(
-                ref.target, self.deck.path, self.deck.root, self._cache, folders=self._folders
-            )
             css = "ag-image"
-            media, problem, detail, source = shipped.media, shipped.problem, "", shipped.source
-            code = shipped.code or "AG320"  # an image that cannot be shipped
-        if media is None:
-            self.diagnostics.append(
-                error(self.deck.display_path, ref.line, problem or "bad image", detail, code=code)
+            result = ship_image(
+                ref.target,
+                self.deck.path,
+                self.deck.root,
+                self._cache,
+                place=place,
+                folders=self._folders,
             )
+        if isinstance(result, Failed):
+            self._problems.append(result.diagnostic)
             return ""
-        self._media[media.name] = media
-        if source is not None:
-            self._sources.add(source)
-            self._note_sources.add(source)
-        src, alt = anki_markup.attribute(media.name), anki_markup.attribute(ref.alt)
+        self._media[result.media.name] = result.media
+        self._sources.add(result.source)
+        self._note_sources.add(result.source)
+        src, alt = anki_markup.attribute(result.media.name), anki_markup.attribute(ref.alt)
         return f'<img class="{css}" src="{src}" alt="{alt}">'
 
 
@@ -196,12 +195,18 @@ class FigureDrawer:
         self._image_format = image_format
         self._time_limit = time_limit
         self._cache = cache
-        self._results: dict[tuple[str, str], FigureResult] = {}
+        self._results: dict[tuple[str, str], ShipResult] = {}
         self.drawn = 0
         self.reused = 0
 
-    def draw(self, figure_id: str, formulas: Formulas, formulas_source: str) -> FigureResult:
-        """The figure drawn with these formulas, drawn now or earlier in this build."""
+    def draw(
+        self, figure_id: str, formulas: Formulas, formulas_source: str, place: Place
+    ) -> ShipResult:
+        """The figure drawn with these formulas, drawn now or earlier in this build.
+
+        A figure that failed fails the same way at every reference; each
+        reference gets the error at its own ``place``.
+        """
         key = (figure_id, formulas_source)
         if key not in self._results:
             result = draw_figure(
@@ -212,9 +217,14 @@ class FigureDrawer:
                 self._image_format,
                 self._cache,
                 self._time_limit,
+                place=place,
             )
-            if result.media is not None:
+            if not isinstance(result, Failed):
                 self.drawn += result.drawn
                 self.reused += not result.drawn
             self._results[key] = result
-        return self._results[key]
+        result = self._results[key]
+        if isinstance(result, Failed):
+            moved = dataclasses.replace(result.diagnostic, file=place.file, line=place.line)
+            return Failed(moved)
+        return result
