@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,32 @@ def test_each_figure_runs_once_per_build_with_the_files_formulas(
     result = CliRunner().invoke(main, ["build", "--math", "mathjax"])
     assert result.exit_code == 0, result.output
     assert (figures / "runs.txt").read_text() == "x"
+
+
+def test_a_failing_figure_runs_once_and_is_reported_at_each_reference(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "figures" / "broken.py").write_text(
+        'RUNS = __import__("pathlib").Path(__file__).with_name("runs.txt")\n\n'
+        "def draw(fig, formulas):\n"
+        '    RUNS.write_text(RUNS.read_text() + "x" if RUNS.exists() else "x")\n'
+        "    raise ValueError('no data')\n",
+        "utf-8",
+    )
+    (tmp_path / "content").mkdir()
+    (tmp_path / "content" / "deck.md").write_text(
+        "# Figures\n\nFirst? ::: ![a](figure:broken)\n\nSecond? ::: ![b](figure:broken)\n",
+        "utf-8",
+    )
+    result = CliRunner().invoke(main, ["build", "--math", "mathjax", "--format", "json"])
+    assert result.exit_code == 1, result.output
+    records = json.loads(result.stdout)["diagnostics"]
+    found = [(r["line"], r["code"], r["message"]) for r in records]
+    message = "figure 'broken' failed: ValueError: no data"
+    assert found == [(3, "AG330", message), (5, "AG330", message)]
+    assert (tmp_path / "figures" / "runs.txt").read_text() == "x"
 
 
 @pytest.mark.parametrize(
