@@ -141,19 +141,20 @@ class MathRenderer:
             images = {job: self._image(job) for job in jobs}
             fronts = {n: images[_front_job(variants, n, math.display)] for n in variants.fronts}
             backs = {n: images[_back_job(variants, n, math.display)] for n in variants.fronts}
-            media = [self._cache.get(d.name) for d in images.values() if d.name]
+            media = [self._cache.get(d.name) for d in images.values() if d is not None]
             shown = Math(variants.back, math.display, math.line)
             front_imgs = {n: _img(d, shown) for n, d in fronts.items()}
             back_imgs = {n: _img(d, shown) for n, d in backs.items()}
             return math_cloze_html(_img(back, shown), front_imgs, back_imgs), media
         drawn = self._image(FormulaJob(math.tex, math.display))
-        media = [self._cache.get(drawn.name)] if drawn.name else []
+        media = [self._cache.get(drawn.name)] if drawn is not None else []
         return _img(drawn, math), media
 
-    def _image(self, job: FormulaJob) -> _Drawn:
+    def _image(self, job: FormulaJob) -> _Drawn | None:
+        """The drawn image of ``job``, or None when it could not be drawn (already reported)."""
         drawn = self._sizes.get(job.name)
         if drawn is None or job.name in self._failed:
-            return _Drawn("", 0, 0, 0)
+            return None
         self._used.add(job.name)
         return drawn
 
@@ -204,8 +205,8 @@ def _back_job(variants: ClozeVariants, number: int, display: bool) -> FormulaJob
     return FormulaJob(variants.back, display, variants.revealed[number])
 
 
-def _img(drawn: _Drawn, math: Math) -> str:
-    if not drawn.name:
+def _img(drawn: _Drawn | None, math: Math) -> str:
+    if drawn is None:
         return ""
     size = RenderedFormula(b"", drawn.width, drawn.height, drawn.depth)
     return formula_img_html(drawn.name, size, display=math.display, alt=math.tex)
