@@ -20,6 +20,15 @@ from typing import Any
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SKIP_REASON = "headless Chromium (/usr/bin/chromium) is not installed"
 
+#: The classes each Anki client puts on the card (its ``<body class="card ...">``)
+#: in night mode: the desktop app both (qt/aqt/theme.py), AnkiDroid
+#: ``night_mode``, AnkiMobile ``nightMode`` (docs.ankiweb.net/ankimobile/night-mode).
+NIGHT_MODE_CLASSES = {
+    "desktop": "nightMode night_mode",
+    "ankidroid": "night_mode",
+    "ankimobile": "nightMode",
+}
+
 #: A probe page ends with ``<script>`` that calls ``report(value)``.
 PROBE_HEAD = """<script>
 function report(value) {

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 
@@ -115,6 +115,52 @@ def warning(
 ) -> Diagnostic:
     """Shorthand for a warning diagnostic."""
     return Diagnostic(file, line, message, Severity.WARNING, detail, column, code)
+
+
+@dataclass
+class Sink:
+    """Where the diagnostics of one file go, in the order they are found.
+
+    A stage reports every problem through one sink instead of returning its
+    own problem shapes. :meth:`below` gives a view for text that starts
+    further down the file (front matter after its ``---``): its line 1 is
+    that line of the file, and it reports into the same list.
+    """
+
+    file: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: The line of the file that this sink's line 1 stands for.
+    first_line: int = 1
+
+    def error(
+        self, line: int, message: str, *, code: str, column: int = 0, detail: str = ""
+    ) -> None:
+        """Report an error at ``line`` (and ``column``, 0 when unknown)."""
+        self.report(Severity.ERROR, line, message, code=code, column=column, detail=detail)
+
+    def warning(
+        self, line: int, message: str, *, code: str, column: int = 0, detail: str = ""
+    ) -> None:
+        """Report a warning at ``line`` (and ``column``, 0 when unknown)."""
+        self.report(Severity.WARNING, line, message, code=code, column=column, detail=detail)
+
+    def report(
+        self,
+        severity: Severity,
+        line: int,
+        message: str,
+        *,
+        code: str,
+        column: int = 0,
+        detail: str = "",
+    ) -> None:
+        """Report a diagnostic of either severity."""
+        at = line + self.first_line - 1
+        self.diagnostics.append(Diagnostic(self.file, at, message, severity, detail, column, code))
+
+    def below(self, line: int) -> Sink:
+        """A sink for text whose first line is ``line`` of this sink's text."""
+        return Sink(self.file, self.diagnostics, self.first_line + line - 1)
 
 
 def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:

@@ -22,7 +22,7 @@ def test_fixture(path: Path) -> None:
     # These blocks test the engine on literals; the literal-only warning has
     # a fixture of its own (quotes/warn_literal_only.md).
     shown = [
-        message
+        f"{message}  [{d.code}]"
         for message, d in zip(messages(report), report.diagnostics, strict=True)
         if d.code != LITERAL_ONLY
     ]

@@ -50,6 +50,7 @@ def test_slow_statement_is_reported_as_a_timeout() -> None:
         "1: gave up after 0.05 s; simplify the statement,"
         " give numbers with 'where', or raise check-time-limit in [tool.ankigen]"
     ]
+    assert report.diagnostics[0].code == "AG213"
     assert (report.checks, report.failed) == (2, 1)
 
 

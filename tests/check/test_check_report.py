@@ -55,6 +55,7 @@ def test_formulas_are_file_wide_and_cannot_be_redefined() -> None:
         "51: 'a' is already defined at line 1",
         "52: a formulas block holds only 'let'; put asserts in a check block",
     ]
+    assert [d.code for d in report.diagnostics] == ["AG217", "AG216"]
 
 
 def test_let_sees_only_earlier_names() -> None:
@@ -91,6 +92,7 @@ def test_broken_formula_is_reported_at_its_line() -> None:
     assert messages(report) == [
         "7: formula 'big': number too large at column 13: the power has about 10,000,000,000 digits"
     ]
+    assert [d.code for d in report.diagnostics] == ["AG219"]
     assert set(report.formulas) == {"ok"}
 
 

@@ -10,26 +10,31 @@ Screenshots are saved beside the pages (set AG_SCREENSHOTS=DIR to keep them).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from ankigen.package.note_types import card_css
 from ankigen.render import FIGURE_FONT_SIZE, MIN_TEXT_PX
 from tests.anki_support import fresh_collection, import_deck
-from tests.chromium import CHROMIUM, PROBE_HEAD, SKIP_REASON, measure, screenshot
+from tests.chromium import (
+    CHROMIUM,
+    NIGHT_MODE_CLASSES,
+    PROBE_HEAD,
+    SKIP_REASON,
+    measure,
+    screenshot,
+)
 from tests.e2e.project import build_project, copy_seed_project
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
 
 WIDTHS = (360, 500)
 #: Night mode as each client marks the card: desktop, AnkiDroid, AnkiMobile.
-NIGHT = {
-    "desktop": "nightMode night_mode",
-    "ankidroid": "night_mode",
-    "ankimobile": "nightMode",
-}
+NIGHT = NIGHT_MODE_CLASSES
 #: The cards looked at: a name and text that picks the card by its front.
 CHOSEN = {
     "true-false": "Adding more GPUs to a data-parallel job",
@@ -66,6 +71,8 @@ addEventListener('load', () => {
       inline: [...c.querySelectorAll('img.ag-math:not(.ag-display)')].filter(shown).map(box),
       figures: [...c.querySelectorAll('img.ag-figure')].map(e => [e.naturalWidth, ...box(e)]),
       mathFilter: math ? getComputedStyle(math).filter : '',
+      clozeMath: [...c.querySelectorAll('.ag-mc img.ag-math')].filter(shown)
+        .map(e => e.getAttribute('src')),
       nowrapLines: [...c.querySelectorAll('.ag-nowrap')].map(e => e.getClientRects().length),
     };
   }
@@ -178,6 +185,21 @@ def test_display_formula_is_larger_than_inline_and_centred(
     assert height > 1.8 * inline[len(inline) // 2]  # against a typical inline formula
     card_left, _, card_width, _ = back["box"]
     assert abs((left + shown / 2) - (card_left + card_width / 2)) < 2
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_clozed_formula_shows_once_with_its_part_in_the_cloze_colour(
+    sides: tuple[Path, list[tuple[str, str, str]]], seen: dict[tuple[str, int], Any], width: int
+) -> None:
+    folder, _ = sides
+    accent = re.search(r"--ag-accent:\s*(#[0-9a-f]{6})", card_css())  # a text cloze's colour
+    assert accent is not None
+    cards = seen["day", width]
+    [front] = cards["scaling-cloze/front"]["clozeMath"]  # one copy of the formula, not three
+    [back] = cards["scaling-cloze/back"]["clozeMath"]
+    assert front != back  # the front's image hides the part, the back's shows it
+    for image in (front, back):
+        assert accent.group(1).encode() in (folder / image).read_bytes(), image
 
 
 @pytest.mark.parametrize("width", WIDTHS)

@@ -1,7 +1,8 @@
 """Parser golden tests: each fixture file is one scenario.
 
 For ``fixtures/<name>.md`` the parsed deck (items, fields, tags, checks) and
-its diagnostics are dumped as text and compared with ``fixtures/<name>.golden``.
+its diagnostics (each with its code) are dumped as text and compared with
+``fixtures/<name>.golden``.
 """
 
 from __future__ import annotations
@@ -56,5 +57,5 @@ def test_fixture(fixture: Path) -> None:
     result = parse_file(fixture, FIXTURES, fixture.name)
     lines = dump_deck(result.deck)
     lines.append("diagnostics:")
-    lines += [f"  {d.format()}" for d in result.diagnostics]
+    lines += [f"  {d.format()}  [{d.code}]" for d in result.diagnostics]
     compare_golden("\n".join(lines) + "\n", fixture.with_suffix(".golden"))

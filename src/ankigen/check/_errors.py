@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+#: Code of a statement that cannot be decided as written (format section 13.2).
+CANNOT_DECIDE = "AG212"
+#: Code of a statement that does not follow the grammar, with no more specific code.
+SYNTAX = "AG211"
+
 
 class StatementError(Exception):
     """A statement cannot be checked; ``str()`` is the message for its line.
 
     ``column`` (1-based, 0 when unknown) and ``code`` (a stable diagnostic
-    code such as ``AG204``, empty for the general ones) go to the diagnostic.
+    code such as ``AG204``; :data:`CANNOT_DECIDE` for the general ones) go to
+    the diagnostic.
     """
 
-    def __init__(self, message: str, *, column: int = 0, code: str = "") -> None:
+    def __init__(self, message: str, *, column: int = 0, code: str = CANNOT_DECIDE) -> None:
         super().__init__(message)
         self.column = column
         self.code = code
@@ -19,5 +25,5 @@ class StatementError(Exception):
 class StatementSyntaxError(StatementError):
     """A statement does not follow the grammar; points at a column (1-based)."""
 
-    def __init__(self, column: int, message: str, *, code: str = "") -> None:
+    def __init__(self, column: int, message: str, *, code: str = SYNTAX) -> None:
         super().__init__(f"syntax error at column {column}: {message}", column=column, code=code)

@@ -33,6 +33,15 @@ from ._sympy import Definition
 
 #: Code of the error for a quote in a formulas block (which belongs to no item).
 QUOTE_IN_FORMULAS = "AG209"
+#: Codes of the other ways a block can go wrong (format section 13.2).
+CHECK_FAILED = "AG210"
+GAVE_UP = "AG213"
+TOO_DEEP = "AG214"
+TOO_LARGE = "AG215"
+NOT_A_LET = "AG216"
+ALREADY_DEFINED = "AG217"
+CANNOT_EVALUATE = "AG218"
+FORMULA_NOT_COMPILED = "AG219"
 
 T = TypeVar("T")
 
@@ -75,12 +84,10 @@ class _Run:
         self.code = ""  # the code of the last guarded failure, if it had one
         self.column = 0  # and its column
 
-    def report(self, line: int, message: str, *, column: int = 0, code: str = "") -> None:
-        """Record an error at ``line`` (a ``_LimitProblem`` carries its code)."""
+    def report(self, line: int, message: str, *, code: str, column: int = 0) -> None:
+        """Record an error at ``line`` (a ``_LimitProblem`` carries its own code)."""
         if isinstance(message, _LimitProblem):
             code = message.code
-        # A check that fails, or cannot run, with no more specific code.
-        code = code or "AG210"
         self.diagnostics.append(error(self.file, line, message, column=column, code=code))
 
     def warn(self, line: int, message: str, *, column: int, code: str) -> None:
@@ -92,7 +99,11 @@ class _Run:
         for line, text in _lines(block):
             statement = self.parse(line, text, scope)
             if isinstance(statement, Assert | Cite):
-                self.report(line, "a formulas block holds only 'let'; put asserts in a check block")
+                self.report(
+                    line,
+                    "a formulas block holds only 'let'; put asserts in a check block",
+                    code=NOT_A_LET,
+                )
             elif isinstance(statement, Let) and statement.quotes:
                 self.report(
                     line,
@@ -160,7 +171,11 @@ class _Run:
         """Add a ``let`` to ``scope``, unless the name is already visible."""
         earlier = scope.get(let.name)
         if earlier is not None:
-            self.report(line, f"{let.name!r} is already defined at line {earlier.line}")
+            self.report(
+                line,
+                f"{let.name!r} is already defined at line {earlier.line}",
+                code=ALREADY_DEFINED,
+            )
             return
         # The body sees the names defined before it, never later ones.
         scope[let.name] = Definition(let.name, let.value, line, MappingProxyType(dict(scope)))
@@ -173,13 +188,14 @@ class _Run:
         problem = problem or outcome
         if problem is not None:
             self.failed += 1
-            self.report(line, problem, column=self.column, code=self.code)
+            # An outcome (no guarded problem) is an assertion that does not hold.
+            self.report(line, problem, column=self.column, code=self.code or CHECK_FAILED)
 
     def guarded(self, work: Callable[[], T]) -> tuple[T | None, str | None]:
         """Run ``work``: its result, or the message for every way it can go wrong.
 
-        The code and column of a StatementError that carries them are left in
-        ``self.code`` and ``self.column``.
+        The code of the problem (and the column of a StatementError that
+        carries one) are left in ``self.code`` and ``self.column``.
         """
         self.code, self.column = "", 0
         # Each statement gets its own limit, cut short by what is left of the deck's.
@@ -194,15 +210,19 @@ class _Run:
         except TimeLimitExceeded:
             if limit < self.time_limit:
                 return None, _budget_message("gave up", self.budget)
+            self.code = GAVE_UP
             return None, (
                 f"gave up after {self.time_limit:g} s; simplify the statement,"
                 " give numbers with 'where', or raise check-time-limit in [tool.ankigen]"
             )
         except RecursionError:
+            self.code = TOO_DEEP
             return None, "expression too deeply nested (through its 'let' names)"
         except OverflowError:
+            self.code = TOO_LARGE
             return None, "a number in this statement is too large to evaluate"
         except Exception as exc:  # sympy can fail in many ways; never a traceback
+            self.code = CANNOT_EVALUATE
             return None, f"cannot evaluate: {type(exc).__name__}: {exc}"
 
     def compile_formulas(self, scope: Mapping[str, Definition]) -> dict[str, Callable[..., float]]:
@@ -213,7 +233,9 @@ class _Run:
                 continue
             formula, problem = self.guarded(partial(compile_formula, definition))
             if formula is None:
-                self.report(definition.line, f"formula {name!r}: {problem}")
+                self.report(
+                    definition.line, f"formula {name!r}: {problem}", code=FORMULA_NOT_COMPILED
+                )
             else:
                 compiled[name] = formula
         return compiled

@@ -12,13 +12,15 @@ import genanki
 from markdown_it.token import Token
 
 from ankigen import anki_markup
-from ankigen.diagnostics import Diagnostic, error, warning
+from ankigen.diagnostics import Diagnostic, Sink, error
 from ankigen.model import Deck, Item, ItemKind, MathMode
+from ankigen.parse import token_meta
 from ankigen.parse.claims import item_claims
 from ankigen.parse.context import item_contexts
 from ankigen.parse.fragment import render_blocks, render_inline
 from ankigen.parse.frontmatter import FrontMatter, read_front_matter
 from ankigen.parse.markdown import content_parser
+from ankigen.parse.paragraph import BREAKS
 from ankigen.parse.walker import Draft, Walker
 
 __all__ = ["ParseResult", "parse_file", "parse_text"]
@@ -66,39 +68,29 @@ def parse_text(
     default_math: MathMode = MathMode.IMAGE,
 ) -> ParseResult:
     """Parse content already read as text (``path`` names the deck and resolves images)."""
-    diagnostics: list[Diagnostic] = []
+    sink = Sink(display_path)
     tokens = content_parser().parse(text)
-    front = _front_matter(tokens, display_path, diagnostics)
+    front = _front_matter(tokens, sink)
     lines = text.splitlines()
-    walked = Walker(lines).walk(tokens)
-    diagnostics.extend(
-        (warning if p.is_warning else error)(
-            display_path, p.line, p.message, column=p.column, code=p.code or "AG108"
-        )
-        for p in walked.problems
-    )
-    diagnostics.extend(_mathjax_delimiters(tokens, display_path))
-    diagnostics.extend(_refused_links(tokens, text.splitlines(), display_path))
+    walked = Walker(lines, sink).walk(tokens)
+    _mathjax_delimiters(tokens, sink)
+    _refused_links(tokens, lines, sink)
 
     name = front.deck or walked.title or path.stem
     # NFC: a file re-saved by an editor that writes decomposed accents keeps its deck ids.
     key = unicodedata.normalize("NFC", front.key or path.stem)
-    contexts, context_problems = item_contexts(walked.drafts, front, display_path)
-    diagnostics.extend(context_problems)
+    contexts = item_contexts(walked.drafts, front, sink)
     items = [
-        replace(_freeze(draft, front, name, key, display_path, diagnostics, lines), context=context)
+        replace(_freeze(draft, front, name, key, sink, lines), context=context)
         for draft, context in zip(walked.drafts, contexts, strict=True)
     ]
-    diagnostics.extend(_duplicate_guids(items, display_path))
+    _duplicate_guids(items, sink)
     if not items:
-        diagnostics.append(
-            warning(
-                display_path,
-                1,
-                "no items: the deck will be empty; write "
-                "'question ::: answer' or a cloze such as '{{c1::word}}' to make cards",
-                code="AG103",
-            )
+        sink.warning(
+            1,
+            "no items: the deck will be empty; write "
+            "'question ::: answer' or a cloze such as '{{c1::word}}' to make cards",
+            code="AG103",
         )
     deck = Deck(
         path=path,
@@ -112,74 +104,50 @@ def parse_text(
         tags=front.tags,
         key_line=1 + front.key_line if front.key_line else 0,
     )
-    return ParseResult(deck, tuple(sorted(diagnostics, key=lambda d: (d.line, d.column))))
+    found = sorted(sink.diagnostics, key=lambda d: (d.line, d.column))
+    return ParseResult(deck, tuple(found))
 
 
-def _mathjax_delimiters(tokens: Sequence[Token], display_path: str) -> list[Diagnostic]:
+def _mathjax_delimiters(tokens: Sequence[Token], sink: Sink) -> None:
     """Format §13: ``\\(`` or ``\\[`` in text is Anki's MathJax, not this format's math."""
-    found: list[Diagnostic] = []
     for block in tokens:
         first_line = block.map[0] if block.map else 0
-        for line_offset, column, spelling in block.meta.get("mathjax_delimiters", ()):
+        for line_offset, column, spelling in token_meta.mathjax_places(block):
             meant = "$…$" if spelling.endswith("(") else "$$…$$"
-            found.append(
-                warning(
-                    display_path,
-                    first_line + 1 + line_offset,
-                    f"'{spelling}' is Anki's MathJax delimiter, not math in this format "
-                    f"(it is shown as written): write {meant} for a formula",
-                    column=column,
-                    code="AG600",
-                )
+            sink.warning(
+                first_line + 1 + line_offset,
+                f"'{spelling}' is Anki's MathJax delimiter, not math in this format "
+                f"(it is shown as written): write {meant} for a formula",
+                column=column,
+                code="AG600",
             )
-    return found
 
 
-def _refused_links(
-    tokens: Sequence[Token], lines: Sequence[str], display_path: str
-) -> list[Diagnostic]:
+def _refused_links(tokens: Sequence[Token], lines: Sequence[str], sink: Sink) -> None:
     """Links whose scheme the fragment renderer drops (``anki_markup.is_safe_link``)."""
-    found: list[Diagnostic] = []
     for block in tokens:
         line = (block.map[0] if block.map else 0) + 1
         for child in block.children or ():
-            if child.type in ("softbreak", "hardbreak"):
+            if child.type in BREAKS:
                 line += 1
             href = str(child.attrGet("href") or "") if child.type == "link_open" else ""
             if not href or anki_markup.is_safe_link(href):
                 continue
             source = lines[line - 1] if 0 < line <= len(lines) else ""
-            found.append(
-                warning(
-                    display_path,
-                    line,
-                    f"link '{href}' shows as text with no target: only https:, http:, "
-                    "mailto: and relative links keep theirs on a card",
-                    column=source.find(href) + 1,
-                    code="AG603",
-                )
+            sink.warning(
+                line,
+                f"link '{href}' shows as text with no target: only https:, http:, "
+                "mailto: and relative links keep theirs on a card",
+                column=source.find(href) + 1,
+                code="AG603",
             )
-    return found
 
 
-def _front_matter(
-    tokens: Sequence[Token], display_path: str, diagnostics: list[Diagnostic]
-) -> FrontMatter:
+def _front_matter(tokens: Sequence[Token], sink: Sink) -> FrontMatter:
     if not tokens or tokens[0].type != "front_matter":
         return FrontMatter()
-    front, problems = read_front_matter(tokens[0].content)
     # The YAML's first line is the file's second line, after `---`.
-    diagnostics.extend(
-        error(
-            display_path,
-            1 + p.line_offset,
-            p.message,
-            column=p.column or (1 if p.code else 0),
-            code=p.code or "AG104",
-        )
-        for p in problems
-    )
-    return front
+    return read_front_matter(tokens[0].content, sink.below(2))
 
 
 def _freeze(
@@ -187,25 +155,18 @@ def _freeze(
     front: FrontMatter,
     deck_name: str,
     key: str,
-    display_path: str,
-    diagnostics: list[Diagnostic],
+    sink: Sink,
     lines: Sequence[str],
 ) -> Item:
     """Render a draft's tokens and fix its identity."""
     question = render_inline(draft.front, draft.line)
     answer = render_blocks(draft.lead, draft.lead_line, draft.blocks)
     is_cloze = draft.kind is ItemKind.CLOZE
-    if question.is_empty and not question.maths and not question.images:
-        what = "cloze text" if is_cloze else "question"
-        diagnostics.append(
-            error(display_path, draft.line, f"empty {what} before ':::'", code="AG105")
-        )
+    # A cloze item's text is never empty: its cloze marker shows.
+    if not is_cloze and question.is_empty and not question.maths and not question.images:
+        sink.error(draft.line, "empty question before ':::'", code="AG105")
     if not is_cloze and answer.is_empty and not answer.maths and not answer.images:
-        diagnostics.append(
-            error(
-                display_path, draft.line, "empty answer: write the answer after ':::'", code="AG106"
-            )
-        )
+        sink.error(draft.line, "empty answer: write the answer after ':::'", code="AG106")
     tags = _unique([*front.tags, *draft.tags, *draft.metadata.tags])
     subdeck = draft.section if front.subdecks and draft.section else None
     return Item(
@@ -250,33 +211,20 @@ def normalise_source(source: str) -> str:
     return unicodedata.normalize("NFC", " ".join(without_comments.split()))
 
 
-def _duplicate_guids(items: list[Item], display_path: str) -> list[Diagnostic]:
+def _duplicate_guids(items: list[Item], sink: Sink) -> None:
     first_line: dict[str, int] = {}
-    problems: list[Diagnostic] = []
     for item in items:
         earlier = first_line.setdefault(item.guid, item.line)
         if earlier == item.line:
             continue
         how = f"id '{item.note_id}'" if item.note_id else "question"
-        problems.append(
-            error(
-                display_path,
-                earlier,
-                f"duplicate note: same {how} as the item at line {item.line}; "
+        for line, other in ((earlier, item.line), (item.line, earlier)):
+            sink.error(
+                line,
+                f"duplicate note: same {how} as the item at line {other}; "
                 "give one of them a different id",
                 code="AG107",
             )
-        )
-        problems.append(
-            error(
-                display_path,
-                item.line,
-                f"duplicate note: same {how} as the item at line {earlier}; "
-                "give one of them a different id",
-                code="AG107",
-            )
-        )
-    return problems
 
 
 def _unique(values: list[str]) -> list[str]:

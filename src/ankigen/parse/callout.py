@@ -35,7 +35,7 @@ def after_marker_line(marker: Paragraph) -> Paragraph:
             source = marker.source.split("\n", 1)[1] if "\n" in marker.source else ""
             stray = tuple(n for n in marker.stray_dollar_lines if n > marker.line)
             return Paragraph(rest, marker.line + 1, marker.end_line, source, stray)
-    return Paragraph([], marker.end_line, marker.end_line, "")
+    return Paragraph((), marker.end_line, marker.end_line, "")
 
 
 def marker_has_separator(marker: Paragraph, rest: Paragraph) -> bool:

@@ -22,6 +22,7 @@ from fractions import Fraction
 from markdown_it.token import Token
 
 from ankigen.model import Claim, ItemKind
+from ankigen.parse import token_meta
 
 __all__ = [
     "MAX_EXPONENT",
@@ -147,8 +148,9 @@ def item_claims(
 
 
 def _line(token: Token, default: int) -> int:
-    if "line" in token.meta:
-        return int(token.meta["line"])
+    noted = token_meta.noted_line(token)
+    if noted is not None:
+        return noted
     return token.map[0] + 1 if token.map else default
 
 

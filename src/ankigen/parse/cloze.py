@@ -11,8 +11,9 @@ from collections.abc import Sequence
 
 from markdown_it.token import Token
 
+from ankigen.parse import token_meta
+from ankigen.parse.near_miss import Located, Locator
 from ankigen.parse.paragraph import BREAKS
-from ankigen.syntax import Finding
 from ankigen.syntax import cloze as syntax
 
 _MATH_TYPES = ("math_inline", "math_inline_double", "math_block")
@@ -33,7 +34,7 @@ def number_marks(children: Sequence[Token]) -> None:
     for child in children:
         if child.type == "mark_open":
             highest += 1
-            child.meta["ord"] = highest
+            token_meta.set_cloze_number(child, highest)
 
 
 def explicit_ordinals(children: Sequence[Token]) -> list[int]:
@@ -41,8 +42,8 @@ def explicit_ordinals(children: Sequence[Token]) -> list[int]:
     return [n for c in children if c.type in _TEXT_TYPES for n in syntax.ordinals(c.content)]
 
 
-def cloze_problems(children: Sequence[Token]) -> list[tuple[int, Finding]]:
-    """Malformed clozes in text as ``(line offset, finding)``: no number, empty, unclosed.
+def cloze_problems(children: Sequence[Token], first_line: int, locator: Locator) -> list[Located]:
+    """Malformed clozes in text starting at ``first_line``: no number, empty, unclosed.
 
     The paragraph's text is joined first, so a cloze around markup
     (``{{c1::**bold**}}``) is read whole; code spans and formulas stand in as
@@ -53,7 +54,10 @@ def cloze_problems(children: Sequence[Token]) -> list[tuple[int, Finding]]:
         c.content if c.type == "text" else _visible_text(c).replace("{", "(").replace("}", ")")
         for c in children
     )
-    return [(_offset(text, f.start), f) for f in syntax.text_problems(text, plain)]
+    return [
+        locator.locate(first_line + _offset(text, f.start), f)
+        for f in syntax.text_problems(text, plain)
+    ]
 
 
 def _visible_text(child: Token) -> str:

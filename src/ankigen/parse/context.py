@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ankigen.diagnostics import Diagnostic, warning
+from ankigen.diagnostics import Sink
 from ankigen.model import ItemKind
 from ankigen.parse.frontmatter import FrontMatter
 from ankigen.parse.walker import Draft
@@ -26,14 +26,12 @@ from ankigen.parse.walker import Draft
 _CLOSERS = "\"'\u201d\u2019\u00bb*_) \t"
 
 
-def item_contexts(
-    drafts: Sequence[Draft], front: FrontMatter, display_path: str
-) -> tuple[list[str | None], list[Diagnostic]]:
-    """The context line of each draft (None: no line), and problems with ``prompt:``."""
+def item_contexts(drafts: Sequence[Draft], front: FrontMatter, sink: Sink) -> list[str | None]:
+    """The context line of each draft (None: no line); problems with ``prompt:`` go to ``sink``."""
     prompts = dict(front.prompts)
-    problems = _unknown_prompt_sections(drafts, front, display_path)
+    _unknown_prompt_sections(drafts, front, sink)
     if not front.context:
-        return [None] * len(drafts), problems
+        return [None] * len(drafts)
     prompt_sections = _statement_sections(drafts)
     contexts: list[str | None] = []
     for draft in drafts:
@@ -45,7 +43,7 @@ def item_contexts(
             contexts.append(draft.section)
         else:
             contexts.append(None)
-    return contexts, problems
+    return contexts
 
 
 def is_question(source: str) -> bool:
@@ -66,20 +64,15 @@ def _statement_sections(drafts: Sequence[Draft]) -> set[str]:
     }
 
 
-def _unknown_prompt_sections(
-    drafts: Sequence[Draft], front: FrontMatter, display_path: str
-) -> list[Diagnostic]:
+def _unknown_prompt_sections(drafts: Sequence[Draft], front: FrontMatter, sink: Sink) -> None:
     sections = {d.section for d in drafts if d.section is not None}
     line = 1 + front.prompt_line_offset
-    return [
-        warning(
-            display_path,
-            line,
-            f"front matter 'prompt' names the section '{name}', which has no items; "
-            "write the heading exactly as in '## ...'",
-            column=1,
-            code="AG350",
-        )
-        for name, _ in front.prompts
-        if name not in sections
-    ]
+    for name, _ in front.prompts:
+        if name not in sections:
+            sink.warning(
+                line,
+                f"front matter 'prompt' names the section '{name}', which has no items; "
+                "write the heading exactly as in '## ...'",
+                column=1,
+                code="AG350",
+            )

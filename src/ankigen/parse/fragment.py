@@ -17,6 +17,7 @@ from markdown_it.utils import EnvType, OptionsDict
 
 from ankigen import anki_markup
 from ankigen.model import SLOT, Fragment, ImageRef, Math
+from ankigen.parse import token_meta
 from ankigen.parse.cloze import has_cloze
 from ankigen.parse.markdown import content_parser
 from ankigen.parse.metadata import is_comment
@@ -41,7 +42,7 @@ class _FragmentRenderer(RendererHTML):
         scan: anki_markup.ClozeScan | None = env.get("cloze_scan")
         if scan is None:
             return escaped
-        return scan.text(escaped, int(tokens[idx].meta.get("depth", 0)))
+        return scan.text(escaped, token_meta.depth(tokens[idx]))
 
     def math_inline(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
@@ -106,36 +107,36 @@ class _FragmentRenderer(RendererHTML):
     def mark_open(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
-        number = tokens[idx].meta.get("ord")
+        number = token_meta.cloze_number(tokens[idx])
         if number is None:
             # A mark outside a cloze item's text (a reveal answer, an Extra):
             # the walker reports it; here it stays literal text, never a crash.
-            _matching_close(tokens, idx).meta["literal"] = True
             return "=="
         scan: anki_markup.ClozeScan | None = env.get("cloze_scan")
         if scan is not None:
-            scan.open(int(tokens[idx].meta.get("depth", 0)) + 1)
+            scan.open(token_meta.depth(tokens[idx]) + 1)
         return "{{c" + str(number) + "::"
 
     def mark_close(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
-        if tokens[idx].meta.get("literal"):
-            return "=="
+        opener = _matching_open(tokens, idx)
+        if opener is not None and token_meta.cloze_number(opener) is None:
+            return "=="  # the close of a literal mark (see mark_open)
         scan: anki_markup.ClozeScan | None = env.get("cloze_scan")
         if scan is not None:
             scan.close()
         return "}}"
 
 
-def _matching_close(tokens: Sequence[Token], idx: int) -> Token:
-    """The ``mark_close`` that ends the ``mark_open`` at ``idx``."""
+def _matching_open(tokens: Sequence[Token], idx: int) -> Token | None:
+    """The ``mark_open`` that the ``mark_close`` at ``idx`` ends (None when unbalanced)."""
     depth = 0
-    for token in tokens[idx:]:
-        depth += {"mark_open": 1, "mark_close": -1}.get(token.type, 0)
+    for token in reversed(tokens[: idx + 1]):
+        depth += {"mark_open": -1, "mark_close": 1}.get(token.type, 0)
         if depth == 0:
             return token
-    return Token("mark_close", "mark", -1)  # unbalanced: a throw-away stand-in
+    return None
 
 
 _RENDERER = _FragmentRenderer()
@@ -179,7 +180,7 @@ def _note_depths(children: Sequence[Token]) -> None:
     for child in children:
         if child.nesting < 0:
             depth -= 1
-        child.meta["depth"] = depth
+        token_meta.set_depth(child, depth)
         if child.nesting > 0:
             depth += 1
 
@@ -190,8 +191,9 @@ def _new_env(line: int) -> dict[str, Any]:
 
 def _line(token: Token, env: EnvType) -> int:
     """The 1-based line of a token: block map, or a line noted by the walker."""
-    if "line" in token.meta:
-        return int(token.meta["line"])
+    noted = token_meta.noted_line(token)
+    if noted is not None:
+        return noted
     if token.map:
         return token.map[0] + 1
     return int(env["line"])

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import yaml
 
+from ankigen.diagnostics import Sink
 from ankigen.model import MathMode
 
 _KNOWN_KEYS = ("deck", "key", "tags", "subdecks", "math", "context", "prompt")
@@ -34,58 +35,48 @@ class FrontMatter:
     prompt_line_offset: int = 0
 
 
-@dataclass(frozen=True)
-class FrontMatterProblem:
-    """A front matter error, at a line offset from the opening ``---``."""
+def read_front_matter(text: str, sink: Sink) -> FrontMatter:
+    """Parse and validate the YAML between the ``---`` lines.
 
-    line_offset: int
-    message: str
-    column: int = 0
-    code: str = ""
-
-
-def read_front_matter(text: str) -> tuple[FrontMatter, list[FrontMatterProblem]]:
-    """Parse and validate the YAML between the ``---`` lines."""
+    Problems go to ``sink``, whose line 1 is the YAML's first line.
+    """
     try:
-        structure = _structure_problem(text)
-        if structure is not None:
-            return FrontMatter(), [structure]
+        if not _structure_is_safe(text, sink):
+            return FrontMatter()
         data = yaml.safe_load(text) if text.strip() else {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         offset = mark.line + 1 if mark is not None else 1
         problem = getattr(exc, "problem", None) or "invalid YAML"
-        return FrontMatter(), [FrontMatterProblem(offset, f"front matter: {problem}")]
+        sink.error(offset, f"front matter: {problem}", code="AG110")
+        return FrontMatter()
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        return FrontMatter(), [
-            FrontMatterProblem(1, "front matter must be a mapping of 'key: value' lines")
-        ]
-    problems: list[FrontMatterProblem] = []
+        sink.error(1, "front matter must be a mapping of 'key: value' lines", code="AG111")
+        return FrontMatter()
     for key in data:
         if key not in _KNOWN_KEYS:
-            problems.append(
-                FrontMatterProblem(
-                    _line_of_key(text, str(key)),
-                    f"unknown front matter key '{key}' (known: {', '.join(_KNOWN_KEYS)})",
-                )
+            sink.error(
+                _line_of_key(text, str(key)),
+                f"unknown front matter key '{key}' (known: {', '.join(_KNOWN_KEYS)})",
+                code="AG104",
             )
     values = {
-        "deck": _string(data, "deck", text, problems),
-        "key": _string(data, "key", text, problems),
-        "tags": _tags(data, text, problems),
-        "subdecks": _boolean(data, "subdecks", text, problems),
-        "math": _math(data, text, problems),
-        "context": _context(data, text, problems),
-        "prompts": _prompts(data, text, problems),
+        "deck": _string(data, "deck", text, sink),
+        "key": _string(data, "key", text, sink),
+        "tags": _tags(data, text, sink),
+        "subdecks": _boolean(data, "subdecks", text, sink),
+        "math": _math(data, text, sink),
+        "context": _context(data, text, sink),
+        "prompts": _prompts(data, text, sink),
         "prompt_line_offset": _line_of_key(text, "prompt") if "prompt" in data else 0,
     }
     key_line = _line_of_key(text, "key") if values["key"] is not None else 0
-    return FrontMatter(**values, key_line=key_line), problems  # type: ignore[arg-type]
+    return FrontMatter(**values, key_line=key_line)  # type: ignore[arg-type]
 
 
-def _structure_problem(text: str) -> FrontMatterProblem | None:
+def _structure_is_safe(text: str, sink: Sink) -> bool:
     """Refuse anchors, aliases and deep nesting, reading only the event stream.
 
     An alias makes ``safe_load`` build the aliased value again wherever it is
@@ -96,24 +87,26 @@ def _structure_problem(text: str) -> FrontMatterProblem | None:
     for event in yaml.parse(text, Loader=yaml.SafeLoader):
         line, column = _place(event)
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-            return FrontMatterProblem(
+            sink.error(
                 line,
                 "front matter: YAML anchors and aliases (&name, *name) are not allowed; "
                 "write each value out",
                 column=column,
                 code="AG650",
             )
+            return False
         depth += isinstance(event, _OPENERS)
         depth -= isinstance(event, _CLOSERS)
         if depth > MAX_FRONT_MATTER_DEPTH:
-            return FrontMatterProblem(
+            sink.error(
                 line,
                 f"front matter nests lists or mappings more than {MAX_FRONT_MATTER_DEPTH} "
                 "deep; front matter is 'key: value' lines and one list of tags",
                 column=column,
                 code="AG651",
             )
-    return None
+            return False
+    return True
 
 
 def _place(event: yaml.Event) -> tuple[int, int]:
@@ -129,77 +122,62 @@ def _line_of_key(text: str, key: str) -> int:
     return 1
 
 
-def _string(
-    data: dict[object, object], key: str, text: str, problems: list[FrontMatterProblem]
-) -> str | None:
+def _string(data: dict[object, object], key: str, text: str, sink: Sink) -> str | None:
     value = data.get(key)
     if value is None:
         return None
     if isinstance(value, (str, int, float)) and not isinstance(value, bool) and str(value).strip():
         return str(value).strip()
-    problems.append(
-        FrontMatterProblem(
-            _line_of_key(text, key), f"front matter '{key}' must be a non-empty string"
-        )
+    sink.error(
+        _line_of_key(text, key), f"front matter '{key}' must be a non-empty string", code="AG112"
     )
     return None
 
 
-def _tags(
-    data: dict[object, object], text: str, problems: list[FrontMatterProblem]
-) -> tuple[str, ...]:
+def _tags(data: dict[object, object], text: str, sink: Sink) -> tuple[str, ...]:
     value = data.get("tags")
     if value is None:
         return ()
     if isinstance(value, str):
         value = value.split()
     if not isinstance(value, list) or not all(isinstance(t, (str, int)) for t in value):
-        problems.append(
-            FrontMatterProblem(
-                _line_of_key(text, "tags"),
-                "front matter 'tags' must be a list of words, e.g. tags: [ml, gpu]",
-            )
+        sink.error(
+            _line_of_key(text, "tags"),
+            "front matter 'tags' must be a list of words, e.g. tags: [ml, gpu]",
+            code="AG113",
         )
         return ()
     tags = [str(t).strip() for t in value]
     bad = [t for t in tags if not t or any(c.isspace() for c in t)]
     if bad:
-        problems.append(
-            FrontMatterProblem(
-                _line_of_key(text, "tags"),
-                f"front matter tag '{bad[0]}' must be one word without spaces",
-            )
+        sink.error(
+            _line_of_key(text, "tags"),
+            f"front matter tag '{bad[0]}' must be one word without spaces",
+            code="AG114",
         )
         return ()
     return tuple(tags)
 
 
-def _boolean(
-    data: dict[object, object], key: str, text: str, problems: list[FrontMatterProblem]
-) -> bool:
+def _boolean(data: dict[object, object], key: str, text: str, sink: Sink) -> bool:
     value = data.get(key, False)
     if isinstance(value, bool):
         return value
-    problems.append(
-        FrontMatterProblem(_line_of_key(text, key), f"front matter '{key}' must be true or false")
-    )
+    sink.error(_line_of_key(text, key), f"front matter '{key}' must be true or false", code="AG115")
     return False
 
 
-def _math(
-    data: dict[object, object], text: str, problems: list[FrontMatterProblem]
-) -> MathMode | None:
+def _math(data: dict[object, object], text: str, sink: Sink) -> MathMode | None:
     value = data.get("math")
     if value is None:
         return None
     try:
         return MathMode(str(value))
     except ValueError:
-        problems.append(
-            FrontMatterProblem(
-                _line_of_key(text, "math"),
-                f"front matter 'math' must be 'image' or 'mathjax', not '{value}'",
-            )
+        sink.error(
+            _line_of_key(text, "math"),
+            f"front matter 'math' must be 'image' or 'mathjax', not '{value}'",
+            code="AG116",
         )
         return None
 
@@ -208,24 +186,23 @@ def _math(
 _NONE = (None, False, "none", "None")
 
 
-def _context(data: dict[object, object], text: str, problems: list[FrontMatterProblem]) -> bool:
+def _context(data: dict[object, object], text: str, sink: Sink) -> bool:
     value = data.get("context", "auto")
     if value in _NONE:
         return False
     if value == "auto":
         return True
-    problems.append(
-        FrontMatterProblem(
-            _line_of_key(text, "context"),
-            f"front matter 'context' must be 'auto' or 'none', not '{value}'",
-            code="AG351",
-        )
+    sink.error(
+        _line_of_key(text, "context"),
+        f"front matter 'context' must be 'auto' or 'none', not '{value}'",
+        column=1,
+        code="AG351",
     )
     return True
 
 
 def _prompts(
-    data: dict[object, object], text: str, problems: list[FrontMatterProblem]
+    data: dict[object, object], text: str, sink: Sink
 ) -> tuple[tuple[str, str | None], ...]:
     value = data.get("prompt")
     if value is None:
@@ -234,14 +211,13 @@ def _prompts(
         (isinstance(v, str) and v.strip()) or v in _NONE for v in value.values()
     )
     if not isinstance(value, dict) or not good:
-        problems.append(
-            FrontMatterProblem(
-                _line_of_key(text, "prompt"),
-                "front matter 'prompt' maps section headings to the line shown on their "
-                "cards, e.g. prompt: {Spot the error: Find the mistake and fix it} "
-                "(none for no line)",
-                code="AG352",
-            )
+        sink.error(
+            _line_of_key(text, "prompt"),
+            "front matter 'prompt' maps section headings to the line shown on their "
+            "cards, e.g. prompt: {Spot the error: Find the mistake and fix it} "
+            "(none for no line)",
+            column=1,
+            code="AG352",
         )
         return ()
     return tuple((str(k).strip(), None if v in _NONE else str(v).strip()) for k, v in value.items())

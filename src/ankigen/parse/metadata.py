@@ -6,6 +6,8 @@ import difflib
 import re
 from dataclasses import dataclass
 
+from ankigen.diagnostics import Sink
+
 _COMMENT = re.compile(r"^<!--(.*?)-->\s*$", re.DOTALL)
 _FIELD = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*:(.*)$", re.DOTALL)
 _KEYS = ("id", "tags")
@@ -20,50 +22,46 @@ class Metadata:
     tags: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class MetadataResult:
-    """A parsed comment: metadata, or None when the comment is not metadata."""
-
-    metadata: Metadata | None
-    error: str | None = None
-
-
 def is_comment(html: str) -> bool:
     """True when ``html`` is exactly one HTML comment."""
     return _COMMENT.match(html.strip()) is not None
 
 
-def parse_comment(html: str) -> MetadataResult:
-    """Read a comment as metadata when it has an ``id:`` or ``tags:`` field.
+def parse_comment(html: str, line: int, sink: Sink) -> Metadata | None:
+    """Read a comment (at ``line``) as metadata when it has an ``id:`` or ``tags:`` field.
 
-    Other comments (``<!-- TODO -->``) are not metadata and are ignored. A
-    metadata comment with an unknown field is an error, so a typo such as
-    ``tag:`` does not pass silently.
+    Other comments (``<!-- TODO -->``) are not metadata: None. A metadata
+    comment with an unknown field is an error (reported to ``sink``, and
+    None), so a typo such as ``tag:`` does not pass silently.
     """
     match = _COMMENT.match(html.strip())
     if match is None:
-        return MetadataResult(None)
+        return None
     fields: dict[str, str] = {}
     for part in match.group(1).split(";"):
         if not part.strip():
             continue
         field = _FIELD.match(part)
         if field is None:
-            return MetadataResult(None)
+            return None
         fields[field.group(1)] = field.group(2).strip()
     if not any(key in fields for key in _KEYS):
         # `<!-- tag: core -->` is a misspelt field, not a remark: say so.
         for key in fields:
             close = difflib.get_close_matches(key.lower(), _KEYS, n=1, cutoff=0.8)
             if close:
-                return MetadataResult(
-                    None, f"unknown metadata field '{key}' (did you mean '{close[0]}'?)"
-                )
-        return MetadataResult(None)
+                message = f"unknown metadata field '{key}' (did you mean '{close[0]}'?)"
+                sink.error(line, message, code="AG130")
+                return None
+        return None
     unknown = sorted(set(fields) - set(_KEYS))
     if unknown:
-        return MetadataResult(None, f"unknown metadata field '{unknown[0]}' (known: id, tags)")
+        message = f"unknown metadata field '{unknown[0]}' (known: id, tags)"
+        sink.error(line, message, code="AG131")
+        return None
     note_id = fields.get("id")
     if note_id is not None and not _ID.match(note_id):
-        return MetadataResult(None, f"metadata id '{note_id}' must be one word, without spaces")
-    return MetadataResult(Metadata(note_id or None, tuple(fields.get("tags", "").split())))
+        message = f"metadata id '{note_id}' must be one word, without spaces"
+        sink.error(line, message, code="AG132")
+        return None
+    return Metadata(note_id or None, tuple(fields.get("tags", "").split()))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from markdown_it.token import Token
 
+from ankigen.parse import token_meta
 from ankigen.parse.metadata import is_comment
 from ankigen.syntax import separator
 
@@ -20,15 +21,17 @@ from ankigen.syntax import separator
 BREAKS = ("softbreak", "hardbreak")
 _MATH_TYPES = ("math_inline", "math_inline_double")
 
+#: A run of inline tokens, as a paragraph or one side of its separator holds them.
+Inline = tuple[Token, ...]
 #: A paragraph cut at its separator: the question's tokens and the answer's.
-Split = tuple[list[Token], list[Token]]
+Split = tuple[Inline, Inline]
 
 
 @dataclass(frozen=True)
 class Paragraph:
     """A paragraph's inline tokens, its first and last line and its raw source."""
 
-    children: list[Token]
+    children: Inline
     line: int
     end_line: int
     source: str
@@ -71,8 +74,8 @@ def paragraph_of(block: list[Token]) -> Paragraph:
     inline = block[1]
     assert inline.map is not None  # markdown-it maps every block-level inline
     first = inline.map[0] + 1
-    stray = tuple(first + offset for offset in inline.meta.get("stray_dollar_lines", ()))
-    return Paragraph(list(inline.children or []), first, inline.map[1], inline.content, stray)
+    stray = tuple(first + offset for offset in token_meta.stray_dollar_lines(inline))
+    return Paragraph(tuple(inline.children or ()), first, inline.map[1], inline.content, stray)
 
 
 def display_math_paragraph(math_block: Token) -> Paragraph:
@@ -80,7 +83,7 @@ def display_math_paragraph(math_block: Token) -> Paragraph:
     assert math_block.map is not None
     formula = Token("math_inline_double", "math", 0, content=math_block.content, map=math_block.map)
     return Paragraph(
-        [formula], math_block.map[0] + 1, math_block.map[1], f"$${math_block.content}$$"
+        (formula,), math_block.map[0] + 1, math_block.map[1], f"$${math_block.content}$$"
     )
 
 
@@ -90,7 +93,7 @@ def paragraph_tokens(paragraph: Paragraph) -> list[Token]:
         "inline",
         "",
         0,
-        children=paragraph.children,
+        children=list(paragraph.children),
         content=paragraph.source,
         map=[paragraph.line - 1, paragraph.end_line],
     )
@@ -101,11 +104,11 @@ def paragraph_tokens(paragraph: Paragraph) -> list[Token]:
     ]
 
 
-def note_lines(children: list[Token], first_line: int) -> None:
+def note_lines(children: Sequence[Token], first_line: int) -> None:
     """Record each inline token's line, which markdown-it does not track."""
     line = first_line
     for child in children:
-        child.meta["line"] = line
+        token_meta.set_line(child, line)
         if child.type in BREAKS:
             line += 1
         else:
@@ -135,7 +138,7 @@ def items_of(paragraph: Paragraph) -> list[tuple[Paragraph, Split | None]]:
     return pieces
 
 
-def find_separator(children: list[Token]) -> Split | None:
+def find_separator(children: Sequence[Token]) -> Split | None:
     """Split top-level inline tokens at the first ``:::`` separator."""
     depth = 0
     for index, child in enumerate(children):
@@ -148,15 +151,13 @@ def find_separator(children: list[Token]) -> Split | None:
                 continue  # glued to the previous token, e.g. `*q*:::`
             before = child.content[: match.start()].rstrip()
             after = child.content[match.end() :].lstrip()
-            head = children[:index] + ([_text_like(child, before)] if before else [])
-            tail = ([_text_like(child, after)] if after else []) + children[index + 1 :]
+            head = (*children[:index], *([_text_like(child, before)] if before else []))
+            tail = (*([_text_like(child, after)] if after else []), *children[index + 1 :])
             return strip_trailing_breaks(head), _strip_leading_breaks(tail)
     return None
 
 
-def _split_at_next_item(
-    lead: list[Token], paragraph: Paragraph
-) -> tuple[list[Token], Paragraph | None]:
+def _split_at_next_item(lead: Inline, paragraph: Paragraph) -> tuple[Inline, Paragraph | None]:
     """Cut an answer where a later line of the same paragraph holds a separator."""
     for index, child in enumerate(lead):
         if child.type not in BREAKS:
@@ -167,7 +168,7 @@ def _split_at_next_item(
         if find_separator(lead[index + 1 : line_end]) is None:
             continue
         rest = lead[index + 1 :]
-        first = int(rest[0].meta.get("line", paragraph.line)) if rest else paragraph.end_line
+        first = token_meta.line_or(rest[0], paragraph.line) if rest else paragraph.end_line
         source = "\n".join(paragraph.source.split("\n")[first - paragraph.line :])
         stray = tuple(n for n in paragraph.stray_dollar_lines if n >= first)
         return lead[:index], Paragraph(rest, first, paragraph.end_line, source, stray)
@@ -192,7 +193,7 @@ def _up_to(paragraph: Paragraph, next_item: Paragraph) -> Paragraph:
     )
 
 
-def split_source(source: str, front: list[Token], has_separator: bool) -> tuple[str, str]:
+def split_source(source: str, front: Sequence[Token], has_separator: bool) -> tuple[str, str]:
     """Cut a paragraph's markdown at its separator: question source, answer source."""
     if not has_separator:
         return source, ""
@@ -206,12 +207,12 @@ def split_source(source: str, front: list[Token], has_separator: bool) -> tuple[
     return source[: cut[0]], source[cut[1] :]
 
 
-def lead_line(paragraph: Paragraph, lead: list[Token]) -> int:
+def lead_line(paragraph: Paragraph, lead: Sequence[Token]) -> int:
     """The line the answer's first token is on (the paragraph's when there is none)."""
-    return int(lead[0].meta.get("line", paragraph.line)) if lead else paragraph.line
+    return token_meta.line_or(lead[0], paragraph.line) if lead else paragraph.line
 
 
-def trailing_comment(children: list[Token]) -> str | None:
+def trailing_comment(children: Sequence[Token]) -> str | None:
     """The HTML comment that ends a paragraph, if any."""
     for child in reversed(children):
         if child.type == "text" and not child.content.strip():
@@ -235,21 +236,21 @@ def plain_text(children: Sequence[Token]) -> str:
     return "".join(parts).strip()
 
 
-def strip_trailing_breaks(children: list[Token]) -> list[Token]:
+def strip_trailing_breaks(children: Sequence[Token]) -> Inline:
     """``children`` without the line breaks at its end."""
-    out = list(children)
-    while out and out[-1].type in BREAKS:
-        out.pop()
-    return out
+    end = len(children)
+    while end and children[end - 1].type in BREAKS:
+        end -= 1
+    return tuple(children[:end])
 
 
-def _strip_leading_breaks(children: list[Token]) -> list[Token]:
-    out = list(children)
-    while out and out[0].type in BREAKS:
-        out.pop(0)
-    return out
+def _strip_leading_breaks(children: Sequence[Token]) -> Inline:
+    start = 0
+    while start < len(children) and children[start].type in BREAKS:
+        start += 1
+    return tuple(children[start:])
 
 
 def _text_like(token: Token, content: str) -> Token:
     """A text token with other content (cheaper than ``Token.copy``)."""
-    return Token("text", "", 0, content=content, meta=dict(token.meta))
+    return Token("text", "", 0, content=content, meta=token_meta.notes_of(token))

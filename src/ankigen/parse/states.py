@@ -39,8 +39,8 @@ class Draft:
 
     kind: ItemKind
     line: int
-    front: list[Token]
-    lead: list[Token]
+    front: tuple[Token, ...]
+    lead: tuple[Token, ...]
     lead_line: int
     question_source: str
     answer_source: list[str]

@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 
 from markdown_it.token import Token
 
+from ankigen.diagnostics import Severity, Sink
 from ankigen.model import CodeBlock, ItemKind
-from ankigen.parse import callout, problems
+from ankigen.parse import callout, problems, token_meta
 from ankigen.parse.cloze import cloze_problems, has_cloze, number_marks
 from ankigen.parse.metadata import is_comment, parse_comment
-from ankigen.parse.near_miss import Locator, near_misses
+from ankigen.parse.near_miss import Located, Locator, near_misses
 from ankigen.parse.paragraph import (
     Paragraph,
     Split,
@@ -38,11 +39,10 @@ from ankigen.parse.paragraph import (
     strip_trailing_breaks,
     trailing_comment,
 )
-from ankigen.parse.problems import Problem
 from ankigen.parse.slug import slugify
 from ankigen.parse.states import AwaitingMetadata, Draft, InAnswer, ItemState, Outside, Section
 
-__all__ = ["Draft", "Paragraph", "Problem", "WalkResult", "Walker", "split_blocks"]
+__all__ = ["Draft", "Paragraph", "WalkResult", "Walker", "split_blocks"]
 
 _CHECK_FENCES = ("check", "formulas")
 _CLOZE_IN_ANSWER = (
@@ -58,14 +58,14 @@ class WalkResult:
     title: str | None = None
     drafts: list[Draft] = field(default_factory=list)
     formulas: list[CodeBlock] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
 
 
 class Walker:
-    """Turns the token stream of one file into drafts and problems."""
+    """Turns the token stream of one file into drafts; its problems go to ``sink``."""
 
-    def __init__(self, lines: Sequence[str]) -> None:
+    def __init__(self, lines: Sequence[str], sink: Sink) -> None:
         self._lines = lines
+        self._sink = sink
         self.result = WalkResult()
         self._state: ItemState = Outside()
         self._section = Section()
@@ -126,7 +126,7 @@ class Walker:
     def _extend(self, block: list[Token]) -> None:
         """A block that is not an item: part of the open answer, else prose."""
         if block[0].type == "fence":
-            self._report(problems.unclosed_fence(block[0], self._lines))
+            problems.unclosed_fence(block[0], self._lines, self._sink)
         if not isinstance(self._state, InAnswer):
             return
         for token in block:
@@ -134,10 +134,10 @@ class Walker:
                 first = token.map[0] + 1
                 note_lines(token.children, first)
                 if has_cloze(token.children):
-                    self._problem(first, _CLOZE_IN_ANSWER)
-                self._report(problems.url_images(token.children, first))
-                strays = [first + n for n in token.meta.get("stray_dollar_lines", ())]
-                self._report(problems.stray_dollars(self._lines, strays))
+                    self._sink.error(first, _CLOZE_IN_ANSWER, code="AG124")
+                problems.url_images(token.children, first, self._sink)
+                strays = [first + n for n in token_meta.stray_dollar_lines(token)]
+                problems.stray_dollars(self._lines, strays, self._sink)
         item = self._state.item
         item.blocks.extend(block)
         item.answer_source.append(source_of(block, self._lines))
@@ -145,16 +145,17 @@ class Walker:
 
     def _code_block(self, fence: Token) -> None:
         self._state = Outside()
-        self._report(problems.unclosed_fence(fence, self._lines))
+        problems.unclosed_fence(fence, self._lines, self._sink)
         code = CodeBlock(fence.info.strip(), fence.content, line_of(fence) + 1)
         if code.kind == "formulas":
             self.result.formulas.append(code)
             return
         if self._section.last_item is None:
-            self._problem(
+            self._sink.error(
                 line_of(fence),
                 "check block has no item before it in this section; "
                 "put it right after the item whose claim it proves",
+                code="AG128",
             )
             return
         self._section.last_item.checks.append(code)
@@ -165,8 +166,10 @@ class Walker:
         marker = paragraph_of(inner[0])
         rest = callout.after_marker_line(marker)
         if callout.marker_has_separator(marker, rest):
-            self._problem(
-                marker.line, "':::' on a callout's marker line: start the item on the next line"
+            self._sink.error(
+                marker.line,
+                "':::' on a callout's marker line: start the item on the next line",
+                code="AG127",
             )
         self._callout = kind
         self._callout_title = callout.callout_title(marker.source)
@@ -185,20 +188,21 @@ class Walker:
             self._paragraph_item(piece, split)
 
     def _paragraph_item(self, paragraph: Paragraph, split: Split | None) -> None:
-        self._report(problems.stray_dollars(self._lines, paragraph.stray_dollar_lines))
+        problems.stray_dollars(self._lines, paragraph.stray_dollar_lines, self._sink)
         in_answer = isinstance(self._state, InAnswer)
         if split is not None or in_answer or has_cloze(paragraph.children):
-            self._report(problems.url_images(paragraph.children, paragraph.line))  # prose: no card
+            problems.url_images(paragraph.children, paragraph.line, self._sink)  # prose: no card
         question = paragraph.children if split is None else split[0]
         if has_cloze(question):
             self._start(ItemKind.CLOZE, paragraph, split)
             return
         if split is not None:
             if has_cloze(split[1]):
-                self._problem(
+                self._sink.error(
                     paragraph.line,
                     "cloze syntax after ':::' is not a cloze: "
                     "put the cloze before ':::' (the text after it is the Extra field)",
+                    code="AG125",
                 )
             self._start(ItemKind.REVEAL, paragraph, split)
             return
@@ -211,7 +215,7 @@ class Walker:
 
     def _start(self, kind: ItemKind, paragraph: Paragraph, split: Split | None) -> None:
         front = paragraph.children if split is None else split[0]
-        lead = [] if split is None else split[1]
+        lead: tuple[Token, ...] = () if split is None else split[1]
         if kind is ItemKind.CLOZE:
             self._cloze_problems(paragraph, front, lead if split is not None else None)
         question_source, answer_source = split_source(paragraph.source, front, split is not None)
@@ -238,17 +242,16 @@ class Walker:
             self._state = AwaitingMetadata(draft)
 
     def _cloze_problems(
-        self, paragraph: Paragraph, front: list[Token], extra: list[Token] | None
+        self, paragraph: Paragraph, front: Sequence[Token], extra: Sequence[Token] | None
     ) -> None:
         number_marks(front)
-        locator = Locator(self._lines)
-        for offset, finding in cloze_problems(front):
-            at = locator.locate(paragraph.line + offset, finding)
-            self._problem(at.line, finding.message, column=at.column, code=finding.code)
+        for at in cloze_problems(front, paragraph.line, Locator(self._lines)):
+            self._report(at)
         if extra is not None and has_cloze(extra):
-            self._problem(
+            self._sink.error(
                 paragraph.line,
                 "cloze syntax in the Extra (after ':::') is not a cloze; move it before ':::'",
+                code="AG126",
             )
 
     # -- metadata -------------------------------------------------------
@@ -276,24 +279,19 @@ class Walker:
         return True
 
     def _apply_metadata(self, draft: Draft, comment: str, line: int) -> None:
-        parsed = parse_comment(comment)
-        if parsed.error:
-            self._problem(line, parsed.error)
-        if parsed.metadata is not None:
-            draft.metadata = parsed.metadata
+        metadata = parse_comment(comment, line, self._sink)
+        if metadata is not None:
+            draft.metadata = metadata
 
     # -- problems -------------------------------------------------------
 
-    def _problem(self, line: int, message: str, *, column: int = 0, code: str = "") -> None:
-        self.result.problems.append(Problem(line, message, column, code))
-
-    def _report(self, found: Sequence[Problem]) -> None:
-        self.result.problems.extend(found)
+    def _report(self, at: Located) -> None:
+        """Report a finding of a syntax module at its place."""
+        finding = at.finding
+        severity = Severity.WARNING if finding.is_warning else Severity.ERROR
+        self._sink.report(severity, at.line, finding.message, column=at.column, code=finding.code)
 
     def _near_misses(self, paragraph: Paragraph) -> None:
         """Warn about syntax that almost makes a card (format section 13)."""
         for at in near_misses(paragraph.children, paragraph.line, self._lines):
-            finding = at.finding
-            self.result.problems.append(
-                Problem(at.line, finding.message, at.column, finding.code, finding.is_warning)
-            )
+            self._report(at)

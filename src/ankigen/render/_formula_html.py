@@ -71,17 +71,14 @@ def formula_img_html(src: str, rendered: RenderedFormula, *, display: bool, alt:
 def math_cloze_html(
     back_img: str, fronts: dict[int, str], backs: dict[int, str] | None = None
 ) -> str:
-    """Field HTML for a clozed formula in image mode, from its ``<img>`` tags.
+    """Field HTML for a clozed formula from its ``<img>`` tags (or mathjax-mode spans).
 
-    ``back_img`` shows the whole formula; ``fronts[n]`` the formula with cloze
-    ``n`` hidden; ``backs[n]`` (default: ``back_img``) the whole formula with
-    cloze ``n``'s part highlighted. Each cloze number gets one real Anki cloze
-    whose text is its back image and whose hint is its front image, so Anki makes one card per
-    number and, on card ``n``'s front, puts ``[<front n>]`` in a ``.cloze`` span.
-    card.css hides the brackets and every ``.cloze-inactive`` copy inside
-    ``.ag-mc``; the trailing ``.ag-mc-all`` copy shows the whole formula on
-    cards whose number is not in this formula, and is hidden by the sibling
-    rule ``.ag-mc .cloze ~ .ag-mc-all`` otherwise.
+    ``back_img`` shows the whole formula; ``fronts[n]`` it with cloze ``n``
+    hidden; ``backs[n]`` (default ``back_img``) it with cloze ``n``'s part
+    highlighted. Each number gets one Anki cloze (text: its back, hint: its
+    front), so card ``n``'s front holds ``[<front n>]`` in a ``.cloze`` span;
+    card.css hides the brackets and each ``.cloze-inactive`` copy; the
+    ``.ag-mc-all`` copy shows on cards of other numbers.
     """
     backs = backs or {}
     for tag in (back_img, *fronts.values(), *backs.values()):
@@ -93,9 +90,20 @@ def math_cloze_html(
     return "".join(parts)
 
 
-def mathjax_html(tex: str, *, display: bool) -> str:
-    """A formula left to Anki's MathJax: ``\\(…\\)`` or ``\\[…\\]``, escaped for the field."""
+def mathjax_html(tex: str, *, display: bool, cloze: bool = False) -> str:
+    """Field HTML for a formula in mathjax mode: ``\\(...\\)`` or ``\\[...\\]``.
+
+    With ``cloze``: Anki strips every tag inside ``\\(...\\)``, so each card gets
+    whole formulas (``math_cloze_html``) whose cloze part is in ``\\class{cloze}``.
+    """
+    if cloze:
+        whole, fronts, backs = _tex_syntax.mathjax_cloze_tex(tex)
+
+        def span(part: str) -> str:
+            return f'<span class="ag-mf">{mathjax_html(part, display=display)}</span>'
+
+        front_spans, back_spans = ({n: span(t) for n, t in ts.items()} for ts in (fronts, backs))
+        return math_cloze_html(span(whole), front_spans, back_spans)
     # MathJax reads `&#91;` as `[`; Anki's sound and LaTeX parsers do not.
-    if display:
-        return anki_markup.inert_commands(escapeHtml(f"\\[{tex}\\]"))
-    return anki_markup.inert_commands(escapeHtml(f"\\({tex}\\)"))
+    delimited = f"\\[{tex}\\]" if display else f"\\({tex}\\)"
+    return anki_markup.inert_commands(escapeHtml(delimited))

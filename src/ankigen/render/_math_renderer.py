@@ -132,8 +132,10 @@ class MathRenderer:
 
     def html(self, math: Math, mode: MathMode, *, cloze: bool) -> tuple[str, list[MediaFile]]:
         """The HTML for one formula, and the media files it references."""
-        if mode is MathMode.MATHJAX or (math.tex, math.display) in self._invalid:
-            return mathjax_html(math.tex, display=math.display), []
+        invalid = (math.tex, math.display) in self._invalid
+        if mode is MathMode.MATHJAX or invalid:
+            clozed = cloze and not invalid and has_cloze(math.tex)
+            return mathjax_html(math.tex, display=math.display, cloze=clozed), []
         if cloze and has_cloze(math.tex):
             variants = cloze_variants(math.tex)
             jobs = _cloze_jobs(variants, math.display)

@@ -1,5 +1,9 @@
 """TeX syntax, shared by both math modes: tokens, braces, environments, clozes, rewrites.
 
+Clozes in a formula are stripped, turned into gaps (image mode) or marked per
+card in ``\\class{cloze}`` (mathjax mode); cloze syntax itself is read by
+``ankigen.syntax.cloze`` alone.
+
 Nothing here draws anything or decides what is allowed (that is
 ``_tex_policy``). The tokenizer knows just enough TeX to check braces and
 environments, to find the commands a formula uses, and to rewrite a few
@@ -138,6 +142,69 @@ def gap_tex(hint: str | None) -> str:
         return r"[\ldots]"
     safe = "".join("\\" + ch if ch in "\\{}$" else ch for ch in hint.strip())
     return r"[\text{" + safe + "}]"
+
+
+#: What ankigen (never an author: the allow-list refuses ``\\class``) wraps a
+#: clozed part of a formula in for Anki's MathJax, so that card.css's
+#: ``.cloze`` rule colours it as it colours a text cloze.
+CLOZE_CLASS = r"\class{cloze}"
+#: A hint MathJax can show in ``\\text{}`` as written (``$`` would open math there).
+_HINT_AS_TEXT = re.compile(r"[^\\{}$%]+")
+#: Characters Anki's cloze parser reads in pairs (``{{c1::``, ``::``, ``}}``).
+_CLOZE_PAIR = re.compile(r"([{}:])(?=\1)")
+
+
+def mathjax_marked(tex: str, clozes: list[Cloze], number: int, *, hide: bool) -> str:
+    """TeX for Anki's MathJax with cloze ``number`` in the cloze class.
+
+    With ``hide`` its gap (``[...]``, ``[hint]``) stands there, else its text
+    (left plain when it cannot stand as one group, such as ``a & b`` in an
+    ``aligned`` row); the other clozes show their text. The result holds no
+    ``{{``, ``}}`` or ``::`` (see :func:`cloze_proof`): it can stand in a cloze.
+    """
+    parts: list[str] = []
+    last = 0
+    for c in clozes:
+        parts.append(tex[last : c.start])
+        if c.number != number or not (hide or _one_group(c.text)):
+            parts.append(c.text)
+        else:
+            parts.append(CLOZE_CLASS + "{" + (_mathjax_gap(c.hint) if hide else c.text) + "}")
+        last = c.end
+    parts.append(tex[last:])
+    return cloze_proof("".join(parts))
+
+
+def mathjax_cloze_tex(tex: str) -> tuple[str, dict[int, str], dict[int, str]]:
+    """A clozed formula's TeX for Anki's MathJax: the whole, and per number its front and back."""
+    clozes = find_clozes(tex)
+    numbers = sorted({c.number for c in clozes})
+    whole = cloze_proof(strip_clozes(tex, clozes))
+    fronts = {n: mathjax_marked(tex, clozes, n, hide=True) for n in numbers}
+    return whole, fronts, {n: mathjax_marked(tex, clozes, n, hide=False) for n in numbers}
+
+
+def _one_group(tex: str) -> bool:
+    """True when ``tex`` can stand as one MathJax argument (no ``&``, ``\\\\``, half a pair)."""
+    toks = tokens(tex)
+    pairs = [("\\left", "\\right"), ("\\begin", "\\end")]
+    if "&" in toks or "\\\\" in toks or ("\\middle" in toks and "\\left" not in toks):
+        return False
+    return all(toks.count(opener) == toks.count(closer) for opener, closer in pairs)
+
+
+def _mathjax_gap(hint: str | None) -> str:
+    """The gap as Anki's MathJax shows it: a hint as text when it can be, else as TeX."""
+    if hint is None or not hint.strip():
+        return r"[\ldots]"
+    if _HINT_AS_TEXT.fullmatch(hint.strip()):
+        return r"[\text{" + hint.strip() + "}]"
+    return "[" + hint + "]"  # TeX in a hint (checked with the formula) stays TeX, as in Anki
+
+
+def cloze_proof(tex: str) -> str:
+    """``tex`` with a space in every ``{{``, ``}}`` and ``::``, which math mode ignores."""
+    return _CLOZE_PAIR.sub(r"\1 ", tex)
 
 
 # --- rewrites ---------------------------------------------------------------

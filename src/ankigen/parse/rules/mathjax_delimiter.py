@@ -5,8 +5,8 @@ They are not this format's math. Written ``\\(`` markdown shows ``(``; written
 MathJax. Either way the author probably meant ``$…$`` or ``$$…$$``. This
 inline rule reads those spellings exactly as markdown-it's escape and entity
 rules would, marking each token it makes; a core rule then notes, on the
-paragraph's inline token, each near miss as ``(line offset, column, spelling)``
-in ``meta["mathjax_delimiters"]`` (column 1-based within the source line).
+paragraph's inline token, each near miss's place (``token_meta.MathjaxPlace``:
+line offset, column 1-based within the source line, spelling).
 """
 
 from __future__ import annotations
@@ -16,6 +16,9 @@ import re
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline.state_inline import StateInline
+
+from ankigen.parse import token_meta
+from ankigen.parse.token_meta import MathjaxPlace, MathjaxSpelling
 
 #: Spelling -> the text markdown-it makes of it (its escape and entity rules).
 _SPELLING = re.compile(r"\\\\(?=[(\[])|\\[(\[]|&(?:#92|#x0*5c|bsol|Backslash);(?=[(\[])", re.I)
@@ -40,7 +43,7 @@ def _tokenize(state: StateInline, silent: bool) -> bool:
         token.markup = spelling
         token.info = "escape"
         shown = spelling if spelling[1] in "([" else spelling + state.src[match.end()]
-        token.meta["mathjax_delimiter"] = (match.start(), shown)
+        token_meta.set_mathjax_spelling(token, MathjaxSpelling(match.start(), shown))
     state.pos = match.end()
     return True
 
@@ -50,24 +53,25 @@ def _note_places(state: StateCore) -> None:
     for block in state.tokens:
         if block.type != "inline" or not block.children or not block.map:
             continue
+        spellings = [token_meta.mathjax_spelling(child) for child in block.children]
         places = [
-            _place(block.content, offset, shown, lines, block.map[0])
-            for child in block.children
-            for offset, shown in [child.meta.get("mathjax_delimiter", (None, ""))]
-            if offset is not None
+            _place(block.content, spelling, lines, block.map[0])
+            for spelling in spellings
+            if spelling is not None
         ]
         if places:
-            block.meta["mathjax_delimiters"] = places
+            token_meta.set_mathjax_places(block, places)
 
 
 def _place(
-    content: str, offset: int, shown: str, lines: list[str], first_line: int
-) -> tuple[int, int, str]:
+    content: str, spelling: MathjaxSpelling, lines: list[str], first_line: int
+) -> MathjaxPlace:
     """The line offset in the block, the 1-based source column, and the spelling."""
+    offset = spelling.offset
     line_offset = content.count("\n", 0, offset)
     line_start = content.rfind("\n", 0, offset) + 1
     content_line = content[line_start:].split("\n", 1)[0]
     index = first_line + line_offset
     source = lines[index] if index < len(lines) else content_line
     indent = max(source.find(content_line), 0) if content_line else 0
-    return line_offset, indent + offset - line_start + 1, shown
+    return MathjaxPlace(line_offset, indent + offset - line_start + 1, spelling.shown)
