@@ -716,7 +716,7 @@ method, path = sys.argv[1], sys.argv[2]
 sample = json.load(open(path, encoding="utf-8"))
 warmup, timed = sample["warmup"], sample["timed"]
 if method == "ankigen":
-    from ankigen.render.formula import render_formula
+    from ankigen.render import render_formula
     def one(tex, display):
         return render_formula(tex, display=display).svg
 else:

@@ -19,8 +19,7 @@ from pathlib import Path
 
 from ankigen import __version__
 from ankigen.diagnostics import Diagnostic
-from ankigen.render.media import MediaCache
-from ankigen.render.tex import RENDER_SETTINGS
+from ankigen.render import RENDER_SETTINGS, MediaCache
 
 _FORMAT = 3
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from ankigen.package.note_types import card_css
-from ankigen.render.figures import FIGURE_FONT_SIZE, MIN_TEXT_PX
+from ankigen.render import FIGURE_FONT_SIZE, MIN_TEXT_PX
 from tests.anki_support import fresh_collection, import_deck
 from tests.chromium import (
     CHROMIUM,

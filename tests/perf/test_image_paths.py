@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.render.images import Folders, ship_image
-from ankigen.render.media import MediaCache
+from ankigen.render import Failed, Folders, MediaCache, Place, Shipped, ship_image
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 16
 SVG = (
@@ -18,6 +17,8 @@ SVG = (
     b'xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape">'
     b'<rect width="2" inkscape:label="editor metadata"/></svg>'
 )
+#: Where the reference stands, for the error when it fails.
+HERE = Place("part/deck.md", 3)
 
 
 @pytest.fixture()
@@ -47,21 +48,22 @@ def root(tmp_path: Path) -> Path:
 def test_fast_and_slow_paths_agree(root: Path, target: str, problem: str | None) -> None:
     deck = root / "part" / "deck.md"
     cache = MediaCache(root.parent / "cache")
-    fast = ship_image(target, deck, root, cache, folders=Folders(root))
-    slow = ship_image(target, deck, root, cache)
-    assert (fast.media, fast.problem, fast.source) == (slow.media, slow.problem, slow.source)
+    fast = ship_image(target, deck, root, cache, place=HERE, folders=Folders(root))
+    slow = ship_image(target, deck, root, cache, place=HERE)
+    assert fast == slow
     if problem is None:
-        assert fast.media is not None and fast.media.path == (root / "img.png").resolve()
+        assert isinstance(fast, Shipped) and fast.media.path == (root / "img.png").resolve()
         assert fast.media.path.read_bytes() == PNG
     else:
-        assert fast.problem is not None and problem in fast.problem
+        assert isinstance(fast, Failed) and problem in fast.diagnostic.message
+        assert (fast.diagnostic.file, fast.diagnostic.line) == ("part/deck.md", 3)
 
 
 def test_a_folder_is_resolved_once(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folders = Folders(root)
     deck = root / "part" / "deck.md"
     cache = MediaCache(root.parent / "cache")
-    ship_image("../img.png", deck, root, cache, folders=folders)
+    ship_image("../img.png", deck, root, cache, place=HERE, folders=folders)
     calls: list[Path] = []
     real = Path.resolve
 
@@ -70,17 +72,19 @@ def test_a_folder_is_resolved_once(root: Path, monkeypatch: pytest.MonkeyPatch) 
         return real(self, strict)
 
     monkeypatch.setattr(Path, "resolve", counting)
-    assert ship_image("../img.png", deck, root, cache, folders=folders).media is not None
+    assert isinstance(
+        ship_image("../img.png", deck, root, cache, place=HERE, folders=folders), Shipped
+    )
     assert calls == []
 
 
 def test_an_svg_ships_its_sanitised_copy_on_the_fast_path(root: Path) -> None:
     deck = root / "part" / "deck.md"
     cache = MediaCache(root.parent / "cache")
-    fast = ship_image("pic.svg", deck, root, cache, folders=Folders(root))
-    slow = ship_image("pic.svg", deck, root, cache)
+    fast = ship_image("pic.svg", deck, root, cache, place=HERE, folders=Folders(root))
+    slow = ship_image("pic.svg", deck, root, cache, place=HERE)
     assert fast == slow
-    assert fast.media is not None and fast.media.path.parent == cache.folder
+    assert isinstance(fast, Shipped) and fast.media.path.parent == cache.folder
     shipped = fast.media.path.read_bytes()
     assert b"<rect" in shipped and b"inkscape" not in shipped
     assert fast.source == (root / "part" / "pic.svg").resolve()

@@ -8,7 +8,7 @@ import zipfile
 from pathlib import Path
 
 from ankigen.package.media_pack import MediaPack, deflate, write_deflated
-from ankigen.render.media import MediaCache, MediaFile
+from ankigen.render import MediaCache, MediaFile
 
 DATE = (2023, 11, 14, 22, 13, 20)
 

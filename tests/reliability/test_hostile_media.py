@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.render.images import MAX_IMAGE_BYTES
+from ankigen.render import MAX_IMAGE_BYTES
 from tests.reliability.support import GOOD_DECK, files_in, leftovers, run_cli
 
 DECK = (

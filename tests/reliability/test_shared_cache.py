@@ -11,8 +11,7 @@ from pathlib import Path
 
 from ankigen.model import Deck
 from ankigen.parse import parse_text
-from ankigen.render.math import MathRenderer
-from ankigen.render.media import MediaCache
+from ankigen.render import MathRenderer, MediaCache
 
 
 def _deck(tmp_path: Path, tex: str) -> Deck:
@@ -27,8 +26,8 @@ def test_interleaved_builds_keep_both_index_entries(tmp_path: Path) -> None:
     first, second = MathRenderer(cache), MathRenderer(cache)
     assert first.prepare(_deck(tmp_path, "a^2")) == []
     assert second.prepare(_deck(tmp_path, "b^2")) == []
-    first.draw_pending()
-    second.draw_pending()
+    assert first.draw_pending() == []
+    assert second.draw_pending() == []
 
     index = json.loads(cache.path("math-index.json").read_text("utf-8"))
     assert len(index) == 2

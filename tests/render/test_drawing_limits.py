@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 import pytest
 
-import ankigen.render.formula
-from ankigen.render.drawing import (
+import ankigen.render._formula_drawing
+from ankigen.render import (
     MAX_DRAW_DEPTH,
     MAX_FALLBACK_DEPTH,
     DrawingLimitError,
@@ -45,7 +45,7 @@ def test_a_stack_overflow_is_a_depth_error(monkeypatch: pytest.MonkeyPatch) -> N
     def overflow(tex: str, *, display: bool, highlight: Sequence[str] = ()) -> None:
         raise RecursionError
 
-    monkeypatch.setattr(ankigen.render.formula, "render_formula", overflow)
+    monkeypatch.setattr(ankigen.render._formula_drawing, "render_formula", overflow)
     with pytest.raises(DrawingLimitError) as refused:
         draw_within_limits("x", display=False, time_limit=30)
     assert refused.value.code == "AG663"

@@ -15,7 +15,7 @@ from matplotlib.text import Text
 
 from ankigen.check import check_deck
 from ankigen.parse import parse_file
-from ankigen.render.figures import (
+from ankigen.render._figures import (  # the figure defaults themselves, under test
     FIGURE_SIZE,
     MIN_TEXT_PX,
     _figure_rc,

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from ankigen.cli import main
-from ankigen.render.figures import draw_figure
-from ankigen.render.media import MediaCache
+from ankigen.render import Failed, MediaCache, Place, Shipped, draw_figure
+
+#: Where the figure is referenced, for the error when it fails.
+HERE = Place("deck.md", 7)
 
 SCRIPT = """
 RUNS = __import__("pathlib").Path(__file__).with_name("runs.txt")
@@ -42,8 +45,9 @@ def test_a_figure_gives_the_same_bytes_every_time(
             "let S = k/2",
             image_format,
             MediaCache(tmp_path / cache),
+            place=HERE,
         )
-        assert result.media is not None, result.problem
+        assert isinstance(result, Shipped), result
         assert result.media.name.endswith(f".{image_format}")
         return result.media.path.read_bytes()
 
@@ -68,6 +72,32 @@ def test_each_figure_runs_once_per_build_with_the_files_formulas(
     assert (figures / "runs.txt").read_text() == "x"
 
 
+def test_a_failing_figure_runs_once_and_is_reported_at_each_reference(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "figures" / "broken.py").write_text(
+        'RUNS = __import__("pathlib").Path(__file__).with_name("runs.txt")\n\n'
+        "def draw(fig, formulas):\n"
+        '    RUNS.write_text(RUNS.read_text() + "x" if RUNS.exists() else "x")\n'
+        "    raise ValueError('no data')\n",
+        "utf-8",
+    )
+    (tmp_path / "content").mkdir()
+    (tmp_path / "content" / "deck.md").write_text(
+        "# Figures\n\nFirst? ::: ![a](figure:broken)\n\nSecond? ::: ![b](figure:broken)\n",
+        "utf-8",
+    )
+    result = CliRunner().invoke(main, ["build", "--math", "mathjax", "--format", "json"])
+    assert result.exit_code == 1, result.output
+    records = json.loads(result.stdout)["diagnostics"]
+    found = [(r["line"], r["code"], r["message"]) for r in records]
+    message = "figure 'broken' failed: ValueError: no data"
+    assert found == [(3, "AG330", message), (5, "AG330", message)]
+    assert (tmp_path / "figures" / "runs.txt").read_text() == "x"
+
+
 @pytest.mark.parametrize(
     ("body", "message"),
     [
@@ -83,9 +113,10 @@ def test_each_figure_runs_once_per_build_with_the_files_formulas(
 def test_a_figure_that_exits_or_hangs_is_an_error(tmp_path: Path, body: str, message: str) -> None:
     (tmp_path / "bad.py").write_text(f"def draw(fig, formulas):\n{body}", "utf-8")
     cache = MediaCache(tmp_path / "cache")
-    result = draw_figure("bad", tmp_path, {}, "", "svg", cache, time_limit=0.3)
-    assert result.media is None
-    assert result.problem == message
+    result = draw_figure("bad", tmp_path, {}, "", "svg", cache, time_limit=0.3, place=HERE)
+    assert isinstance(result, Failed)
+    assert result.diagnostic.message == message
+    assert (result.diagnostic.file, result.diagnostic.line) == ("deck.md", 7)
 
 
 def test_what_a_figure_prints_stays_out_of_the_output(
@@ -95,8 +126,9 @@ def test_what_a_figure_prints_stays_out_of_the_output(
         "def draw(fig, formulas):\n    print('hello')\n    fig.add_subplot().plot([1, 2])\n",
         "utf-8",
     )
-    result = draw_figure("chatty", tmp_path, {}, "", "svg", MediaCache(tmp_path / "cache"))
-    assert result.media is not None
+    cache = MediaCache(tmp_path / "cache")
+    result = draw_figure("chatty", tmp_path, {}, "", "svg", cache, place=HERE)
+    assert isinstance(result, Shipped)
     assert capsys.readouterr().out == ""
 
 
@@ -110,7 +142,9 @@ def test_a_figure_svg_passes_the_svg_allow_list(tmp_path: Path) -> None:
         "    ax.plot([1, 2], [1, 2])[0].set_url('javascript:alert(1)')\n",
         "utf-8",
     )
-    result = draw_figure("sneaky", folder, {}, "", "svg", MediaCache(tmp_path / "cache"))
-    assert result.media is None
-    assert result.code == "AG602"
-    assert result.problem is not None and result.problem.startswith("figure 'sneaky' is refused")
+    result = draw_figure(
+        "sneaky", folder, {}, "", "svg", MediaCache(tmp_path / "cache"), place=HERE
+    )
+    assert isinstance(result, Failed)
+    assert result.diagnostic.code == "AG602"
+    assert result.diagnostic.message.startswith("figure 'sneaky' is refused")

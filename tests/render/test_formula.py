@@ -12,7 +12,7 @@ import pytest
 from matplotlib.mathtext import MathTextParser
 
 from ankigen.parse import parse_file
-from ankigen.render.formula import (
+from ankigen.render import (
     FormulaError,
     RenderedFormula,
     cloze_variants,

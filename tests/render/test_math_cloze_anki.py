@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.render.formula import (
+from ankigen.render import (
     cloze_variants,
     formula_img_html,
     math_cloze_html,

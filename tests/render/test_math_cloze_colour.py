@@ -16,10 +16,8 @@ from matplotlib.font_manager import FontProperties
 from matplotlib.path import Path as Outline
 
 from ankigen.model import Deck, Fragment, Item, ItemKind, Math, MathMode
-from ankigen.render import _highlight
-from ankigen.render.formula import cloze_variants, math_cloze_html, render_formula
-from ankigen.render.math import MathRenderer
-from ankigen.render.media import MediaCache
+from ankigen.render import MathRenderer, MediaCache, cloze_variants, math_cloze_html, render_formula
+from ankigen.render import _mathtext_highlight as _highlight
 
 COLOUR = b"#1f5fbf"
 
@@ -86,7 +84,7 @@ def test_html_gives_every_card_its_own_front_and_back(tmp_path: Path) -> None:
     cache = MediaCache(tmp_path / "cache")
     renderer = MathRenderer(cache)
     assert renderer.prepare(deck) == []
-    renderer.draw_pending()
+    assert renderer.draw_pending() == []
     html, media = renderer.html(math, MathMode.IMAGE, cloze=True)
     clozes = re.findall(
         r"\{\{c(\d)::<img[^>]*src=\"([^\"]+)\"[^>]*>::<img[^>]*src=\"([^\"]+)\"", html

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.render.formula import formula_img_html, render_formula
+from ankigen.render import formula_img_html, render_formula
 from tests.chromium import CHROMIUM, PROBE_HEAD, SKIP_REASON, measure, screenshot
 
 #: (TeX, display, renderer, (width, height, depth) in em)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from ankigen.render._tex import cloze_proof, mathjax_cloze_tex
+from ankigen.render._tex_syntax import cloze_proof, mathjax_cloze_tex  # internals, under test
 
 SPEEDUP = r"S = \frac{ {{c1::T_1}} }{ {{c2::T_k::time on k}} }"
 

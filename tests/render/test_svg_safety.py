@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ankigen.render.svg_safety import sanitise_svg
+from ankigen.render import CleanSvg, RefusedSvg, sanitise_svg
 
 HEAD = b'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
 
@@ -18,7 +18,7 @@ def test_a_drawing_keeps_its_shapes_and_loses_editor_metadata() -> None:
         b'<rect width="5" style="fill:url(#g)" data-x="1"/><use xlink:href="#g"/></svg>'
     )
     cleaned = sanitise_svg(svg)
-    assert cleaned.problem is None
+    assert isinstance(cleaned, CleanSvg)
     assert cleaned.data == (
         b"<?xml version='1.0' encoding='utf-8'?>\n"
         b'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
@@ -45,21 +45,21 @@ def test_a_drawing_keeps_its_shapes_and_loses_editor_metadata() -> None:
 )
 def test_what_could_run_or_load_is_refused(body: bytes, problem: str) -> None:
     cleaned = sanitise_svg(HEAD + body + b"</svg>")
-    assert cleaned.data is None
-    assert problem in (cleaned.problem or "")
+    assert isinstance(cleaned, RefusedSvg)
+    assert problem in cleaned.reason
 
 
 def test_entity_declarations_are_refused_before_parsing() -> None:
     bomb = b'<!DOCTYPE svg [<!ENTITY a "xxxxxxxxxx"><!ENTITY b "&a;&a;&a;&a;">]>' + HEAD
     cleaned = sanitise_svg(bomb + b"<text>&b;</text></svg>")
-    assert cleaned.data is None
-    assert "DOCTYPE" in (cleaned.problem or "")
+    assert isinstance(cleaned, RefusedSvg)
+    assert "DOCTYPE" in cleaned.reason
 
 
 def test_broken_xml_is_a_problem_not_a_crash() -> None:
     cleaned = sanitise_svg(HEAD + b"<rect")
-    assert cleaned.data is None
-    assert "not well-formed" in (cleaned.problem or "")
+    assert isinstance(cleaned, RefusedSvg)
+    assert "not well-formed" in cleaned.reason
 
 
 def test_a_matplotlib_figure_with_a_raster_passes_unchanged_in_its_drawing() -> None:
@@ -75,12 +75,12 @@ def test_a_matplotlib_figure_with_a_raster_passes_unchanged_in_its_drawing() -> 
     figure.savefig(exported, format="svg")
     assert exported.getvalue().count(b"<!DOCTYPE svg PUBLIC") == 1
     cleaned = sanitise_svg(exported.getvalue())
-    assert cleaned.problem is None
-    assert cleaned.data is not None
+    assert isinstance(cleaned, CleanSvg)
     assert b"<image " in cleaned.data and b"data:image/png;base64," in cleaned.data
     assert b"<metadata" not in cleaned.data and b"DOCTYPE" not in cleaned.data
 
 
 def test_an_embedded_picture_must_be_a_raster() -> None:
     cleaned = sanitise_svg(HEAD + b'<image href="data:image/svg+xml;base64,PHN2Zz4="/></svg>')
-    assert "<image>" in (cleaned.problem or "")
+    assert isinstance(cleaned, RefusedSvg)
+    assert "<image>" in cleaned.reason

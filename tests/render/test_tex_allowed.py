@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ankigen.render.tex import tex_problem
+from ankigen.render import tex_problem
 
 DEFINING = [
     r"\def\a{b}",

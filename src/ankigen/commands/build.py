@@ -27,8 +27,7 @@ from ankigen.model import Deck, MathMode
 from ankigen.package import PackagedDeck, write_deck
 from ankigen.parse import parse_file
 from ankigen.paths import display_path
-from ankigen.render import Progress, RenderedDeck, RenderSettings, render_decks
-from ankigen.render.media import MediaCache
+from ankigen.render import MediaCache, Progress, RenderedDeck, RenderSettings, render_decks
 from ankigen.stamp import Stamp, file_hash, input_hash, is_up_to_date, load_stamp, save_stamp
 from ankigen.timelimit import TimeLimits
 

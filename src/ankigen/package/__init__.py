@@ -28,8 +28,7 @@ from ankigen.package.anki_cards import cloze_ordinals
 from ankigen.package.media_pack import MediaPack, write_deflated
 from ankigen.package.note_types import cloze_model, reveal_model
 from ankigen.package.release import release_tag
-from ankigen.render import RenderedDeck
-from ankigen.render.media import MediaCache, MediaFile
+from ankigen.render import MediaCache, MediaFile, RenderedDeck
 
 __all__ = ["PackagedDeck", "card_ordinals", "deck_id", "write_deck"]
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 from zipfile import ZIP_DEFLATED, ZipFile, ZipInfo
 
-from ankigen.render.media import MediaCache, MediaFile
+from ankigen.render import MediaCache, MediaFile
 
 _HEADER = struct.Struct("<I")  # length of the JSON index that follows it
 _PACK_FORMAT = 1

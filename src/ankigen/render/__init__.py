@@ -3,23 +3,41 @@
 Input is parsed (and checked) decks; output is ``RenderedDeck`` values whose
 notes hold final field HTML and whose media are files in the cache folder.
 Nothing is written outside the cache; packaging happens later.
+
+This module is the stage's one facade: other stages, commands and tests
+import from ``ankigen.render``, never from its ``_private`` modules. Those are
+named for their role (docs/architecture.md has the table): TeX syntax and
+policy (``_tex_syntax``, ``_tex_policy``, ``_tex_allowlist``), formula images,
+drawing and HTML (``_formula_image``, ``_formula_drawing``, ``_mathtext_drawing``,
+``_mathtext_highlight``, ``_fallback_drawing``, ``_formula_html``,
+``_math_renderer``), ``_figures``, ``_images``, ``_svg_safety``, ``_media`` and
+``_notes`` (items to notes).
 """
 
 from __future__ import annotations
 
-import html
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ankigen import anki_markup
-from ankigen.diagnostics import Diagnostic, error
-from ankigen.model import SLOT, Deck, Fragment, ImageRef, Item, ItemKind, Math, MathMode
-from ankigen.render.figures import FigureResult, Formulas, draw_figure
-from ankigen.render.images import Folders, ship_image
-from ankigen.render.math import MathRenderer
-from ankigen.render.media import MediaCache, MediaFile
+from ankigen.diagnostics import Diagnostic, sort_diagnostics
+from ankigen.model import Deck, MathMode
+from ankigen.render._figures import FIGURE_FONT_SIZE, MIN_TEXT_PX, Formulas, draw_figure
+from ankigen.render._formula_drawing import (
+    MAX_DRAW_DEPTH,
+    MAX_FALLBACK_DEPTH,
+    DrawingLimitError,
+    draw_within_limits,
+    render_formula,
+)
+from ankigen.render._formula_html import cloze_variants, formula_img_html, math_cloze_html
+from ankigen.render._formula_image import RENDER_SETTINGS, FormulaError, RenderedFormula
+from ankigen.render._images import MAX_IMAGE_BYTES, Folders, ship_image
+from ankigen.render._math_renderer import MathRenderer
+from ankigen.render._media import Failed, MediaCache, MediaFile, Place, Shipped, ShipResult
+from ankigen.render._notes import DeckFiller, FigureDrawer, Note, RenderedDeck
+from ankigen.render._svg_safety import CleanSvg, RefusedSvg, SvgResult, sanitise_svg
+from ankigen.render._tex_policy import tex_problem
 from ankigen.timelimit import TimeLimits
 
 #: Called as ``progress(done, total)`` while formulas and figures render.
@@ -34,34 +52,6 @@ class RenderSettings:
     cache_dir: Path
     figure_format: str = "svg"
     limits: TimeLimits = field(default_factory=TimeLimits)
-
-
-@dataclass(frozen=True)
-class Note:
-    """One note, ready to package: note type, field HTML, identity, tags and deck."""
-
-    kind: ItemKind
-    fields: tuple[str, ...]
-    guid: str
-    tags: tuple[str, ...]
-    deck_name: str
-    line: int
-    #: The figure scripts and image files this note shows (its inputs besides the content).
-    sources: tuple[Path, ...] = ()
-
-
-@dataclass(frozen=True)
-class RenderedDeck:
-    """A deck's notes, the media they reference, and the files those came from.
-
-    ``sources`` are the figure scripts and image files the deck used, so a
-    later build can tell whether the deck is still up to date.
-    """
-
-    deck: Deck
-    notes: tuple[Note, ...]
-    media: tuple[MediaFile, ...]
-    sources: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -87,11 +77,13 @@ def render_decks(
     diagnostics: list[Diagnostic] = []
     for deck in decks:
         diagnostics.extend(maths.prepare(deck))
-    maths.draw_pending(progress)
-    figures = _FigureDrawer(settings, cache)
+    undrawn = maths.draw_pending(progress)
+    figures = FigureDrawer(
+        settings.figures_dir, settings.figure_format, settings.limits.figure, cache
+    )
     rendered: list[RenderedDeck] = []
     for deck in decks:
-        filler = _DeckFiller(
+        filler = DeckFiller(
             deck,
             maths,
             figures,
@@ -99,185 +91,55 @@ def render_decks(
             formulas.get(deck.path, {}),
             formulas_source.get(deck.path, ""),
         )
-        rendered.append(filler.rendered())
-        diagnostics.extend(filler.diagnostics)
-    diagnostics.extend(maths.diagnostics)
+        filled, problems = filler.rendered()
+        rendered.append(filled)
+        diagnostics.extend(problems)
+    # Formulas that could not be drawn come last, as they always have: the
+    # order of two diagnostics at one place is the order they are printed in.
+    diagnostics.extend(undrawn)
     return RenderReport(
         tuple(rendered),
-        tuple(_unique(diagnostics)),
+        tuple(sort_diagnostics(diagnostics)),
         rendered=maths.drawn + figures.drawn,
         cached=maths.reused + figures.reused,
     )
 
 
-class _DeckFiller:
-    """Fills one deck's math and image slots, gathering its media and problems."""
-
-    def __init__(
-        self,
-        deck: Deck,
-        maths: MathRenderer,
-        figures: _FigureDrawer,
-        cache: MediaCache,
-        formulas: Formulas,
-        formulas_source: str,
-    ) -> None:
-        self.deck = deck
-        self._maths = maths
-        self._figures = figures
-        self._cache = cache
-        self._formulas = formulas
-        self._formulas_source = formulas_source
-        self._media: dict[str, MediaFile] = {}
-        self._sources: set[Path] = set()
-        self._note_sources: set[Path] = set()
-        self._folders = Folders(deck.root)
-        self.diagnostics: list[Diagnostic] = []
-
-    def rendered(self) -> RenderedDeck:
-        """Every item of the deck as a note, with the media the notes reference."""
-        notes = tuple(self._note(item) for item in self.deck.items)
-        media = tuple(self._media[name] for name in sorted(self._media))
-        return RenderedDeck(self.deck, notes, media, tuple(sorted(self._sources)))
-
-    def _note(self, item: Item) -> Note:
-        self._note_sources = set()
-        front = context_html(item.context) + self._fill(
-            item.front, cloze=item.kind is ItemKind.CLOZE
-        )
-        back = self._fill(item.back, cloze=False)
-        # The file name is the author's too: `[sound:x.mp3].md` must not play.
-        source = anki_markup.inert(html.escape(f"{self.deck.path.name}:{item.line}"))
-        deck_name = item.subdeck or self.deck.name
-        shown = tuple(sorted(self._note_sources))
-        fields = (front, back, source)
-        return Note(item.kind, fields, item.guid, item.tags, deck_name, item.line, shown)
-
-    def _fill(self, fragment: Fragment, *, cloze: bool) -> str:
-        """Replace the fragment's slots with math and image HTML."""
-        if SLOT not in fragment.html:
-            return fragment.html
-        parts = fragment.html.split(SLOT)
-        # Slots alternate with text: text, slot, text, slot, ...
-        for position in range(1, len(parts), 2):
-            kind, number = parts[position][0], int(parts[position][1:])
-            if kind == "m":
-                math = fragment.maths[number]
-                parts[position] = self._math_html(math, cloze=cloze)
-                if not math.display:
-                    parts[position - 1], parts[position], parts[position + 1] = keep_punctuation(
-                        parts[position - 1], parts[position], parts[position + 1]
-                    )
-            else:
-                parts[position] = self._image_html(fragment.images[number])
-        return "".join(parts)
-
-    def _math_html(self, math: Math, *, cloze: bool) -> str:
-        math_html, media = self._maths.html(math, self.deck.math, cloze=cloze)
-        for file in media:
-            self._media[file.name] = file
-        return math_html
-
-    def _image_html(self, ref: ImageRef) -> str:
-        if ref.figure_id is not None:
-            drawn = self._figures.draw(ref.figure_id, self._formulas, self._formulas_source)
-            css, code = "ag-figure", ""
-            media, problem, detail, source = (
-                drawn.media,
-                drawn.problem,
-                drawn.traceback,
-                drawn.script,
-            )
-            code = drawn.code or "AG330"  # a figure that cannot be drawn
-        else:
-            shipped = ship_image(
-                ref.target, self.deck.path, self.deck.root, self._cache, folders=self._folders
-            )
-            css = "ag-image"
-            media, problem, detail, source = shipped.media, shipped.problem, "", shipped.source
-            code = shipped.code or "AG320"  # an image that cannot be shipped
-        if media is None:
-            self.diagnostics.append(
-                error(self.deck.display_path, ref.line, problem or "bad image", detail, code=code)
-            )
-            return ""
-        self._media[media.name] = media
-        if source is not None:
-            self._sources.add(source)
-            self._note_sources.add(source)
-        src, alt = anki_markup.attribute(media.name), anki_markup.attribute(ref.alt)
-        return f'<img class="{css}" src="{src}" alt="{alt}">'
-
-
-def context_html(context: str | None) -> str:
-    """The context line above a question: a ``.ag-context`` block, or nothing.
-
-    It goes into the Question (or Text) field itself, so the note types keep
-    their fields. It is the author's text like any other: escaped so Anki reads
-    no cloze in it, with its bracket commands and MathJax delimiters made inert.
-    """
-    if not context:
-        return ""
-    text = anki_markup.inert(anki_markup.literal(context))
-    return f'<div class="ag-context">{text}</div>'
-
-
-#: Punctuation that must not start a line after an inline formula.
-_TRAILING_PUNCTUATION = re.compile(r"[.,;:!?)\]…%]+")
-#: Punctuation that must not end a line before one.
-_OPENING_PUNCTUATION = re.compile(r"[(\[]+$")
-
-
-def keep_punctuation(before: str, formula_html: str, after: str) -> tuple[str, str, str]:
-    """Glue the punctuation around an inline formula to it, in a no-wrap span.
-
-    A period after a formula image, or a parenthesis before it, could
-    otherwise sit alone at a line break. ``::`` (a cloze's hint separator) is
-    never punctuation. Returns the new text before, formula HTML and text after.
-    """
-    closing = _TRAILING_PUNCTUATION.match(after)
-    opening = _OPENING_PUNCTUATION.search(before)
-    if after.startswith("::"):
-        closing = None
-    if not formula_html or (closing is None and opening is None):
-        return before, formula_html, after
-    head = opening.group(0) if opening else ""
-    tail = closing.group(0) if closing else ""
-    glued = f'<span class="ag-nowrap">{head}{formula_html}{tail}</span>'
-    return before[: len(before) - len(head)], glued, after[len(tail) :]
-
-
-class _FigureDrawer:
-    """Draws each (figure, formulas) pair at most once per build."""
-
-    def __init__(self, settings: RenderSettings, cache: MediaCache) -> None:
-        self._settings = settings
-        self._cache = cache
-        self._results: dict[tuple[str, str], FigureResult] = {}
-        self.drawn = 0
-        self.reused = 0
-
-    def draw(self, figure_id: str, formulas: Formulas, formulas_source: str) -> FigureResult:
-        key = (figure_id, formulas_source)
-        if key not in self._results:
-            result = draw_figure(
-                figure_id,
-                self._settings.figures_dir,
-                formulas,
-                formulas_source,
-                self._settings.figure_format,
-                self._cache,
-                self._settings.limits.figure,
-            )
-            if result.media is not None:
-                self.drawn += result.drawn
-                self.reused += not result.drawn
-            self._results[key] = result
-        return self._results[key]
-
-
-def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-    return list(dict.fromkeys(diagnostics))
-
-
-__all__ = ["MathMode", "Note", "RenderReport", "RenderSettings", "RenderedDeck", "render_decks"]
+__all__ = [
+    "FIGURE_FONT_SIZE",
+    "MAX_DRAW_DEPTH",
+    "MAX_FALLBACK_DEPTH",
+    "MAX_IMAGE_BYTES",
+    "MIN_TEXT_PX",
+    "RENDER_SETTINGS",
+    "CleanSvg",
+    "DrawingLimitError",
+    "Failed",
+    "Folders",
+    "FormulaError",
+    "MathMode",
+    "MathRenderer",
+    "MediaCache",
+    "MediaFile",
+    "Note",
+    "Place",
+    "Progress",
+    "RefusedSvg",
+    "RenderReport",
+    "RenderSettings",
+    "RenderedDeck",
+    "RenderedFormula",
+    "ShipResult",
+    "Shipped",
+    "SvgResult",
+    "cloze_variants",
+    "draw_figure",
+    "draw_within_limits",
+    "formula_img_html",
+    "math_cloze_html",
+    "render_decks",
+    "render_formula",
+    "sanitise_svg",
+    "ship_image",
+    "tex_problem",
+]

@@ -1,4 +1,4 @@
-"""Formulas to deterministic SVG images, and cloze-in-math for image mode.
+"""Drawing a formula with matplotlib mathtext, and the way every formula image is drawn.
 
 How a formula is drawn
 ----------------------
@@ -32,6 +32,9 @@ card's text), so they sit equally in text.
 
 Sizes are reported in em of the card font: an ``<img>`` given ``width: Wem``
 and ``vertical-align: -Dem`` sits on the text baseline at the text's size.
+
+The engine is chosen (step 4) and the limits kept in ``_formula_drawing``;
+ziamath is ``_fallback_drawing``; cloze colours are ``_mathtext_highlight``.
 """
 
 from __future__ import annotations
@@ -50,32 +53,11 @@ from matplotlib.path import Path
 from matplotlib.textpath import TextPath, text_to_path
 from matplotlib.transforms import Affine2D
 
-from ankigen.render import _fallback, _highlight, _tex
-from ankigen.render.tex import DRAW_SIZE as _SIZE
-from ankigen.render.tex import FONTSET as _FONTSET
-from ankigen.render.tex import (  # re-exported: the public formula API in one place
-    MATH_SCALE,
-    RENDER_SETTINGS,
-    ClozeVariants,
-    FormulaError,
-    RenderedFormula,
-    cloze_variants,
-    formula_img_html,
-    math_cloze_html,
-    tex_problem,
-)
-
-__all__ = [
-    "RENDER_SETTINGS",
-    "ClozeVariants",
-    "FormulaError",
-    "RenderedFormula",
-    "cloze_variants",
-    "formula_img_html",
-    "math_cloze_html",
-    "render_formula",
-    "tex_problem",
-]
+from ankigen.render import _mathtext_highlight as _highlight
+from ankigen.render import _tex_syntax as _tex
+from ankigen.render._formula_image import DRAW_SIZE as _SIZE
+from ankigen.render._formula_image import FONTSET as _FONTSET
+from ankigen.render._formula_image import MATH_SCALE, FormulaError, RenderedFormula
 
 _SVG_RC: dict[Any, Any] = {"svg.fonttype": "path", "svg.hashsalt": "ankigen", "svg.id": None}
 _SVG_METADATA = {"Date": None, "Creator": None, "Format": None, "Type": None}
@@ -86,53 +68,6 @@ _PROP = FontProperties(size=_SIZE, math_fontfamily=_FONTSET)
 
 
 # --- rendering --------------------------------------------------------------
-
-
-def render_formula(tex: str, *, display: bool, highlight: Sequence[str] = ()) -> RenderedFormula:
-    """Draw TeX (no cloze markers) as deterministic SVG bytes; raise FormulaError.
-
-    ``highlight`` names parts of ``tex`` (a cloze's gap, or what it reveals) to
-    draw in the cloze colour, in bold; only mathtext draws them so. The same
-    TeX and settings give the same bytes on every run.
-    """
-    problem = tex_problem(tex)
-    if problem is not None:
-        raise FormulaError(problem)
-    if _tex.find_clozes(tex):
-        raise FormulaError("cloze markers must be split off with cloze_variants() first")
-    toks = _tex.tokens(tex)
-    if "$" in toks:
-        raise FormulaError("a bare '$' inside a formula (write \\$)")
-    cmds = [t for t in toks if len(t) > 1 and t[0] == "\\" and t[1].isalpha()]
-    if any(c in _fallback.TRIGGERS for c in cmds):
-        return _render_fallback(tex, display=display)
-    if any(c in _BIG_OPERATORS for c in cmds) and _fallback.knows(cmds):
-        # mathtext draws a sum at text size in display and its limits above
-        # and below even inline; ziamath follows TeX in both (a tall sum with
-        # limits under it in display, limits at its side inline).
-        return _render_fallback(tex, display=display)
-    parts = [_tex.rewrite(part) for part in highlight]
-    return _render_mathtext(_tex.rewrite(display_style(tex) if display else tex), parts)
-
-
-#: Operators TeX draws larger in display style than in text.
-_BIG_OPERATORS = frozenset(
-    {
-        "\\sum",
-        "\\prod",
-        "\\coprod",
-        "\\int",
-        "\\iint",
-        "\\iiint",
-        "\\oint",
-        "\\bigcup",
-        "\\bigcap",
-        "\\bigoplus",
-        "\\bigotimes",
-        "\\bigvee",
-        "\\bigwedge",
-    }
-)
 
 
 def display_style(tex: str) -> str:
@@ -169,7 +104,8 @@ def display_style(tex: str) -> str:
     return "".join(out)
 
 
-def _render_mathtext(tex: str, highlight: Sequence[str] = ()) -> RenderedFormula:
+def render_mathtext(tex: str, highlight: Sequence[str] = ()) -> RenderedFormula:
+    """Draw TeX that mathtext knows (rewritten, in display style if wanted); raise FormulaError."""
     s = f"${tex}$"
     try:
         # MathTextParser("path").parse, through the parser TextPath uses (shared cache)
@@ -235,26 +171,3 @@ def _mathtext_message(exc: Exception) -> str:
     detail = last[-1].split(":", 1)[-1].strip() if last else text
     detail = re.split(r",? found '", detail)[0].strip()
     return f"mathtext cannot draw this: {detail}"
-
-
-_CASES = re.compile(r"\\begin\{cases\}.*?\\end\{cases\}", re.S)
-
-
-def _render_fallback(tex: str, *, display: bool) -> RenderedFormula:
-    toks = _tex.tokens(tex)
-    envs: list[str] = []
-    for i, t in enumerate(toks):
-        if t == "\\begin":
-            name, _ = _tex._group_arg(toks, i + 1)
-            envs.append(name or "")
-    # latex2mathml knows \le, \implies... natively; only drop the sizing switches
-    tex = _tex.rewrite(tex, {})
-    # ziamath sets the columns of cases almost touching ("1 x > 0"): add TeX's quad
-    tex = _CASES.sub(lambda m: m.group(0).replace("&", "&\\quad "), tex)
-    try:
-        _fallback.check(_tex.commands(tex), envs)
-        svg, width, height, depth = _fallback.render(tex, display=display, size=_SIZE)
-    except _fallback.FallbackError as exc:
-        raise FormulaError(str(exc)) from None
-    scale = MATH_SCALE
-    return RenderedFormula(svg, width * scale, height * scale, depth * scale, renderer="ziamath")

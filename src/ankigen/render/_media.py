@@ -1,4 +1,8 @@
-"""Media files and the on-disk cache they live in until packaging."""
+"""Media files, the on-disk cache they live in until packaging, and what shipping one gives.
+
+An image or a figure is either ``Shipped`` (a media file, and the file it was
+made from) or ``Failed`` (a ``Diagnostic`` at the ``Place`` that referenced it).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,8 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from ankigen.diagnostics import Diagnostic, error
 
 try:
     import fcntl
@@ -23,6 +29,39 @@ class MediaFile:
 
     name: str
     path: Path
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where content refers to an image or figure: its file (as shown) and line."""
+
+    file: str
+    line: int
+
+    def failed(self, message: str, detail: str = "", *, code: str) -> Failed:
+        """The error for a reference here that cannot be shipped."""
+        return Failed(error(self.file, self.line, message, detail, code=code))
+
+
+@dataclass(frozen=True)
+class Shipped:
+    """A media file on its way into the deck, and the image or script it was made from."""
+
+    media: MediaFile
+    source: Path
+    #: A figure drawn by this build (False: taken from the cache, or an image file).
+    drawn: bool = False
+
+
+@dataclass(frozen=True)
+class Failed:
+    """An image or figure that is not in the deck, and the error that says why."""
+
+    diagnostic: Diagnostic
+
+
+#: What shipping one image or drawing one figure gives.
+ShipResult = Shipped | Failed
 
 
 def content_hash(*parts: str | bytes) -> str:

@@ -5,14 +5,19 @@ with the bundled STIX Two Math font) draws under/over-braces, matrices, cases
 and boxes. It never fails on an unknown command: latex2mathml turns ``\\foo``
 into the letters "foo". So every command is checked against what latex2mathml
 really knows before ziamath sees the formula, and environments against a
-short list that ziamath lays out well.
+short list that ziamath lays out well. ``render_fallback`` is the whole way
+in: check, adjust for ziamath, draw, and size like mathtext's images.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 import warnings
 import xml.etree.ElementTree as ET
+
+from ankigen.render import _tex_syntax
+from ankigen.render._formula_image import DRAW_SIZE, MATH_SCALE, FormulaError, RenderedFormula
 
 #: Commands that send a formula to this renderer (mathtext has none of them).
 TRIGGERS = frozenset(
@@ -136,3 +141,25 @@ def render(tex: str, *, display: bool, size: float) -> tuple[bytes, float, float
         raise FallbackError("the formula draws nothing")
     data = ET.tostring(svg, encoding="unicode").encode("utf-8")
     return data, width / size, height / size, depth / size
+
+
+_CASES = re.compile(r"\\begin\{cases\}.*?\\end\{cases\}", re.S)
+
+
+def render_fallback(tex: str, *, display: bool) -> RenderedFormula:
+    """Draw TeX with ziamath once every command and environment in it is checked.
+
+    Raises FormulaError naming the first construct not drawn faithfully.
+    """
+    environments = _tex_syntax.environments(tex)
+    # latex2mathml knows \le, \implies... natively; only drop the sizing switches
+    tex = _tex_syntax.rewrite(tex, {})
+    # ziamath sets the columns of cases almost touching ("1 x > 0"): add TeX's quad
+    tex = _CASES.sub(lambda m: m.group(0).replace("&", "&\\quad "), tex)
+    try:
+        check(_tex_syntax.commands(tex), environments)
+        svg, width, height, depth = render(tex, display=display, size=DRAW_SIZE)
+    except FallbackError as exc:
+        raise FormulaError(str(exc)) from None
+    scale = MATH_SCALE
+    return RenderedFormula(svg, width * scale, height * scale, depth * scale, renderer="ziamath")

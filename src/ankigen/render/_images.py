@@ -10,8 +10,15 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from ankigen.paths import display_path
-from ankigen.render.media import MediaCache, MediaFile, content_hash
-from ankigen.render.svg_safety import sanitise_svg
+from ankigen.render._media import (
+    MediaCache,
+    MediaFile,
+    Place,
+    Shipped,
+    ShipResult,
+    content_hash,
+)
+from ankigen.render._svg_safety import RefusedSvg, sanitise_svg
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _EXTENSIONS = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp"}
@@ -22,14 +29,8 @@ _NAME_MAX = 255
 _PATH_MAX = 4096
 
 
-@dataclass(frozen=True)
-class ImageResult:
-    """A shipped image, or the reason it cannot be shipped."""
-
-    media: MediaFile | None
-    problem: str | None = None
-    source: Path | None = None
-    code: str = ""
+#: The code of an image that cannot be shipped, when no more specific one applies.
+IMAGE_CODE = "AG320"
 
 
 @dataclass
@@ -62,8 +63,9 @@ def ship_image(
     root: Path,
     cache: MediaCache,
     *,
+    place: Place,
     folders: Folders | None = None,
-) -> ImageResult:
+) -> ShipResult:
     """Ship an image under a collision-free name made from its bytes.
 
     The path must be relative, stay inside the content root once symlinks
@@ -71,50 +73,56 @@ def ship_image(
     may not pull in files from elsewhere on the machine. A raster image is
     shipped from where it is; an SVG is shipped as its sanitised copy in the cache.
     With ``folders``, a file in a folder already resolved costs one ``lstat``.
+    A failure is an error at ``place``, the reference.
     """
     if _SCHEME.match(target) or target.startswith("//"):
-        return ImageResult(
-            None,
+        return place.failed(
             f"image '{target}' is a URL; put the file next to the content and use a relative path",
+            code=IMAGE_CODE,
         )
     relative = unquote(target)
     if not relative:
-        return ImageResult(None, "image has no path")
+        return place.failed("image has no path", code=IMAGE_CODE)
     if Path(relative).is_absolute() or relative.startswith("\\"):
-        return ImageResult(
-            None, f"image path '{relative}' is absolute; use a path relative to the content file"
+        return place.failed(
+            f"image path '{relative}' is absolute; use a path relative to the content file",
+            code=IMAGE_CODE,
         )
     name_problem = _name_problem(target, relative, root)
     if name_problem is not None:
-        return ImageResult(None, name_problem, code="AG655")
+        return place.failed(name_problem, code="AG655")
     try:
-        return _ship_file(relative, content_file.parent / relative, root, cache, folders)
+        return _ship_file(relative, content_file.parent / relative, root, cache, folders, place)
     except OSError as exc:
         reason = exc.strerror or str(exc)
-        return ImageResult(
-            None, f"image '{_shown(relative)}' cannot be read: {reason}", code="AG657"
-        )
+        return place.failed(f"image '{_shown(relative)}' cannot be read: {reason}", code="AG657")
     except RuntimeError:  # pathlib's report of a symbolic link loop
-        return ImageResult(
-            None, f"image '{_shown(relative)}' is a symbolic link that loops", code="AG657"
+        return place.failed(
+            f"image '{_shown(relative)}' is a symbolic link that loops", code="AG657"
         )
 
 
 def _ship_file(
-    relative: str, path: Path, root: Path, cache: MediaCache, folders: Folders | None
-) -> ImageResult:
+    relative: str,
+    path: Path,
+    root: Path,
+    cache: MediaCache,
+    folders: Folders | None,
+    place: Place,
+) -> ShipResult:
     """Judge the file a (well-formed) relative path names, and ship it."""
     resolved = _plain_file(path, folders)
     if resolved is not None:
-        return _ship_resolved(relative, resolved, cache)
+        return _ship_resolved(relative, resolved, cache, place)
     resolved = path.resolve()
     if not resolved.is_relative_to(root.resolve()):
-        return ImageResult(
-            None, f"image path '{relative}' leaves the content folder '{display_path(root)}'"
+        return place.failed(
+            f"image path '{relative}' leaves the content folder '{display_path(root)}'",
+            code=IMAGE_CODE,
         )
     if not resolved.is_file():
-        return ImageResult(None, f"image file '{relative}' not found")
-    return _ship_resolved(relative, resolved, cache)
+        return place.failed(f"image file '{relative}' not found", code=IMAGE_CODE)
+    return _ship_resolved(relative, resolved, cache, place)
 
 
 def _plain_file(candidate: Path, folders: Folders | None) -> Path | None:
@@ -136,40 +144,37 @@ def _plain_file(candidate: Path, folders: Folders | None) -> Path | None:
     return folder / candidate.name if stat.S_ISREG(mode) else None
 
 
-def _ship_resolved(relative: str, resolved: Path, cache: MediaCache) -> ImageResult:
+def _ship_resolved(relative: str, resolved: Path, cache: MediaCache, place: Place) -> ShipResult:
     """Judge a resolved regular file inside the root: type, size, and SVG safety."""
     suffix = resolved.suffix.lower()
     if suffix not in _EXTENSIONS:
-        return ImageResult(
-            None,
+        return place.failed(
             f"image '{relative}' is not a supported image type ({', '.join(sorted(_EXTENSIONS))})",
+            code=IMAGE_CODE,
         )
     # Judge the size before reading: a sparse file can claim gigabytes it never stored.
     if resolved.stat().st_size > MAX_IMAGE_BYTES:
-        return _too_large(relative)
+        return _too_large(relative, place)
     with resolved.open("rb") as handle:
         data = handle.read(MAX_IMAGE_BYTES + 1)  # the file may grow after stat()
     if len(data) > MAX_IMAGE_BYTES:
-        return _too_large(relative)
+        return _too_large(relative, place)
     if suffix != ".svg":
         # Shipped from where it is: no copy into the cache (packaging reads it there).
-        return ImageResult(
-            MediaFile(f"ag-img-{content_hash(data)}{suffix}", resolved), source=resolved
-        )
+        return Shipped(MediaFile(f"ag-img-{content_hash(data)}{suffix}", resolved), resolved)
     cleaned = sanitise_svg(data)
-    if cleaned.data is None:
-        return ImageResult(None, f"SVG image '{relative}' {cleaned.problem}", code="AG602")
+    if isinstance(cleaned, RefusedSvg):
+        return place.failed(f"SVG image '{relative}' {cleaned.reason}", code="AG602")
     data = cleaned.data
     name = f"ag-img-{content_hash(data)}{suffix}"
     if cache.has(name):
-        return ImageResult(cache.get(name), source=resolved)
-    return ImageResult(cache.put(name, data), source=resolved)
+        return Shipped(cache.get(name), resolved)
+    return Shipped(cache.put(name, data), resolved)
 
 
-def _too_large(relative: str) -> ImageResult:
+def _too_large(relative: str, place: Place) -> ShipResult:
     limit = MAX_IMAGE_BYTES // (1024 * 1024)
-    return ImageResult(
-        None,
+    return place.failed(
         f"image '{relative}' is larger than the {limit} MB limit for images; "
         "shrink or compress it (the limit cannot be raised)",
         code="AG656",

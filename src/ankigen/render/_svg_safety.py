@@ -66,11 +66,21 @@ _CSS_DANGER = re.compile(r"@import|expression\s*\(|javascript:|behavior\s*:|-moz
 
 
 @dataclass(frozen=True)
-class SvgResult:
-    """The cleaned SVG bytes, or why the file cannot be shipped."""
+class CleanSvg:
+    """An SVG rewritten to the allow-list: safe to ship."""
 
-    data: bytes | None
-    problem: str | None = None
+    data: bytes
+
+
+@dataclass(frozen=True)
+class RefusedSvg:
+    """An SVG that cannot be shipped; ``reason`` completes "SVG image 'x' …"."""
+
+    reason: str
+
+
+#: What the allow-list makes of an SVG.
+SvgResult = CleanSvg | RefusedSvg
 
 
 class _Refused(Exception):
@@ -80,18 +90,18 @@ class _Refused(Exception):
 def sanitise_svg(data: bytes) -> SvgResult:
     """The SVG rewritten to the allow-list, or a problem naming what was refused."""
     if _DECLARATIONS.search(data):
-        return SvgResult(None, "holds a DOCTYPE or entity declaration; save it as plain SVG")
+        return RefusedSvg("holds a DOCTYPE or entity declaration; save it as plain SVG")
     try:
         root = ET.fromstring(data)
     except ET.ParseError as exc:
-        return SvgResult(None, f"is not well-formed SVG ({exc}); re-export it")
+        return RefusedSvg(f"is not well-formed SVG ({exc}); re-export it")
     if root.tag != f"{{{SVG}}}svg":
-        return SvgResult(None, "is not an SVG document (its root element is not <svg>)")
+        return RefusedSvg("is not an SVG document (its root element is not <svg>)")
     try:
         _clean(root)
     except _Refused as exc:
-        return SvgResult(None, f"is refused: {exc}; remove it from the SVG")
-    return SvgResult(ET.tostring(root, encoding="utf-8", xml_declaration=True))
+        return RefusedSvg(f"is refused: {exc}; remove it from the SVG")
+    return CleanSvg(ET.tostring(root, encoding="utf-8", xml_declaration=True))
 
 
 def _clean(element: ET.Element) -> None:

@@ -1,8 +1,13 @@
-"""Small TeX helpers shared by both math modes: tokens, syntax checks, clozes, rewrites.
+"""TeX syntax, shared by both math modes: tokens, braces, environments, clozes, rewrites.
 
-Nothing here draws anything. The tokenizer knows just enough TeX to check
-braces and environments, to find the commands a formula uses, and to rewrite
-a few macros token by token (so ``\\le`` never matches inside ``\\left``).
+Clozes in a formula are stripped, turned into gaps (image mode) or marked per
+card in ``\\class{cloze}`` (mathjax mode); cloze syntax itself is read by
+``ankigen.syntax.cloze`` alone.
+
+Nothing here draws anything or decides what is allowed (that is
+``_tex_policy``). The tokenizer knows just enough TeX to check braces and
+environments, to find the commands a formula uses, and to rewrite a few
+macros token by token (so ``\\le`` never matches inside ``\\left``).
 """
 
 from __future__ import annotations
@@ -26,6 +31,27 @@ def tokens(tex: str) -> list[str]:
 def commands(tex: str) -> list[str]:
     """The control words of ``tex`` in order of appearance (``\\frac``, ``\\alpha``...)."""
     return [t for t in tokens(tex) if len(t) > 1 and t[0] == "\\" and t[1].isalpha()]
+
+
+def environments(tex: str) -> list[str]:
+    """The names of the environments ``tex`` opens with ``\\begin{name}``, in order.
+
+    A ``\\begin`` without a name in braces counts as the empty name.
+    """
+    toks = tokens(tex)
+    return [_group_arg(toks, i + 1)[0] or "" for i, tok in enumerate(toks) if tok == "\\begin"]
+
+
+def brace_depth(tex: str) -> int:
+    """How deep ``{`` groups nest in ``tex`` (0 when it has none); escapes are not special."""
+    depth = deepest = 0
+    for char in tex:
+        if char == "{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char == "}":
+            depth -= 1
+    return deepest
 
 
 def brace_problem(tex: str) -> str | None:

@@ -17,15 +17,14 @@ import re
 import traceback
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ankigen.paths import display_path
-from ankigen.render.media import MediaCache, MediaFile, content_hash
-from ankigen.render.svg_safety import sanitise_svg
+from ankigen.render._media import MediaCache, Place, Shipped, ShipResult, content_hash
+from ankigen.render._svg_safety import RefusedSvg, sanitise_svg
 from ankigen.timelimit import ChildFailed, TimeLimitExceeded, TimeLimits, call_in_child
 
 _FIGURE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
@@ -62,16 +61,8 @@ _FIGURE_RC: dict[Any, Any] = {
 }
 
 
-@dataclass(frozen=True)
-class FigureResult:
-    """A drawn figure, or what went wrong (message, and the script's traceback)."""
-
-    media: MediaFile | None
-    problem: str | None = None
-    traceback: str = ""
-    drawn: bool = False
-    script: Path | None = None
-    code: str = ""
+#: The code of a figure that cannot be drawn, when no more specific one applies.
+FIGURE_CODE = "AG330"
 
 
 def figure_script(figure_id: str, figures_dir: Path) -> Path | None:
@@ -95,12 +86,19 @@ def draw_figure(
     image_format: str,
     cache: MediaCache,
     time_limit: float = FIGURE_TIME_LIMIT,
-) -> FigureResult:
-    """Draw one figure (or take it from the cache) as SVG or PNG, within ``time_limit`` s."""
+    *,
+    place: Place,
+) -> ShipResult:
+    """Draw one figure (or take it from the cache) as SVG or PNG, within ``time_limit`` s.
+
+    A failure is an error at ``place``, with the script's traceback as its detail.
+    """
     script = figure_script(figure_id, figures_dir)
     if script is None:
         expected = display_path(figures_dir / f"{figure_id}.py")
-        return FigureResult(None, f"unknown figure '{figure_id}': there is no {expected}")
+        return place.failed(
+            f"unknown figure '{figure_id}': there is no {expected}", code=FIGURE_CODE
+        )
     source = script.read_bytes()
     name = (
         f"ag-fig-{figure_id}-"
@@ -108,30 +106,35 @@ def draw_figure(
         f".{image_format}"
     )
     if cache.has(name):
-        return FigureResult(cache.get(name), script=script)
+        return Shipped(cache.get(name), script)
     import matplotlib.figure  # noqa: F401  # imported once here, not in every child
 
     work = partial(_draw_quietly, script, formulas, image_format)
     try:
         outcome = call_in_child(work, time_limit)
     except TimeLimitExceeded:
-        return FigureResult(
-            None,
+        return place.failed(
             f"figure '{figure_id}' did not finish within the figure time limit of "
             f"{time_limit:g} s; make it faster, or raise figure-time-limit in [tool.ankigen]",
             code="AG660",
         )
     except ChildFailed as exc:
-        return FigureResult(None, f"figure '{figure_id}' failed: {exc}")
+        return place.failed(f"figure '{figure_id}' failed: {exc}", code=FIGURE_CODE)
     if isinstance(outcome, bytes):
-        return _ship(figure_id, name, outcome, image_format, cache, script)
+        return _ship(figure_id, name, outcome, image_format, cache, script, place)
     message, trace = outcome
-    return FigureResult(None, f"figure '{figure_id}' failed: {message}", trace)
+    return place.failed(f"figure '{figure_id}' failed: {message}", trace, code=FIGURE_CODE)
 
 
 def _ship(
-    figure_id: str, name: str, drawn: bytes, image_format: str, cache: MediaCache, script: Path
-) -> FigureResult:
+    figure_id: str,
+    name: str,
+    drawn: bytes,
+    image_format: str,
+    cache: MediaCache,
+    script: Path,
+    place: Place,
+) -> ShipResult:
     """Cache a drawn figure; an SVG first passes the allow-list every SVG image passes.
 
     A script is the author's code: matplotlib's ``set_url`` or ``gid`` can put a
@@ -139,10 +142,10 @@ def _ship(
     """
     if image_format == "svg":
         cleaned = sanitise_svg(drawn)
-        if cleaned.data is None:
-            return FigureResult(None, f"figure '{figure_id}' {cleaned.problem}", code="AG602")
+        if isinstance(cleaned, RefusedSvg):
+            return place.failed(f"figure '{figure_id}' {cleaned.reason}", code="AG602")
         drawn = cleaned.data
-    return FigureResult(cache.put(name, drawn), drawn=True, script=script)
+    return Shipped(cache.put(name, drawn), script, drawn=True)
 
 
 def _draw_quietly(script: Path, formulas: Formulas, image_format: str) -> bytes | tuple[str, str]:

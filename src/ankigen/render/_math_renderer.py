@@ -9,64 +9,34 @@ and the render settings, so a rebuild with nothing changed draws nothing.
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 
 from ankigen.diagnostics import Diagnostic, error
-from ankigen.gcpause import resume_in_worker
 from ankigen.model import Deck, ItemKind, Math, MathMode
-from ankigen.render.drawing import FORMULA_TIME_LIMIT
-from ankigen.render.media import MediaCache, MediaFile, content_hash
-from ankigen.render.tex import (
-    RENDER_SETTINGS,
+from ankigen.render._formula_drawing import (
+    FORMULA_TIME_LIMIT,
+    DrawFailure,
+    DrawOutcome,
+    FormulaJob,
+    draw_all,
+)
+from ankigen.render._formula_html import (
     ClozeVariants,
-    RenderedFormula,
     cloze_variants,
     formula_img_html,
     math_cloze_html,
     mathjax_html,
-    refused_command,
-    tex_problem,
 )
+from ankigen.render._formula_image import RenderedFormula
+from ankigen.render._media import MediaCache, MediaFile
+from ankigen.render._tex_policy import refused_command, tex_problem
 from ankigen.syntax.cloze import has_cloze, math_problem
-from ankigen.timelimit import ignore_interrupts, interrupts_held
 
 #: The code of a formula error that has no more specific one (format section 13.2).
 FORMULA_CODE = "AG301"
 
-#: Below this many formulas a process pool costs more than it saves.
-_POOL_THRESHOLD = 24
 _INDEX = "math-index.json"
-
-
-@dataclass(frozen=True)
-class _Job:
-    """One image to draw: TeX without cloze markers, display or inline."""
-
-    tex: str
-    display: bool
-    #: Parts drawn in the cloze colour (a gap on a front, the revealed part on a back).
-    highlight: tuple[str, ...] = ()
-
-    @property
-    def name(self) -> str:
-        kind = "d" if self.display else "i"
-        marked = "\x1f".join(self.highlight)
-        return f"ag-math-{kind}-{content_hash(RENDER_SETTINGS, kind, self.tex, marked)}.svg"
-
-
-@dataclass(frozen=True)
-class _Failure:
-    """Why a formula could not be drawn, and the diagnostic code when it is a limit."""
-
-    message: str
-    code: str = ""
-
-
-_Outcome = tuple[bytes, float, float, float] | _Failure
 
 
 @dataclass(frozen=True)
@@ -85,11 +55,10 @@ class MathRenderer:
     def __init__(self, cache: MediaCache, time_limit: float = FORMULA_TIME_LIMIT) -> None:
         self._cache = cache
         self._time_limit = time_limit
-        self._pending: dict[str, tuple[_Job, Math, str]] = {}
+        self._pending: dict[str, tuple[FormulaJob, Math, str]] = {}
         self._sizes: dict[str, _Drawn] = self._load_index()
         self._failed: set[str] = set()
         self._invalid: set[tuple[str, bool]] = set()
-        self.diagnostics: list[Diagnostic] = []
         self._used: set[str] = set()
         self._drawn_names: set[str] = set()
 
@@ -121,36 +90,43 @@ class MathRenderer:
 
     # -- drawing -----------------------------------------------------------
 
-    def draw_pending(self, progress: Callable[[int, int], None] | None = None) -> None:
-        """Draw every planned image that is not cached, in parallel when worthwhile."""
+    def draw_pending(self, progress: Callable[[int, int], None] | None = None) -> list[Diagnostic]:
+        """Draw every planned image that is not cached, in parallel when worthwhile.
+
+        Returns an error for each formula that could not be drawn.
+        """
         jobs = [job for job, _, _ in self._pending.values()]
         if not jobs:
-            return
+            return []
         total = len(jobs)
-        outcomes = _draw_all(jobs, self._time_limit)
+        problems: list[Diagnostic] = []
+        outcomes = draw_all(jobs, self._time_limit)
         for done, (job, outcome) in enumerate(zip(jobs, outcomes, strict=True), 1):
-            self._store(job, outcome)
+            problem = self._store(job, outcome)
+            if problem is not None:
+                problems.append(problem)
             if progress is not None:
                 progress(done, total)
         self._save_index()
+        return problems
 
-    def _store(self, job: _Job, outcome: _Outcome) -> None:
-        if isinstance(outcome, _Failure):
+    def _store(self, job: FormulaJob, outcome: DrawOutcome) -> Diagnostic | None:
+        """Keep a drawn image and its size; a failure is the error to report."""
+        if isinstance(outcome, DrawFailure):
             _, math, display_path = self._pending[job.name]
             self._failed.add(job.name)
-            self.diagnostics.append(
-                error(
-                    display_path,
-                    math.line,
-                    f"formula ${_shown(math.tex)}$ cannot be drawn: {outcome.message}",
-                    code=outcome.code or FORMULA_CODE,
-                )
+            return error(
+                display_path,
+                math.line,
+                f"formula ${_shown(math.tex)}$ cannot be drawn: {outcome.message}",
+                code=outcome.code or FORMULA_CODE,
             )
-            return
-        svg, width, height, depth = outcome
-        self._cache.put(job.name, svg)
-        self._sizes[job.name] = _Drawn(job.name, width, height, depth)
+        self._cache.put(job.name, outcome.svg)
+        self._sizes[job.name] = _Drawn(
+            job.name, outcome.width_em, outcome.height_em, outcome.depth_em
+        )
         self._drawn_names.add(job.name)
+        return None
 
     # -- HTML --------------------------------------------------------------
 
@@ -167,19 +143,20 @@ class MathRenderer:
             images = {job: self._image(job) for job in jobs}
             fronts = {n: images[_front_job(variants, n, math.display)] for n in variants.fronts}
             backs = {n: images[_back_job(variants, n, math.display)] for n in variants.fronts}
-            media = [self._cache.get(d.name) for d in images.values() if d.name]
+            media = [self._cache.get(d.name) for d in images.values() if d is not None]
             shown = Math(variants.back, math.display, math.line)
             front_imgs = {n: _img(d, shown) for n, d in fronts.items()}
             back_imgs = {n: _img(d, shown) for n, d in backs.items()}
             return math_cloze_html(_img(back, shown), front_imgs, back_imgs), media
-        drawn = self._image(_Job(math.tex, math.display))
-        media = [self._cache.get(drawn.name)] if drawn.name else []
+        drawn = self._image(FormulaJob(math.tex, math.display))
+        media = [self._cache.get(drawn.name)] if drawn is not None else []
         return _img(drawn, math), media
 
-    def _image(self, job: _Job) -> _Drawn:
+    def _image(self, job: FormulaJob) -> _Drawn | None:
+        """The drawn image of ``job``, or None when it could not be drawn (already reported)."""
         drawn = self._sizes.get(job.name)
         if drawn is None or job.name in self._failed:
-            return _Drawn("", 0, 0, 0)
+            return None
         self._used.add(job.name)
         return drawn
 
@@ -208,71 +185,30 @@ class MathRenderer:
         self._cache.merge_json(_INDEX, data)
 
 
-def _jobs(math: Math, *, cloze: bool) -> list[_Job]:
+def _jobs(math: Math, *, cloze: bool) -> list[FormulaJob]:
     if not (cloze and has_cloze(math.tex)):
-        return [_Job(math.tex, math.display)]
+        return [FormulaJob(math.tex, math.display)]
     return _cloze_jobs(cloze_variants(math.tex), math.display)
 
 
-def _cloze_jobs(variants: ClozeVariants, display: bool) -> list[_Job]:
+def _cloze_jobs(variants: ClozeVariants, display: bool) -> list[FormulaJob]:
     """The plain back first, then each card's front and back with its part in colour."""
-    jobs = [_Job(variants.back, display)]
+    jobs = [FormulaJob(variants.back, display)]
     for n in variants.fronts:
         jobs += [_front_job(variants, n, display), _back_job(variants, n, display)]
     return list(dict.fromkeys(jobs))
 
 
-def _front_job(variants: ClozeVariants, number: int, display: bool) -> _Job:
-    return _Job(variants.fronts[number], display, variants.gaps[number])
+def _front_job(variants: ClozeVariants, number: int, display: bool) -> FormulaJob:
+    return FormulaJob(variants.fronts[number], display, variants.gaps[number])
 
 
-def _back_job(variants: ClozeVariants, number: int, display: bool) -> _Job:
-    return _Job(variants.back, display, variants.revealed[number])
+def _back_job(variants: ClozeVariants, number: int, display: bool) -> FormulaJob:
+    return FormulaJob(variants.back, display, variants.revealed[number])
 
 
-def _draw_all(jobs: list[_Job], time_limit: float) -> Iterator[_Outcome]:
-    """Outcomes in job order, as they come: every core draws when there are many."""
-    workers = os.cpu_count() or 1
-    draw = partial(_draw_one, time_limit=time_limit)
-    if len(jobs) < _POOL_THRESHOLD or workers < 2:
-        yield from map(draw, jobs)
-        return
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
-    try:
-        # Small chunks keep the progress bar moving; not so small that
-        # sending jobs to the workers costs more than drawing them.
-        with interrupts_held():  # the workers are forked here
-            outcomes = pool.map(draw, jobs, chunksize=max(1, len(jobs) // (workers * 8)))
-        yield from outcomes
-    finally:
-        # After Ctrl-C or SIGTERM, drawings not yet started are dropped, not waited for.
-        pool.shutdown(cancel_futures=True)
-
-
-def _start_worker() -> None:
-    """A forked worker leaves interrupts to the parent and collects its own cycles."""
-    ignore_interrupts()
-    resume_in_worker()
-
-
-def _draw_one(job: _Job, time_limit: float) -> _Outcome:
-    """Draw one formula (in a worker process) within the drawing limits."""
-    from ankigen.render.drawing import DrawingLimitError, draw_within_limits
-    from ankigen.render.formula import FormulaError
-
-    try:
-        drawn = draw_within_limits(
-            job.tex, display=job.display, time_limit=time_limit, highlight=job.highlight
-        )
-    except DrawingLimitError as exc:
-        return _Failure(str(exc), exc.code)
-    except FormulaError as exc:
-        return _Failure(str(exc))
-    return drawn.svg, drawn.width_em, drawn.height_em, drawn.depth_em
-
-
-def _img(drawn: _Drawn, math: Math) -> str:
-    if not drawn.name:
+def _img(drawn: _Drawn | None, math: Math) -> str:
+    if drawn is None:
         return ""
     size = RenderedFormula(b"", drawn.width, drawn.height, drawn.depth)
     return formula_img_html(drawn.name, size, display=math.display, alt=math.tex)

@@ -1,0 +1,230 @@
+"""Notes from a deck: each item's math and image slots filled with their HTML.
+
+The formulas were checked and drawn before (``_math_renderer``); here each
+slot of an item's question and answer becomes formula, figure or image HTML,
+and the media the notes reference are gathered.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ankigen import anki_markup
+from ankigen.diagnostics import Diagnostic
+from ankigen.model import SLOT, Deck, Fragment, ImageRef, Item, ItemKind, Math
+from ankigen.render._figures import Formulas, draw_figure
+from ankigen.render._images import Folders, ship_image
+from ankigen.render._math_renderer import MathRenderer
+from ankigen.render._media import Failed, MediaCache, MediaFile, Place, ShipResult
+
+
+@dataclass(frozen=True)
+class Note:
+    """One note, ready to package: note type, field HTML, identity, tags and deck."""
+
+    kind: ItemKind
+    fields: tuple[str, ...]
+    guid: str
+    tags: tuple[str, ...]
+    deck_name: str
+    line: int
+    #: The figure scripts and image files this note shows (its inputs besides the content).
+    sources: tuple[Path, ...] = ()
+
+
+@dataclass(frozen=True)
+class RenderedDeck:
+    """A deck's notes, the media they reference, and the files those came from.
+
+    ``sources`` are the figure scripts and image files the deck used, so a
+    later build can tell whether the deck is still up to date.
+    """
+
+    deck: Deck
+    notes: tuple[Note, ...]
+    media: tuple[MediaFile, ...]
+    sources: tuple[Path, ...] = ()
+
+
+class DeckFiller:
+    """Fills one deck's math and image slots, gathering its media and problems."""
+
+    def __init__(
+        self,
+        deck: Deck,
+        maths: MathRenderer,
+        figures: FigureDrawer,
+        cache: MediaCache,
+        formulas: Formulas,
+        formulas_source: str,
+    ) -> None:
+        self.deck = deck
+        self._maths = maths
+        self._figures = figures
+        self._cache = cache
+        self._formulas = formulas
+        self._formulas_source = formulas_source
+        self._media: dict[str, MediaFile] = {}
+        self._sources: set[Path] = set()
+        self._note_sources: set[Path] = set()
+        self._folders = Folders(deck.root)
+        self._problems: list[Diagnostic] = []
+
+    def rendered(self) -> tuple[RenderedDeck, list[Diagnostic]]:
+        """Every item of the deck as a note, with the media the notes reference.
+
+        Also the errors of the images and figures that could not be shipped.
+        """
+        notes = tuple(self._note(item) for item in self.deck.items)
+        media = tuple(self._media[name] for name in sorted(self._media))
+        deck = RenderedDeck(self.deck, notes, media, tuple(sorted(self._sources)))
+        return deck, self._problems
+
+    def _note(self, item: Item) -> Note:
+        self._note_sources = set()
+        front = context_html(item.context) + self._fill(
+            item.front, cloze=item.kind is ItemKind.CLOZE
+        )
+        back = self._fill(item.back, cloze=False)
+        # The file name is the author's too: `[sound:x.mp3].md` must not play.
+        source = anki_markup.inert(html.escape(f"{self.deck.path.name}:{item.line}"))
+        deck_name = item.subdeck or self.deck.name
+        shown = tuple(sorted(self._note_sources))
+        fields = (front, back, source)
+        return Note(item.kind, fields, item.guid, item.tags, deck_name, item.line, shown)
+
+    def _fill(self, fragment: Fragment, *, cloze: bool) -> str:
+        """Replace the fragment's slots with math and image HTML."""
+        if SLOT not in fragment.html:
+            return fragment.html
+        parts = fragment.html.split(SLOT)
+        # Slots alternate with text: text, slot, text, slot, ...
+        for position in range(1, len(parts), 2):
+            kind, number = parts[position][0], int(parts[position][1:])
+            if kind == "m":
+                math = fragment.maths[number]
+                parts[position] = self._math_html(math, cloze=cloze)
+                if not math.display:
+                    parts[position - 1], parts[position], parts[position + 1] = keep_punctuation(
+                        parts[position - 1], parts[position], parts[position + 1]
+                    )
+            else:
+                parts[position] = self._image_html(fragment.images[number])
+        return "".join(parts)
+
+    def _math_html(self, math: Math, *, cloze: bool) -> str:
+        math_html, media = self._maths.html(math, self.deck.math, cloze=cloze)
+        for file in media:
+            self._media[file.name] = file
+        return math_html
+
+    def _image_html(self, ref: ImageRef) -> str:
+        place = Place(self.deck.display_path, ref.line)
+        if ref.figure_id is not None:
+            css = "ag-figure"
+            result = self._figures.draw(ref.figure_id, self._formulas, self._formulas_source, place)
+        else:
+            css = "ag-image"
+            result = ship_image(
+                ref.target,
+                self.deck.path,
+                self.deck.root,
+                self._cache,
+                place=place,
+                folders=self._folders,
+            )
+        if isinstance(result, Failed):
+            self._problems.append(result.diagnostic)
+            return ""
+        self._media[result.media.name] = result.media
+        self._sources.add(result.source)
+        self._note_sources.add(result.source)
+        src, alt = anki_markup.attribute(result.media.name), anki_markup.attribute(ref.alt)
+        return f'<img class="{css}" src="{src}" alt="{alt}">'
+
+
+def context_html(context: str | None) -> str:
+    """The context line above a question: a ``.ag-context`` block, or nothing.
+
+    It goes into the Question (or Text) field itself, so the note types keep
+    their fields. It is the author's text like any other: escaped so Anki reads
+    no cloze in it, with its bracket commands and MathJax delimiters made inert.
+    """
+    if not context:
+        return ""
+    text = anki_markup.inert(anki_markup.literal(context))
+    return f'<div class="ag-context">{text}</div>'
+
+
+#: Punctuation that must not start a line after an inline formula.
+_TRAILING_PUNCTUATION = re.compile(r"[.,;:!?)\]…%]+")
+#: Punctuation that must not end a line before one.
+_OPENING_PUNCTUATION = re.compile(r"[(\[]+$")
+
+
+def keep_punctuation(before: str, formula_html: str, after: str) -> tuple[str, str, str]:
+    """Glue the punctuation around an inline formula to it, in a no-wrap span.
+
+    A period after a formula image, or a parenthesis before it, could
+    otherwise sit alone at a line break. ``::`` (a cloze's hint separator) is
+    never punctuation. Returns the new text before, formula HTML and text after.
+    """
+    closing = _TRAILING_PUNCTUATION.match(after)
+    opening = _OPENING_PUNCTUATION.search(before)
+    if after.startswith("::"):
+        closing = None
+    if not formula_html or (closing is None and opening is None):
+        return before, formula_html, after
+    head = opening.group(0) if opening else ""
+    tail = closing.group(0) if closing else ""
+    glued = f'<span class="ag-nowrap">{head}{formula_html}{tail}</span>'
+    return before[: len(before) - len(head)], glued, after[len(tail) :]
+
+
+class FigureDrawer:
+    """Draws each (figure, formulas) pair at most once per build."""
+
+    def __init__(
+        self, figures_dir: Path, image_format: str, time_limit: float, cache: MediaCache
+    ) -> None:
+        self._figures_dir = figures_dir
+        self._image_format = image_format
+        self._time_limit = time_limit
+        self._cache = cache
+        self._results: dict[tuple[str, str], ShipResult] = {}
+        self.drawn = 0
+        self.reused = 0
+
+    def draw(
+        self, figure_id: str, formulas: Formulas, formulas_source: str, place: Place
+    ) -> ShipResult:
+        """The figure drawn with these formulas, drawn now or earlier in this build.
+
+        A figure that failed fails the same way at every reference; each
+        reference gets the error at its own ``place``.
+        """
+        key = (figure_id, formulas_source)
+        if key not in self._results:
+            result = draw_figure(
+                figure_id,
+                self._figures_dir,
+                formulas,
+                formulas_source,
+                self._image_format,
+                self._cache,
+                self._time_limit,
+                place=place,
+            )
+            if not isinstance(result, Failed):
+                self.drawn += result.drawn
+                self.reused += not result.drawn
+            self._results[key] = result
+        result = self._results[key]
+        if isinstance(result, Failed):
+            moved = dataclasses.replace(result.diagnostic, file=place.file, line=place.line)
+            return Failed(moved)
+        return result

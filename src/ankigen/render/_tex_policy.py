@@ -1,0 +1,151 @@
+"""What TeX may reach a card: size limits, the deny-list, and the MathJax allow-list.
+
+Checked in both math modes before anything is drawn; the allow-list itself is
+``_tex_allowlist``. Nothing here imports matplotlib.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ankigen.render import _tex_allowlist, _tex_syntax
+
+
+def tex_problem(tex: str, *, mathjax: bool = False) -> str | None:
+    """Cheap syntax check used in both math modes; a message, or None when fine.
+
+    Finds unbalanced braces, ``\\begin``/``\\end`` mismatches, a cloze with no
+    number or nothing in it, and a cloze whose TeX ends in ``}`` without a space
+    before the closing ``}}`` (Anki needs ``{{c1::\\frac{a}{b} }}``). With
+    ``mathjax``, every command and environment must be on the allow-list of
+    ``_tex_allowlist``, since Anki's MathJax obeys what it is given.
+    """
+    limit = _limit_problem(tex)
+    if limit is not None:
+        return limit
+    try:
+        clozes = _tex_syntax.find_clozes(tex)
+    except _tex_syntax.ClozeSyntaxError as exc:
+        return str(exc)
+    if not tex.strip():
+        return "empty formula"
+    refused = refused_command(tex, mathjax=mathjax)
+    if refused is not None:
+        return refused
+    return _tex_syntax.brace_problem(_tex_syntax.strip_clozes(tex, clozes))
+
+
+def refused_command(tex: str, *, mathjax: bool) -> str | None:
+    """Why a command or environment of ``tex`` may not reach a card, or None.
+
+    In both modes: commands that link, style, load or define (deny-list), and
+    ``\\(``, ``\\)``, ``\\[``, ``\\]``; with ``mathjax``, anything off the allow-list.
+    """
+    for token in _tex_syntax.tokens(tex):
+        if token in _tex_allowlist.DELIMITER_SYMBOLS:
+            return (
+                f"'{token}' is not allowed in a formula: it would end Anki's MathJax "
+                "delimiters early; write '(' or '[' for a bracket"
+            )
+        if len(token) < 2 or token[0] != "\\" or not token[1].isalpha():
+            continue
+        word = token.rstrip("*")
+        if _is_refused(word):
+            return (
+                f"{token} is not allowed in a formula: it could put a link, style "
+                "or script on the card, define or redefine a command, or make Anki's "
+                "MathJax loop"
+            )
+        if mathjax and word[1:] not in _tex_allowlist.COMMANDS:
+            return (
+                f"{token} is not a command ankigen passes to MathJax (math: mathjax "
+                "allows the math commands listed in docs/format.md): use a standard "
+                "command, or math: image"
+            )
+    if mathjax:
+        return _refused_environment(tex)
+    return None
+
+
+def _refused_environment(tex: str) -> str | None:
+    for name in _ENVIRONMENT.findall(tex):
+        if name.strip().rstrip("*") not in _tex_allowlist.ENVIRONMENTS:
+            return (
+                f"\\begin{{{name}}} is not an environment ankigen passes to MathJax; "
+                f"use one of {', '.join(sorted(_tex_allowlist.ENVIRONMENTS))}"
+            )
+    return None
+
+
+_ENVIRONMENT = re.compile(r"\\begin\s*\{([^{}]*)\}")
+
+
+#: Formulas past these sizes are refused before any parser sees them: they
+#: would take mathtext minutes or exhaust its recursion, and no card needs them.
+MAX_FORMULA_CHARS = 4000
+MAX_BRACE_DEPTH = 40
+
+#: MathJax commands that reach outside the formula (links, HTML attributes,
+#: styles, extensions) or define macros (which can recurse forever). Content
+#: is untrusted, and in mathjax mode Anki's MathJax would obey them.
+_REFUSED = frozenset(
+    {
+        "\\href",
+        "\\url",
+        "\\require",
+        "\\class",
+        "\\cssId",
+        "\\style",
+        "\\unicode",
+        "\\def",
+        "\\gdef",
+        "\\edef",
+        "\\xdef",
+        "\\let",
+        "\\newcommand",
+        "\\renewcommand",
+        "\\providecommand",
+        "\\DeclareMathOperator",
+        "\\DeclarePairedDelimiter",
+        "\\Newextarrow",
+        "\\newextarrow",
+        "\\newenvironment",
+        "\\renewenvironment",
+        "\\futurelet",
+        "\\global",
+        "\\mathchoice",
+        "\\csname",
+        "\\expandafter",
+        "\\input",
+        "\\include",
+        "\\catcode",
+        "\\data",
+        "\\bbox",
+        "\\mmlToken",
+        "\\texttip",
+        "\\mathtip",
+        "\\toggle",
+    }
+)
+
+
+def _is_refused(command: str) -> bool:
+    """Deny-list for both modes; ``command`` without a trailing ``*``."""
+    lowered = command.lower()
+    return (
+        command in _REFUSED
+        or lowered.startswith(("\\html", "\\new", "\\renew", "\\declare", "\\provide"))
+        or lowered.endswith("def")
+    )
+
+
+def _limit_problem(tex: str) -> str | None:
+    if len(tex) > MAX_FORMULA_CHARS:
+        return (
+            f"formula is too long ({len(tex):,} characters; at most "
+            f"{MAX_FORMULA_CHARS:,}): split it up"
+        )
+    deepest = _tex_syntax.brace_depth(tex)
+    if deepest > MAX_BRACE_DEPTH:
+        return f"formula nests braces {deepest} deep (at most {MAX_BRACE_DEPTH})"
+    return None
