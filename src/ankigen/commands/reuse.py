@@ -14,7 +14,7 @@ from ankigen.commands.discover import ContentFile
 from ankigen.model import Deck, MathMode
 from ankigen.parse import ParseResult, SectionCache, parse_file
 from ankigen.paths import display_path
-from ankigen.render.media import MediaCache
+from ankigen.render import MediaCache
 from ankigen.timelimit import TimeLimits
 
 
