@@ -9,7 +9,6 @@ and the render settings, so a rebuild with nothing changed draws nothing.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from ankigen import anki_markup
 from ankigen.diagnostics import Diagnostic, error
 from ankigen.gcpause import resume_in_worker
 from ankigen.model import Deck, ItemKind, Math, MathMode
+from ankigen.render import drawing_pool
 from ankigen.render.drawing import FORMULA_TIME_LIMIT
 from ankigen.render.media import MediaCache, MediaFile, content_hash
 from ankigen.render.tex import (
@@ -232,17 +232,17 @@ def _back_job(variants: ClozeVariants, number: int, display: bool) -> _Job:
 
 def _draw_all(jobs: list[_Job], time_limit: float) -> Iterator[_Outcome]:
     """Outcomes in job order, as they come: every core draws when there are many."""
-    workers = os.cpu_count() or 1
+    workers = drawing_pool.worker_count(len(jobs), drawing_pool.usable_cores())
     draw = partial(_draw_one, time_limit=time_limit)
     if len(jobs) < _POOL_THRESHOLD or workers < 2:
         yield from map(draw, jobs)
         return
+    drawing_pool.warm_up()  # the workers inherit the loaded engines and fonts
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
     try:
-        # Small chunks keep the progress bar moving; not so small that
-        # sending jobs to the workers costs more than drawing them.
+        chunks = drawing_pool.chunk_size(len(jobs), workers)
         with interrupts_held():  # the workers are forked here
-            outcomes = pool.map(draw, jobs, chunksize=max(1, len(jobs) // (workers * 8)))
+            outcomes = pool.map(draw, jobs, chunksize=chunks)
         yield from outcomes
     finally:
         # After Ctrl-C or SIGTERM, drawings not yet started are dropped, not waited for.

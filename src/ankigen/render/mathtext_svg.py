@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -97,6 +98,23 @@ def _stix_fonts(prop: FontProperties) -> Any:
     """mathtext's font set for ``prop``, resolved (``findfont``) once per process."""
     fontset = MathTextParser._font_type_mapping[prop.get_math_fontfamily()]  # type: ignore[attr-defined]
     return fontset(prop.copy(), LoadFlags.NO_HINTING)
+
+
+def _forget_fonts() -> None:
+    """In a forked child: drop every FT2Font inherited from the parent.
+
+    An FT2Font reads its file lazily through the file object it opened, and a
+    forked child shares that file's offset with its parent and siblings: two
+    workers loading glyphs at once would read each other's bytes ("too many
+    hints"). matplotlib empties its own font cache at a fork for this reason;
+    the font set kept here, and parses cached with their fonts, go too.
+    """
+    _stix_fonts.cache_clear()
+    MathTextParser._parse_cached.cache_clear()  # type: ignore[attr-defined]
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_fonts)
 
 
 def outline(glyphs: Sequence[Any], rects: Sequence[Any], depth: float) -> Path:
