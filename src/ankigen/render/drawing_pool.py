@@ -1,7 +1,7 @@
 """How the process pool that draws formula images is sized, fed and started (issue 12).
 
 * **Workers**: one per core this process may run on (its CPU affinity, not the
-  machine's core count), never more than there are chunks of work.
+  machine's core count), never more than there are drawings.
 * **Chunks**: small. ``pool.map`` hands a worker its next chunk when it is
   done with one, so with small chunks a worker the machine's other load slows
   down simply takes fewer of them, and the last chunk ends close to the

@@ -11,8 +11,8 @@ to what ``savefig`` wrote (``tests/render/test_mathtext_svg.py`` compares
 them on a gallery, against the old Figure code kept there as the reference).
 
 Fonts are resolved once per process: ``parse`` lays a formula out with a
-per-process copy of mathtext's STIX font set (``findfont`` is called a few
-dozen times when one is built), and glyph outlines are loaded from FreeType
+per-process copy of mathtext's STIX font set (``findfont`` is called about
+fifteen times when one is built), and glyph outlines are loaded from FreeType
 once per glyph, not once per formula.
 """
 
