@@ -1,12 +1,14 @@
 """Properties of the SVG sanitiser's fast paths: each agrees with the slow path it skips.
 
 - an attribute value the CSS pre-filter lets through is one ``_check_css`` accepts;
-- the bytes written via a string are those of ElementTree's own UTF-8 writer.
+- the bytes written via a string are those of ElementTree's own UTF-8 writer;
+- the specialised writer writes what ElementTree writes, or leaves the tree to it.
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -56,7 +58,12 @@ _ATTRS = st.dictionaries(
 
 
 @st.composite
-def _trees(draw: st.DrawFn, depth: int = 0) -> ET.Element:
+def _trees(draw: st.DrawFn, depth: int = 0) -> ET.Element[Any]:
+    if depth and draw(st.integers(0, 9)) == 0:  # now and then what only ElementTree writes
+        unusual = draw(st.sampled_from(["comment", "foreign"]))
+        node = ET.Comment("c") if unusual == "comment" else ET.Element("{urn:x}y")
+        node.tail = draw(st.none() | _XML_TEXT)
+        return node
     root = ET.Element(f"{{{SVG}}}{'svg' if depth == 0 else draw(_NAMES)}", draw(_ATTRS))
     root.text = draw(st.none() | _XML_TEXT)
     root.tail = None if depth == 0 else draw(st.none() | _XML_TEXT)
@@ -72,6 +79,23 @@ def test_serialising_through_a_string_gives_elementtrees_utf8_bytes(root: ET.Ele
     expected = ET.tostring(root, encoding="utf-8", xml_declaration=True)
     written = (svg_safety._XML_DECLARATION + ET.tostring(root, encoding="unicode")).encode()
     assert written == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(_trees())
+def test_the_specialised_writer_writes_what_elementtree_writes(root: ET.Element) -> None:
+    written = svg_safety._serialised(root)
+    if written is not None:
+        assert written == ET.tostring(root, encoding="unicode")
+
+
+def test_the_specialised_writer_leaves_comments_and_foreign_elements_to_elementtree() -> None:
+    root = ET.Element(f"{{{SVG}}}svg")
+    root.append(ET.Comment("kept inside a raster image"))
+    assert svg_safety._serialised(root) is None
+    root = ET.Element(f"{{{SVG}}}svg")
+    ET.SubElement(root, f"{{{SVG}}}use", {f"{{{XLINK}}}href": "#a", "x": 'a"\n&'})
+    assert svg_safety._serialised(root) == ET.tostring(root, encoding="unicode")
 
 
 def test_a_sanitised_svg_is_what_elementtree_writes_for_the_cleaned_tree() -> None:
