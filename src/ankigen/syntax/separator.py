@@ -16,8 +16,11 @@ from collections.abc import Iterator
 from ankigen.syntax import Finding
 
 SEPARATOR = ":::"
-_SEPARATOR = re.compile(r"(?:(?<=\s)|^):::(?=\s|$)")
-_SOURCE_SEPARATOR = re.compile(r"(?:(?<=\s)|^):::(?=\s|$)", re.MULTILINE)
+#: White space or the start before, white space or the end after. Written with
+#: ``(?<!\S)`` rather than ``(?:(?<=\s)|^)`` (the same places): it scans faster.
+_SEPARATOR = re.compile(r"(?<!\S):::(?=\s|$)")
+#: The same in a paragraph's source (a line start follows a newline, white space).
+_SOURCE_SEPARATOR = _SEPARATOR
 _COLONS = re.compile(r":{2,}")
 
 GLUED = "AG520"
