@@ -1,5 +1,5 @@
 """Properties: the cheap pre-filters of the near-miss scan and of the separator
-reader skip only text in which the full scan finds nothing."""
+and cloze readers skip only text in which the full scan finds nothing."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ from markdown_it.token import Token
 
 from ankigen.parse import near_miss
 from ankigen.parse.markdown import content_parser
-from ankigen.syntax import separator
+from ankigen.syntax import cloze, separator
 
 _PIECES = st.sampled_from(
     ["q", "a", " ", "\n", ":::", "::", ":", "::::", "?", "==", "=", "{{c1::", "{c1::", "{{ c1::",
      "{{c1:", "}}", "{", "}", "$x$", "$a::b$", "$\\frac{1}{2}$", "`c::d`", "*e*", "<!-- id: x -->",
-     "\\:", "2"]
+     "\\:", "2", "{{C1::", "{{c::", "{{"]
 )  # fmt: skip
 _PARAGRAPHS = st.lists(_PIECES, min_size=1, max_size=14).map("".join)
 
@@ -54,3 +54,14 @@ def test_the_separator_reader_finds_what_its_patterns_find(text: str) -> None:
     ]
     assert separator.count(text) == len(_SEPARATOR.findall(text))
     assert separator.in_source(text) == [m.span() for m in _SOURCE_SEPARATOR.finditer(text)]
+
+
+_CLOZE = re.compile(r"\{\{c(\d*)::(.*?)\}\}", re.IGNORECASE | re.DOTALL)
+_OPENER = re.compile(r"\{\{c(\d*)::", re.IGNORECASE)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_PARAGRAPHS)
+def test_the_cloze_reader_finds_what_its_patterns_find(text: str) -> None:
+    assert cloze.spans(text) == [m.span() for m in _CLOZE.finditer(text)]
+    assert cloze.has_cloze(text) == (_OPENER.search(text) is not None)
