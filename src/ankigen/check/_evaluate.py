@@ -14,10 +14,9 @@ import sympy
 
 from ._ast import Assert, Expr, Num
 from ._errors import StatementError
+from ._exact import DEFAULT_TOLERANCE
 from ._sympy import Context, Scope, build, fraction_text, symbol
 
-#: Relative tolerance of ``~=`` without ``within``.
-DEFAULT_TOLERANCE = Fraction(1, 10**9)
 #: Digits used to compare numbers that are not exact rationals.
 _PRECISION = 50
 

@@ -1,7 +1,8 @@
-"""Running a deck's ``formulas`` and ``check`` blocks (loads sympy).
+"""Running a deck's ``formulas`` and ``check`` blocks.
 
 Kept apart from the package's entry point so that a deck with no checks
-never pays for importing sympy.
+never pays for importing this. sympy itself is imported on first need: a
+deck whose asserts all compare exact numbers (``_exact``) never loads it.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from types import MappingProxyType
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ankigen.check.proven import ItemRun
 from ankigen.diagnostics import Diagnostic, error, warning
@@ -18,10 +19,9 @@ from ankigen.model import CodeBlock, Deck, Item
 from ankigen.timelimit import Budget, TimeLimitExceeded, call_with_time_limit
 
 from ._ast import Assert, Cite, Let, Quote, Statement
-from ._compile import compile_formula
 from ._coverage import coverage_warnings, missing_quotes, not_in_item
 from ._errors import StatementError
-from ._evaluate import run_assert
+from ._exact import holds_exactly
 from ._grammar import defined_name, parse_statement
 from ._soundness import (
     LITERAL_MESSAGE,
@@ -30,7 +30,9 @@ from ._soundness import (
     compares_only_literals,
     unused_where,
 )
-from ._sympy import Definition
+
+if TYPE_CHECKING:  # the modules that load sympy are imported where they are used
+    from ._sympy import Definition
 
 #: Code of the error for a quote in a formulas block (which belongs to no item).
 QUOTE_IN_FORMULAS = "AG209"
@@ -185,6 +187,8 @@ class _Run:
             self.report(line, str(exc), column=exc.column, code=exc.code)
             name = defined_name(text)
             if name is not None and name not in scope:
+                from ._sympy import Definition
+
                 # Later uses say the definition is broken, not "free symbol".
                 scope[name] = Definition(name, None, line, MappingProxyType({}))
             return None
@@ -202,12 +206,18 @@ class _Run:
                 code=ALREADY_DEFINED,
             )
             return
+        from ._sympy import Definition
+
         # The body sees the names defined before it, never later ones.
         scope[let.name] = Definition(let.name, let.value, line, MappingProxyType(dict(scope)))
 
     def run_assert(self, line: int, statement: Assert, scope: Mapping[str, Definition]) -> None:
         """Decide one assertion under the time limit and record the outcome."""
         self.checks += 1
+        if min(self.time_limit, self.budget.remaining()) > 0 and holds_exactly(statement):
+            return  # proved with exact fractions; anything else is sympy's to decide
+        from ._evaluate import run_assert
+
         frozen = MappingProxyType(dict(scope))
         outcome, problem = self.guarded(partial(run_assert, statement, frozen))
         problem = problem or outcome
@@ -253,6 +263,10 @@ class _Run:
     def compile_formulas(self, scope: Mapping[str, Definition]) -> dict[str, Callable[..., float]]:
         """Compile every defined ``formulas`` name for figures."""
         compiled: dict[str, Callable[..., float]] = {}
+        if not scope:
+            return compiled
+        from ._compile import compile_formula
+
         for name, definition in scope.items():
             if definition.value is None:
                 continue

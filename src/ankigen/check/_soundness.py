@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING
 
 from ._ast import Assert, Binary, Binding, Call, Expr, Name, QuotedFormula, Unary
 from ._expressions import CONSTANTS
-from ._sympy import Scope
+
+if TYPE_CHECKING:  # importing _sympy loads sympy, which this module does not need
+    from ._sympy import Scope
 
 #: Code of the warning for a ``where`` name that occurs on neither side.
 UNUSED_WHERE = "AG206"

@@ -20,7 +20,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-_OPEN = re.compile(r"\{\{c([0-9]+)::")
+#: An opening ``{{cN::`` (its number in group 1) or a closing ``}}`` (no group).
+_MARKER = re.compile(r"\{\{c([0-9]+)::|\}\}")
 _MAX_NESTING = 10
 _MATHJAX = re.compile(r"(\\[(\[])(.*?)(\\[)\]])", re.DOTALL | re.IGNORECASE)
 _HTML = re.compile(
@@ -131,25 +132,24 @@ _Node = str | _Cloze
 
 
 def _tokens(text: str) -> list[int | str | None]:
-    """Cloze openings (their number), closings (None) and runs of text, in order."""
+    """Cloze openings (their number), closings (None) and runs of text, in order.
+
+    Read left to right: at each place an opening ``{{cN::`` (N up to 0xFFFF,
+    as Anki's parser) wins over a closing ``}}``; every other character is text.
+    One regular-expression search jumps from marker to marker.
+    """
     tokens: list[int | str | None] = []
     position = 0
     run_start = 0
-    while position < len(text):
-        opening = _OPEN.match(text, position)
-        closing = text.startswith("}}", position)
-        if (opening and int(opening[1]) <= 0xFFFF) or closing:
-            if run_start < position:
-                tokens.append(text[run_start:position])
-            if opening and int(opening[1]) <= 0xFFFF:
-                tokens.append(int(opening[1]))
-                position = opening.end()
-            else:
-                tokens.append(None)
-                position += 2
-            run_start = position
-        else:
-            position += 1
+    while (marker := _MARKER.search(text, position)) is not None:
+        number = marker[1]
+        if number is not None and int(number) > 0xFFFF:
+            position = marker.start() + 1  # text, like any other character
+            continue
+        if run_start < marker.start():
+            tokens.append(text[run_start : marker.start()])
+        tokens.append(None if number is None else int(number))
+        position = run_start = marker.end()
     if run_start < len(text):
         tokens.append(text[run_start:])
     return tokens

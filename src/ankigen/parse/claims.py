@@ -66,6 +66,8 @@ _STANDALONE = re.compile(
     rf"(?<![A-Za-z_0-9.])(?<![A-Za-z]-)"
     rf"(?:{_BODY}(?:/\d+)?(?:%|{TIMES}|x(?![A-Za-z0-9]))?|[{_VULGAR_CLASS}](?![0-9]))"
 )
+#: Where a standalone number can start: every match of _STANDALONE begins so.
+_NUMBER_START = re.compile(rf"[\d{_VULGAR_CLASS}]")
 #: A number inside TeX (``50\%`` is written ``50%``).
 _TEX_NUMBER = re.compile(r"(?<![0-9.])\d+(?:\.\d+)?(?:\\%)?")
 _URL = re.compile(r"\bhttps?://\S+")
@@ -181,9 +183,15 @@ class _Reader:
 
     def text(self, content: str, line: int, *, shown_as_claim: bool) -> None:
         """Standalone numbers of a text token."""
-        readable = _URL.sub(lambda m: " " * len(m.group()), content)
         start = self.find(line, content)
-        for match in _STANDALONE.finditer(readable):
+        first = _NUMBER_START.search(content)
+        if first is None:
+            return  # the common case: no digit, no fraction, so no number
+        # A link's digits are not claims; blanked to spaces, every offset stays.
+        has_url = "http" in content
+        readable = _URL.sub(lambda m: " " * len(m.group()), content) if has_url else content
+        # No number starts before the first digit (the lookbehinds still see it).
+        for match in _STANDALONE.finditer(readable, first.start()):
             found = start + match.start() if start is not None else None
             column = self.find(line, match.group()) if found is None else found
             self.add(match.group(), False, line, column, required=shown_as_claim)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from markdown_it import MarkdownIt
@@ -32,4 +33,17 @@ def content_parser() -> MarkdownIt:
     mark_plugin(md)
     mathjax_delimiter_plugin(md)
     stray_dollar_plugin(md)
+    if hasattr(md.inline, "terminator_re"):  # markdown-it-py 4.1 and later
+        md.inline.terminator_re = _TERMINATOR
     return md
+
+
+#: Where markdown-it's text rule stops to let the other inline rules try: the
+#: first characters of this parser's inline rules (line break, image, dollar
+#: math, entity and MathJax, emphasis, autolink and HTML, mark, link and bracket,
+#: escape, code, strikethrough) and ``]``, which ends a link label (found by
+#: stepping over tokens). The default set also stops at ``: - { } > ^ + # % @``
+#: for plugins not used here; every such stop tried every rule in vain, and the
+#: tokens are the same without them (tests/parse/test_terminators.py). A new
+#: inline rule must add its first character here.
+_TERMINATOR = re.compile("[" + re.escape("\n!$&*<=[\\]_`~") + "]")

@@ -35,6 +35,8 @@ class Located:
 
 def near_misses(children: Sequence[Token], first_line: int, lines: Sequence[str]) -> list[Located]:
     """Every near miss in one paragraph's inline tokens, starting at ``first_line``."""
+    if not any(_may_hold_near_miss(token) for token in children):
+        return []  # the common case: no rule below could find anything
     locator = Locator(lines)
     found: list[Located] = []
     for line, tokens in _lines(children, first_line):
@@ -52,6 +54,14 @@ def near_misses(children: Sequence[Token], first_line: int, lines: Sequence[str]
         for rule in rules:
             found.extend(locator.locate(line, finding) for finding in rule(masked))
     return sorted(found, key=lambda f: (f.line, f.column))
+
+
+def _may_hold_near_miss(token: Token) -> bool:
+    """False when no rule can find anything in ``token``: each needs ``{``, ``::`` or ``==``."""
+    if token.type != "text" and token.type not in _MATH_TYPES:
+        return False
+    content = token.content
+    return "{" in content or "::" in content or "==" in content
 
 
 def _lines(children: Sequence[Token], first_line: int) -> list[tuple[int, list[Token]]]:

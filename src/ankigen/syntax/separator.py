@@ -16,8 +16,11 @@ from collections.abc import Iterator
 from ankigen.syntax import Finding
 
 SEPARATOR = ":::"
-_SEPARATOR = re.compile(r"(?:(?<=\s)|^):::(?=\s|$)")
-_SOURCE_SEPARATOR = re.compile(r"(?:(?<=\s)|^):::(?=\s|$)", re.MULTILINE)
+#: White space or the start before, white space or the end after. Written with
+#: ``(?<!\S)`` rather than ``(?:(?<=\s)|^)`` (the same places): it scans faster.
+_SEPARATOR = re.compile(r"(?<!\S):::(?=\s|$)")
+#: The same in a paragraph's source (a line start follows a newline, white space).
+_SOURCE_SEPARATOR = _SEPARATOR
 _COLONS = re.compile(r":{2,}")
 
 GLUED = "AG520"
@@ -26,16 +29,20 @@ WRONG_LENGTH = "AG521"
 
 def matches(text: str) -> Iterator[re.Match[str]]:
     """The separators in one text token, in order."""
+    if SEPARATOR not in text:
+        return iter(())  # the common case: a plain substring test is far cheaper
     return _SEPARATOR.finditer(text)
 
 
 def count(text: str) -> int:
     """How many separator-shaped ``:::`` a piece of text (code, math) holds."""
-    return len(_SEPARATOR.findall(text))
+    return len(_SEPARATOR.findall(text)) if SEPARATOR in text else 0
 
 
 def in_source(source: str) -> list[tuple[int, int]]:
     """Start and end of each separator in a paragraph's markdown source."""
+    if SEPARATOR not in source:
+        return []
     return [(m.start(), m.end()) for m in _SOURCE_SEPARATOR.finditer(source)]
 
 

@@ -1,0 +1,57 @@
+"""Property: the regex-driven cloze tokenizer reads a field exactly as the old
+character-by-character scan did (the scan is kept here as the oracle)."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ankigen.package.anki_cards import _tokens, cloze_ordinals
+
+_OPEN = re.compile(r"\{\{c([0-9]+)::")
+
+
+def _tokens_by_character(text: str) -> list[int | str | None]:
+    """The tokenizer as it was before the fast path: one character at a time."""
+    tokens: list[int | str | None] = []
+    position = 0
+    run_start = 0
+    while position < len(text):
+        opening = _OPEN.match(text, position)
+        closing = text.startswith("}}", position)
+        if (opening and int(opening[1]) <= 0xFFFF) or closing:
+            if run_start < position:
+                tokens.append(text[run_start:position])
+            if opening and int(opening[1]) <= 0xFFFF:
+                tokens.append(int(opening[1]))
+                position = opening.end()
+            else:
+                tokens.append(None)
+                position += 2
+            run_start = position
+        else:
+            position += 1
+    if run_start < len(text):
+        tokens.append(text[run_start:])
+    return tokens
+
+
+#: Pieces that make markers, near-markers and large numbers likely.
+_PIECES = st.sampled_from(
+    ["{{c", "{{c1::", "{{c2::", "{{c0::", "{{c65535::", "{{c65536::", "{{c99999999::", "}}",
+     "}", "{", "::", ":", "c", "1", "12", "x", " ", "\n", "$", "\\(", "é"]
+)  # fmt: skip
+_FIELDS = st.one_of(st.text(max_size=40), st.lists(_PIECES, max_size=30).map("".join))
+
+
+@settings(max_examples=400, deadline=None)
+@given(_FIELDS)
+def test_the_fast_tokenizer_agrees_with_the_character_scan(text: str) -> None:
+    assert _tokens(text) == _tokens_by_character(text)
+
+
+def test_a_number_too_large_for_anki_is_text_and_a_later_closing_still_counts() -> None:
+    assert _tokens("a{{c65536::b}}c") == ["a{{c65536::b", None, "c"]
+    assert cloze_ordinals("{{c70000::x}} {{c2::y}}") == (1,)
