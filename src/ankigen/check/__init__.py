@@ -17,11 +17,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from ankigen.diagnostics import Diagnostic, sort_diagnostics
+from ankigen.diagnostics import Diagnostic, Sink, sort_diagnostics
 from ankigen.model import Deck
 from ankigen.timelimit import TimeLimits
 
-from ._coverage import coverage_warnings
+from ._coverage import warn_unverified
 
 __all__ = ["DEFAULT_TIME_LIMIT", "CheckReport", "check_deck"]
 
@@ -66,20 +66,20 @@ def check_deck(
     Each statement may take ``time_limit`` seconds, and all of them together
     ``deck_time_limit``.
     """
+    sink = Sink(deck.display_path)
     if not deck.formulas and not any(item.checks for item in deck.items):
         # Nothing to prove or quote: a deck without checks never loads sympy,
         # and every claim on its cards is unverified.
-        coverage = [
-            w for item in deck.items for w in coverage_warnings(deck.display_path, item, ())
-        ]
+        for item in deck.items:
+            warn_unverified(sink, item, ())
         return CheckReport(
-            tuple(sort_diagnostics(coverage)), MappingProxyType({}), items=len(deck.items)
+            tuple(sort_diagnostics(sink.diagnostics)), MappingProxyType({}), items=len(deck.items)
         )
     from ._run import run_checks
 
-    outcome = run_checks(deck, time_limit, deck_time_limit)
+    outcome = run_checks(deck, sink, time_limit, deck_time_limit)
     return CheckReport(
-        diagnostics=tuple(sort_diagnostics(outcome.diagnostics)),
+        diagnostics=tuple(sort_diagnostics(sink.diagnostics)),
         formulas=MappingProxyType(outcome.formulas),
         items=len(deck.items),
         checks=outcome.checks,

@@ -12,13 +12,13 @@ from functools import partial
 from types import MappingProxyType
 from typing import TypeVar
 
-from ankigen.diagnostics import Diagnostic, error, warning
+from ankigen.diagnostics import Sink
 from ankigen.model import CodeBlock, Deck, Item
 from ankigen.timelimit import Budget, TimeLimitExceeded, call_with_time_limit
 
 from ._ast import Assert, Cite, Let, Quote, Statement
 from ._compile import compile_formula
-from ._coverage import coverage_warnings, missing_quotes, not_in_item
+from ._coverage import missing_quotes, report_not_in_item, warn_unverified
 from ._errors import StatementError
 from ._evaluate import run_assert
 from ._grammar import defined_name, parse_statement
@@ -48,17 +48,19 @@ T = TypeVar("T")
 
 @dataclass
 class Outcome:
-    """What running a deck's blocks found: problems, compiled formulas, counters."""
+    """What running a deck's blocks found besides its problems: compiled formulas, counters."""
 
-    diagnostics: list[Diagnostic] = field(default_factory=list)
     formulas: dict[str, Callable[..., float]] = field(default_factory=dict)
     checks: int = 0
     failed: int = 0
 
 
-def run_checks(deck: Deck, time_limit: float, deck_time_limit: float) -> Outcome:
-    """Define the formulas, compile them for figures, and decide every assert."""
-    run = _Run(deck.display_path, time_limit, Budget(deck_time_limit))
+def run_checks(deck: Deck, sink: Sink, time_limit: float, deck_time_limit: float) -> Outcome:
+    """Define the formulas, compile them for figures, and decide every assert.
+
+    Every problem is reported in ``sink``, the deck's.
+    """
+    run = _Run(sink, time_limit, Budget(deck_time_limit))
     scope: dict[str, Definition] = {}
     for block in deck.formulas:
         run.formulas_block(block, scope)
@@ -67,18 +69,17 @@ def run_checks(deck: Deck, time_limit: float, deck_time_limit: float) -> Outcome
         quotes: list[Quote] = []
         for block in item.checks:
             quotes.extend(run.check_block(block, dict(scope), item))
-        run.diagnostics.extend(coverage_warnings(deck.display_path, item, quotes))
-    return Outcome(run.diagnostics, formulas, run.checks, run.failed)
+        warn_unverified(sink, item, quotes)
+    return Outcome(formulas, run.checks, run.failed)
 
 
 class _Run:
-    """The state of checking one deck: its diagnostics and counters."""
+    """The state of checking one deck: where its problems go, and its counters."""
 
-    def __init__(self, file: str, time_limit: float, budget: Budget) -> None:
-        self.file = file
+    def __init__(self, sink: Sink, time_limit: float, budget: Budget) -> None:
+        self.sink = sink
         self.time_limit = time_limit
         self.budget = budget
-        self.diagnostics: list[Diagnostic] = []
         self.checks = 0
         self.failed = 0
         self.code = ""  # the code of the last guarded failure, if it had one
@@ -88,11 +89,11 @@ class _Run:
         """Record an error at ``line`` (a ``_LimitProblem`` carries its own code)."""
         if isinstance(message, _LimitProblem):
             code = message.code
-        self.diagnostics.append(error(self.file, line, message, column=column, code=code))
+        self.sink.error(line, message, column=column, code=code)
 
     def warn(self, line: int, message: str, *, column: int, code: str) -> None:
         """Record a warning at ``line``."""
-        self.diagnostics.append(warning(self.file, line, message, column=column, code=code))
+        self.sink.warning(line, message, column=column, code=code)
 
     def formulas_block(self, block: CodeBlock, scope: dict[str, Definition]) -> None:
         """Add a ``formulas`` block's names to the file-wide scope."""
@@ -127,7 +128,7 @@ class _Run:
             statement = self.parse(line, text, scope)
             missing = missing_quotes(item, _quotes_of(statement))
             for quote in missing:
-                self.diagnostics.append(not_in_item(self.file, line, quote))
+                report_not_in_item(self.sink, line, quote)
             quotes.extend(_quotes_of(statement))
             if isinstance(statement, Assert):
                 self.soundness(line, text, statement, scope)
