@@ -22,8 +22,9 @@ from ankigen.model import Deck
 from ankigen.timelimit import TimeLimits
 
 from ._coverage import warn_unverified
+from .proven import ItemRun, ProvenChecks
 
-__all__ = ["DEFAULT_TIME_LIMIT", "CheckReport", "check_deck"]
+__all__ = ["DEFAULT_TIME_LIMIT", "CheckReport", "ProvenChecks", "check_deck"]
 
 #: Seconds one statement (or one formula's compilation) may take.
 DEFAULT_TIME_LIMIT = TimeLimits.check_statement
@@ -60,28 +61,46 @@ def check_deck(
     *,
     time_limit: float = DEFAULT_TIME_LIMIT,
     deck_time_limit: float = TimeLimits.check_deck,
+    proven: ProvenChecks | None = None,
 ) -> CheckReport:
     """Run every check of ``deck``, compile its formulas and report all problems.
 
     Each statement may take ``time_limit`` seconds, and all of them together
-    ``deck_time_limit``.
+    ``deck_time_limit``. With ``proven``, an item whose checks passed before,
+    unchanged, is not run again (``check.proven``), and the passing items of
+    this run are recorded for the next.
     """
     sink = Sink(deck.display_path)
-    if not deck.formulas and not any(item.checks for item in deck.items):
-        # Nothing to prove or quote: a deck without checks never loads sympy,
-        # and every claim on its cards is unverified.
-        for item in deck.items:
-            warn_unverified(sink, item, ())
-        return CheckReport(
-            tuple(sort_diagnostics(sink.diagnostics)), MappingProxyType({}), items=len(deck.items)
-        )
+    known = proven.known(deck, time_limit) if proven is not None else {}
+    if not deck.formulas and all(i in known for i, item in enumerate(deck.items) if item.checks):
+        # Nothing (new) to prove: no sympy; a claim with no check is unverified.
+        return _without_sympy(deck, known, sink)
     from ._run import run_checks
 
-    outcome = run_checks(deck, sink, time_limit, deck_time_limit)
+    outcome = run_checks(deck, sink, time_limit, deck_time_limit, known)
+    if proven is not None:
+        proven.record(deck, time_limit, {**known, **outcome.items})
     return CheckReport(
         diagnostics=tuple(sort_diagnostics(sink.diagnostics)),
         formulas=MappingProxyType(outcome.formulas),
         items=len(deck.items),
         checks=outcome.checks,
         failed=outcome.failed,
+    )
+
+
+def _without_sympy(deck: Deck, known: dict[int, ItemRun], sink: Sink) -> CheckReport:
+    """The report of a deck whose every check has a recorded passing run (or that has none)."""
+    for index, item in enumerate(deck.items):
+        recorded = known.get(index)
+        if recorded is None:
+            warn_unverified(sink, item, ())
+        else:
+            for diagnostic in recorded.diagnostics:
+                sink.add(diagnostic)
+    return CheckReport(
+        tuple(sort_diagnostics(sink.diagnostics)),
+        MappingProxyType({}),
+        items=len(deck.items),
+        checks=sum(run.checks for run in known.values()),
     )

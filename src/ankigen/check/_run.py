@@ -12,6 +12,7 @@ from functools import partial
 from types import MappingProxyType
 from typing import TypeVar
 
+from ankigen.check.proven import ItemRun
 from ankigen.diagnostics import Sink
 from ankigen.model import CodeBlock, Deck, Item
 from ankigen.timelimit import Budget, TimeLimitExceeded, call_with_time_limit
@@ -53,24 +54,41 @@ class Outcome:
     formulas: dict[str, Callable[..., float]] = field(default_factory=dict)
     checks: int = 0
     failed: int = 0
+    #: What each item with checks found when it ran here, by item index.
+    items: dict[int, ItemRun] = field(default_factory=dict)
 
 
-def run_checks(deck: Deck, sink: Sink, time_limit: float, deck_time_limit: float) -> Outcome:
+def run_checks(
+    deck: Deck,
+    sink: Sink,
+    time_limit: float,
+    deck_time_limit: float,
+    known: Mapping[int, ItemRun] = MappingProxyType({}),
+) -> Outcome:
     """Define the formulas, compile them for figures, and decide every assert.
 
-    Every problem is reported in ``sink``, the deck's.
+    Every problem is reported in ``sink``, the deck's. An item in ``known``
+    (by index) is not run again: its recorded run stands.
     """
     run = _Run(sink, time_limit, Budget(deck_time_limit))
     scope: dict[str, Definition] = {}
     for block in deck.formulas:
         run.formulas_block(block, scope)
     formulas = run.compile_formulas(scope)
-    for item in deck.items:
+    ran: dict[int, ItemRun] = {}
+    for index, item in enumerate(deck.items):
+        if index in known:
+            run.replay(known[index])
+            continue
+        before = (len(sink.diagnostics), run.checks, run.failed)
         quotes: list[Quote] = []
         for block in item.checks:
             quotes.extend(run.check_block(block, dict(scope), item))
         warn_unverified(sink, item, quotes)
-    return Outcome(formulas, run.checks, run.failed)
+        if item.checks:
+            found = tuple(sink.diagnostics[before[0] :])
+            ran[index] = ItemRun(found, run.checks - before[1], run.failed - before[2])
+    return Outcome(formulas, run.checks, run.failed, ran)
 
 
 class _Run:
@@ -84,6 +102,13 @@ class _Run:
         self.failed = 0
         self.code = ""  # the code of the last guarded failure, if it had one
         self.column = 0  # and its column
+
+    def replay(self, recorded: ItemRun) -> None:
+        """Count an item's earlier run as if it ran now."""
+        for diagnostic in recorded.diagnostics:
+            self.sink.add(diagnostic)
+        self.checks += recorded.checks
+        self.failed += recorded.failed
 
     def report(self, line: int, message: str, *, code: str, column: int = 0) -> None:
         """Record an error at ``line`` (a ``_LimitProblem`` carries its own code)."""

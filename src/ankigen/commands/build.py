@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ankigen.buildtime import BuildClock
-from ankigen.check import CheckReport, check_deck
+from ankigen.check import CheckReport
 from ankigen.commands.diff import DeckDiff
 from ankigen.commands.discover import ContentFile, discover
 from ankigen.commands.guards import DeckKey, key_collisions, outside_root
 from ankigen.commands.release import compare_staged, deck_times, settings_files, staging
+from ankigen.commands.reuse import check_source, parse_source
 from ankigen.commands.unread import unread_files
 from ankigen.diagnostics import Diagnostic, sort_diagnostics, strictly
 from ankigen.errors import AnkigenError
@@ -114,26 +115,16 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     todo = {plan.source.path: plan for plan in plans if plan.stamp is None}
     diagnostics.extend(w for stamp in current for w in stamp.replayed_warnings())
 
+    reused = cache if options.write else None  # `check` neither reads nor fills the caches
     decks: list[Deck] = []
     for plan in todo.values():
-        parsed = parse_file(
-            plan.source.path,
-            plan.source.root,
-            display_path(plan.source.path),
-            options.default_math,
-        )
+        parsed = parse_source(plan.source, options.default_math, reused)
         diagnostics.extend(parsed.diagnostics)
         if parsed.deck is not None:
             decks.append(_with_math(parsed.deck, options.math))
     diagnostics.extend(key_collisions(_deck_keys(decks, plans)))
 
-    limits = options.limits
-    reports = {
-        deck.path: check_deck(
-            deck, time_limit=limits.check_statement, deck_time_limit=limits.check_deck
-        )
-        for deck in decks
-    }
+    reports = {deck.path: check_source(deck, options.limits, reused) for deck in decks}
     for report in reports.values():
         diagnostics.extend(report.diagnostics)
 

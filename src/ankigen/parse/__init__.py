@@ -2,28 +2,32 @@
 
 from __future__ import annotations
 
-import re
+import itertools
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
-import genanki
 from markdown_it.token import Token
 
-from ankigen import anki_markup
 from ankigen.diagnostics import Diagnostic, Sink, error
 from ankigen.model import Deck, Item, ItemKind, MathMode
-from ankigen.parse import token_meta
-from ankigen.parse.claims import item_claims
 from ankigen.parse.context import item_contexts
-from ankigen.parse.fragment import render_blocks, render_inline
+from ankigen.parse.freeze import freeze_section, normalise_source, note_guid
 from ankigen.parse.frontmatter import FrontMatter, read_front_matter
 from ankigen.parse.markdown import content_parser
-from ankigen.parse.paragraph import BREAKS
-from ankigen.parse.walker import Draft, Walker
+from ankigen.parse.section_cache import SectionCache, SectionResult, section_key
+from ankigen.parse.sections import OutsideSection, Section, section_starts, sections_of
 
-__all__ = ["ParseResult", "parse_file", "parse_text"]
+__all__ = [
+    "ParseResult",
+    "SectionCache",
+    "normalise_source",
+    "note_guid",
+    "parse_file",
+    "parse_text",
+]
 
 
 @dataclass(frozen=True)
@@ -39,10 +43,12 @@ def parse_file(
     root: Path,
     display_path: str | None = None,
     default_math: MathMode = MathMode.IMAGE,
+    cache: SectionCache | None = None,
 ) -> ParseResult:
     """Read and parse one content file; ``root`` is the content root for images.
 
     ``default_math`` is the math mode of a file whose front matter names none.
+    With a ``cache``, sections unchanged since the last parse are not parsed again.
     """
     shown = display_path or str(path)
     try:
@@ -57,7 +63,8 @@ def parse_file(
         line = raw.count(b"\n", 0, exc.start) + 1
         message = f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8"
         return ParseResult(None, (error(shown, line, message, code="AG102"),))
-    return parse_text(text, path, root, shown, default_math)
+    del raw  # a big file is not held twice
+    return parse_text(text, path, root, shown, default_math, cache)
 
 
 def parse_text(
@@ -66,24 +73,24 @@ def parse_text(
     root: Path,
     display_path: str,
     default_math: MathMode = MathMode.IMAGE,
+    cache: SectionCache | None = None,
 ) -> ParseResult:
-    """Parse content already read as text (``path`` names the deck and resolves images)."""
-    sink = Sink(display_path)
-    tokens = content_parser().parse(text)
-    front = _front_matter(tokens, sink)
-    lines = text.splitlines()
-    walked = Walker(lines, sink).walk(tokens)
-    _mathjax_delimiters(tokens, sink)
-    _refused_links(tokens, lines, sink)
+    """Parse content already read as text (``path`` names the deck and resolves images).
 
-    name = front.deck or walked.title or path.stem
-    # NFC: a file re-saved by an editor that writes decomposed accents keeps its deck ids.
-    key = unicodedata.normalize("NFC", front.key or path.stem)
-    contexts = item_contexts(walked.drafts, front, sink)
-    items = [
-        replace(_freeze(draft, front, name, key, sink, lines), context=context)
-        for draft, context in zip(walked.drafts, contexts, strict=True)
-    ]
+    The text is parsed section by section (``parse.sections``): the same
+    tokens as one parse of the whole file, but each section's tokens are freed
+    once its items are frozen, and with a ``cache`` an unchanged section is
+    not parsed at all.
+    """
+    try:
+        sink, front, key, results = _parse_sections(text, path, display_path, cache)
+    except OutsideSection:
+        # Never expected (the tests say so); should a cut be wrong, the file is read whole.
+        sink, front, key, results = _parse_sections(text, path, display_path, None, True)
+
+    title = next((r.title for r in results if r.title is not None), None)
+    name = front.deck or title or path.stem
+    items = _placed_items(results, front, name, sink)
     _duplicate_guids(items, sink)
     if not items:
         sink.warning(
@@ -100,7 +107,7 @@ def parse_text(
         key=key,
         math=front.math or default_math,
         items=tuple(items),
-        formulas=tuple(walked.formulas),
+        formulas=tuple(block for result in results for block in result.formulas),
         tags=front.tags,
         key_line=1 + front.key_line if front.key_line else 0,
     )
@@ -108,39 +115,98 @@ def parse_text(
     return ParseResult(deck, tuple(found))
 
 
-def _mathjax_delimiters(tokens: Sequence[Token], sink: Sink) -> None:
-    """Format §13: ``\\(`` or ``\\[`` in text is Anki's MathJax, not this format's math."""
-    for block in tokens:
-        first_line = block.map[0] if block.map else 0
-        for line_offset, column, spelling in token_meta.mathjax_places(block):
-            meant = "$…$" if spelling.endswith("(") else "$$…$$"
-            sink.warning(
-                first_line + 1 + line_offset,
-                f"'{spelling}' is Anki's MathJax delimiter, not math in this format "
-                f"(it is shown as written): write {meant} for a formula",
-                column=column,
-                code="AG600",
-            )
+_Sections = tuple[Sink, FrontMatter, str, list[SectionResult]]
 
 
-def _refused_links(tokens: Sequence[Token], lines: Sequence[str], sink: Sink) -> None:
-    """Links whose scheme the fragment renderer drops (``anki_markup.is_safe_link``)."""
-    for block in tokens:
-        line = (block.map[0] if block.map else 0) + 1
-        for child in block.children or ():
-            if child.type in BREAKS:
-                line += 1
-            href = str(child.attrGet("href") or "") if child.type == "link_open" else ""
-            if not href or anki_markup.is_safe_link(href):
-                continue
-            source = lines[line - 1] if 0 < line <= len(lines) else ""
-            sink.warning(
-                line,
-                f"link '{href}' shows as text with no target: only https:, http:, "
-                "mailto: and relative links keep theirs on a card",
-                column=source.find(href) + 1,
-                code="AG603",
-            )
+def _parse_sections(
+    text: str, path: Path, display_path: str, cache: SectionCache | None, whole: bool = False
+) -> _Sections:
+    """The file's sink (front matter problems, then every section's), front matter, key
+    and every section's result."""
+    sink = Sink(display_path)
+    lines = text.splitlines()
+    total = len(lines)
+    starts = None if whole else section_starts(text, lines)
+    sections = iter([Section(0, text)]) if starts is None else sections_of(text, lines, starts)
+    del lines  # each section brings its own (``SectionLines``)
+    opening = next(sections)
+    # Only a file starting with "-" can have front matter: read it before any section.
+    first_tokens = content_parser().parse(opening.text) if opening.text[:1] == "-" else None
+    front = _front_matter(first_tokens or [], sink)
+    # NFC: a file re-saved by an editor that writes decomposed accents keeps its deck ids.
+    key = unicodedata.normalize("NFC", front.key or path.stem)
+    shape = (display_path, repr(front), key)
+    results: list[SectionResult] = []
+    for section in itertools.chain([opening], sections):
+        results.append(_section(section, total, first_tokens, front, shape, cache))
+        first_tokens = None  # only the opening section's tokens were parsed up front
+    for result in results:
+        sink.diagnostics.extend(result.diagnostics)
+    return sink, front, key, results
+
+
+def _section(
+    section: Section,
+    total: int,
+    tokens: list[Token] | None,
+    front: FrontMatter,
+    shape: tuple[str, str, str],
+    cache: SectionCache | None,
+) -> SectionResult:
+    """One section's result: from the cache if it holds it, else parsed and frozen."""
+    cache_key = section_key(*shape, section.text) if cache is not None else ""
+    cached = cache.get(cache_key, section.start) if cache is not None else None
+    if cached is not None:
+        return cached
+    if tokens is None:
+        tokens = content_parser().parse(section.text)
+    _shift_lines(tokens, section.start)
+    display_path, _, key = shape
+    result = freeze_section(tokens, section.lines(total), front, key, display_path)
+    if cache is not None:
+        cache.put(cache_key, result, section.start)
+    return result
+
+
+def _placed_items(
+    results: list[SectionResult], front: FrontMatter, name: str, sink: Sink
+) -> list[Item]:
+    """Every item with its subdeck and context line, which depend on the whole file."""
+    placed = [
+        _Place(item.kind, item.question_source, section, callout_title)
+        for result in results
+        for item, (section, callout_title) in zip(result.items, result.places, strict=True)
+    ]
+    contexts = item_contexts(placed, front, sink)
+    items: list[Item] = []
+    for item, place, context in zip(
+        (item for result in results for item in result.items), placed, contexts, strict=True
+    ):
+        subdeck = f"{name}::{place.section}" if front.subdecks and place.section else None
+        if subdeck is not None or context is not None:
+            item = replace(item, subdeck=subdeck, context=context)
+        items.append(item)
+    return items
+
+
+class _Place(NamedTuple):
+    """What the context rule reads of an item (see ``parse.context``); a tuple: cheap."""
+
+    kind: ItemKind
+    question_source: str
+    section: str | None
+    callout_title: str | None
+
+
+def _shift_lines(tokens: Sequence[Token], offset: int) -> None:
+    """Token lines counted from the section's start become the file's."""
+    if offset == 0:
+        return
+    for token in tokens:
+        if token.map:
+            token.map = [token.map[0] + offset, token.map[1] + offset]
+        if token.children:
+            _shift_lines(token.children, offset)
 
 
 def _front_matter(tokens: Sequence[Token], sink: Sink) -> FrontMatter:
@@ -148,67 +214,6 @@ def _front_matter(tokens: Sequence[Token], sink: Sink) -> FrontMatter:
         return FrontMatter()
     # The YAML's first line is the file's second line, after `---`.
     return read_front_matter(tokens[0].content, sink.below(2))
-
-
-def _freeze(
-    draft: Draft,
-    front: FrontMatter,
-    deck_name: str,
-    key: str,
-    sink: Sink,
-    lines: Sequence[str],
-) -> Item:
-    """Render a draft's tokens and fix its identity."""
-    question = render_inline(draft.front, draft.line)
-    answer = render_blocks(draft.lead, draft.lead_line, draft.blocks)
-    is_cloze = draft.kind is ItemKind.CLOZE
-    # A cloze item's text is never empty: its cloze marker shows.
-    if not is_cloze and question.is_empty and not question.maths and not question.images:
-        sink.error(draft.line, "empty question before ':::'", code="AG105")
-    if not is_cloze and answer.is_empty and not answer.maths and not answer.images:
-        sink.error(draft.line, "empty answer: write the answer after ':::'", code="AG106")
-    tags = _unique([*front.tags, *draft.tags, *draft.metadata.tags])
-    subdeck = draft.section if front.subdecks and draft.section else None
-    return Item(
-        kind=draft.kind,
-        line=draft.line,
-        front=question,
-        back=answer,
-        guid=note_guid(key, draft.metadata.note_id, draft.question_source),
-        note_id=draft.metadata.note_id,
-        tags=tuple(tags),
-        subdeck=f"{deck_name}::{subdeck}" if subdeck else None,
-        question_source=draft.question_source,
-        answer_source="\n\n".join(s for s in draft.answer_source if s),
-        checks=tuple(draft.checks),
-        claims=item_claims(
-            draft.kind,
-            (draft.front, draft.line),
-            (draft.lead, draft.lead_line),
-            draft.blocks,
-            lines,
-        ),
-    )
-
-
-def note_guid(deck_key: str, note_id: str | None, question_source: str) -> str:
-    """A note's stable GUID: deck key + id, else deck key + normalised question.
-
-    The question's markdown has comments removed and white space collapsed,
-    so neither the math mode nor re-wrapping a line changes the GUID. Every
-    part is Unicode-NFC normalised: saving "café" with a decomposed "é" (as
-    some editors and file systems do) is the same note, not a new one.
-    """
-    key = unicodedata.normalize("NFC", deck_key)
-    if note_id:
-        return str(genanki.guid_for(key, "id", unicodedata.normalize("NFC", note_id)))
-    return str(genanki.guid_for(key, "text", normalise_source(question_source)))
-
-
-def normalise_source(source: str) -> str:
-    """Drop HTML comments, collapse white space and normalise to Unicode NFC."""
-    without_comments = re.sub(r"<!--.*?-->", " ", source, flags=re.DOTALL)
-    return unicodedata.normalize("NFC", " ".join(without_comments.split()))
 
 
 def _duplicate_guids(items: list[Item], sink: Sink) -> None:
@@ -225,7 +230,3 @@ def _duplicate_guids(items: list[Item], sink: Sink) -> None:
                 "give one of them a different id",
                 code="AG107",
             )
-
-
-def _unique(values: list[str]) -> list[str]:
-    return list(dict.fromkeys(values))

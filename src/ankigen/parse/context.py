@@ -16,17 +16,37 @@ every item under it, is lost unless the card shows it. The rule, in order:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from ankigen.diagnostics import Sink
 from ankigen.model import ItemKind
 from ankigen.parse.frontmatter import FrontMatter
-from ankigen.parse.walker import Draft
 
 #: Closing marks that may follow a question's ``?`` (a quoted or emphasised question).
 _CLOSERS = "\"'\u201d\u2019\u00bb*_) \t"
 
 
-def item_contexts(drafts: Sequence[Draft], front: FrontMatter, sink: Sink) -> list[str | None]:
+class Placed(Protocol):
+    """What the rule reads of an item: a walker's ``Draft``, or a frozen item's place."""
+
+    @property
+    def kind(self) -> ItemKind:
+        """Reveal or cloze."""
+
+    @property
+    def question_source(self) -> str:
+        """The question's markdown."""
+
+    @property
+    def section(self) -> str | None:
+        """The ``##`` heading the item stands under."""
+
+    @property
+    def callout_title(self) -> str | None:
+        """The title of the callout the item stands in."""
+
+
+def item_contexts(drafts: Sequence[Placed], front: FrontMatter, sink: Sink) -> list[str | None]:
     """The context line of each draft (None: no line); problems with ``prompt:`` go to ``sink``."""
     prompts = dict(front.prompts)
     _unknown_prompt_sections(drafts, front, sink)
@@ -51,9 +71,9 @@ def is_question(source: str) -> bool:
     return source.rstrip().rstrip(_CLOSERS).endswith("?")
 
 
-def _statement_sections(drafts: Sequence[Draft]) -> set[str]:
+def _statement_sections(drafts: Sequence[Placed]) -> set[str]:
     """Sections whose items (outside callouts) are all reveal items that ask no question."""
-    by_section: dict[str, list[Draft]] = {}
+    by_section: dict[str, list[Placed]] = {}
     for draft in drafts:
         if draft.section is not None and not draft.callout_title:
             by_section.setdefault(draft.section, []).append(draft)
@@ -64,7 +84,7 @@ def _statement_sections(drafts: Sequence[Draft]) -> set[str]:
     }
 
 
-def _unknown_prompt_sections(drafts: Sequence[Draft], front: FrontMatter, sink: Sink) -> None:
+def _unknown_prompt_sections(drafts: Sequence[Placed], front: FrontMatter, sink: Sink) -> None:
     sections = {d.section for d in drafts if d.section is not None}
     line = 1 + front.prompt_line_offset
     for name, _ in front.prompts:

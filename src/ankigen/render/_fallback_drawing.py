@@ -124,6 +124,10 @@ def render(tex: str, *, display: bool, size: float) -> tuple[bytes, float, float
         from ziamath.config import config
         from ziamath.zmath import Latex
 
+        from ankigen.render import _ziamath_styles
+
+        _ziamath_styles.install()  # the same layout without a deep copy per node
+
     old_svg2 = config.svg2
     config.svg2 = False  # xlink:href, readable by older web views too
     try:

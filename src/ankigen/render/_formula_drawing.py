@@ -17,14 +17,13 @@ limits (``draw_within_limits``), so one slow formula cannot stall the build.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 
 from ankigen.gcpause import resume_in_worker
-from ankigen.render import _fallback_drawing, _tex_syntax
+from ankigen.render import _drawing_pool, _fallback_drawing, _tex_syntax
 from ankigen.render._formula_image import RENDER_SETTINGS, FormulaError, RenderedFormula
 from ankigen.render._media import content_hash
 from ankigen.render._tex_policy import tex_problem
@@ -180,17 +179,17 @@ DrawOutcome = RenderedFormula | DrawFailure
 
 def draw_all(jobs: list[FormulaJob], time_limit: float) -> Iterator[DrawOutcome]:
     """Outcomes in job order, as they come: every core draws when there are many."""
-    workers = os.cpu_count() or 1
+    workers = _drawing_pool.worker_count(len(jobs), _drawing_pool.usable_cores())
     draw = partial(_draw_one, time_limit=time_limit)
     if len(jobs) < _POOL_THRESHOLD or workers < 2:
         yield from map(draw, jobs)
         return
+    _drawing_pool.warm_up()  # the workers inherit the loaded engines and fonts
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
     try:
-        # Small chunks keep the progress bar moving; not so small that
-        # sending jobs to the workers costs more than drawing them.
+        chunks = _drawing_pool.chunk_size(len(jobs), workers)
         with interrupts_held():  # the workers are forked here
-            outcomes = pool.map(draw, jobs, chunksize=max(1, len(jobs) // (workers * 8)))
+            outcomes = pool.map(draw, jobs, chunksize=chunks)
         yield from outcomes
     finally:
         # After Ctrl-C or SIGTERM, drawings not yet started are dropped, not waited for.

@@ -39,28 +39,18 @@ ziamath is ``_fallback_drawing``; cloze colours are ``_mathtext_highlight``.
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Sequence
-from typing import Any
 
-import matplotlib
-import numpy as np
-from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
-from matplotlib.patches import PathPatch
-from matplotlib.path import Path
-from matplotlib.textpath import TextPath, text_to_path
-from matplotlib.transforms import Affine2D
+from matplotlib.textpath import text_to_path
 
 from ankigen.render import _mathtext_highlight as _highlight
+from ankigen.render import _mathtext_svg as mathtext_svg
 from ankigen.render import _tex_syntax as _tex
 from ankigen.render._formula_image import DRAW_SIZE as _SIZE
 from ankigen.render._formula_image import FONTSET as _FONTSET
 from ankigen.render._formula_image import MATH_SCALE, FormulaError, RenderedFormula
-
-_SVG_RC: dict[Any, Any] = {"svg.fonttype": "path", "svg.hashsalt": "ankigen", "svg.id": None}
-_SVG_METADATA = {"Date": None, "Creator": None, "Format": None, "Type": None}
 
 #: Drawn at TextToPath.FONT_SCALE (100), so the size parse below and the glyph
 #: parse inside TextPath are the same call and the second is an lru_cache hit.
@@ -107,45 +97,27 @@ def display_style(tex: str) -> str:
 def render_mathtext(tex: str, highlight: Sequence[str] = ()) -> RenderedFormula:
     """Draw TeX that mathtext knows (rewritten, in display style if wanted); raise FormulaError."""
     s = f"${tex}$"
+    # A highlighted formula is parsed again by _highlight through matplotlib's
+    # parser cache; a plain one once, with the fonts resolved once per process.
+    parse = text_to_path.mathtext_parser.parse if highlight else mathtext_svg.parse
     try:
-        # MathTextParser("path").parse, through the parser TextPath uses (shared cache)
-        width, height, depth, _, _ = text_to_path.mathtext_parser.parse(s, dpi=72, prop=_PROP)
+        width, height, depth, glyphs, rects = parse(s, dpi=72, prop=_PROP)
     except ValueError as exc:
         raise FormulaError(_mathtext_message(exc)) from None
     if width <= 0 or height <= 0:
         raise FormulaError("the formula draws nothing")
-    # One parse, not two: fig.text() would make the SVG renderer parse the
-    # formula again with a parser of its own; a TextPath reuses the parse above.
-    # Units are points; the figure is exactly the mathtext box, baseline at depth.
+    # Units are points; the image is exactly the mathtext box, baseline at depth.
     marked = _highlight.marked_glyphs(tex, highlight, _PROP) if highlight else set()
-    fig = Figure(figsize=(width / 72, height / 72), dpi=72)
-    points = Affine2D().scale(1 / 72) + fig.dpi_scale_trans
     if marked:
         plain, coloured = _highlight.split_paths(s, _PROP, marked, depth)
-        colour = _highlight.CLOZE_COLOUR
-        stroke = _highlight.BOLD_STROKE
-        fig.add_artist(
-            PathPatch(
-                coloured,
-                transform=points,
-                facecolor=colour,
-                edgecolor=colour,
-                linewidth=stroke * 72 / 100,
-            )
-        )
+        stroke = _highlight.BOLD_STROKE * 72 / 100
+        layers = [mathtext_svg.Layer(coloured, _highlight.CLOZE_COLOUR, stroke)]
+        layers.append(mathtext_svg.Layer(plain))
     else:
-        text = TextPath((0, depth), s, prop=_PROP)
-        # 0.1 pt is 1/1000 em: invisible, and it keeps the SVG less than half as large
-        plain = Path(np.round(text.vertices, 1), text.codes)
-    fig.add_artist(
-        PathPatch(plain, transform=points, facecolor="black", edgecolor="none", linewidth=0)
-    )
-    buf = io.BytesIO()
-    with matplotlib.rc_context(_SVG_RC):
-        fig.savefig(buf, format="svg", transparent=True, metadata=_SVG_METADATA)
+        layers = [mathtext_svg.Layer(mathtext_svg.outline(glyphs, rects, depth))]
     em = _SIZE / MATH_SCALE  # drawn points per em of the card's text
     return RenderedFormula(
-        svg=buf.getvalue(),
+        svg=mathtext_svg.svg_document(width, height, layers),
         width_em=float(width) / em,
         height_em=float(height) / em,
         depth_em=float(depth) / em,

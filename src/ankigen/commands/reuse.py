@@ -1,0 +1,39 @@
+"""What a build reuses from earlier builds: frozen sections and passing checks.
+
+Both live in the build's cache folder (``OUT/.cache``), one file of each per
+deck: ``<stem>.sections`` (``parse.section_cache``) and ``<stem>.checks``
+(``check.proven``). Their keys hold everything that shapes what they store,
+so a reused value is the one a cold build computes. ``ankigen check`` writes
+nothing, so it neither reads nor fills them: it always parses and proves all.
+"""
+
+from __future__ import annotations
+
+from ankigen.check import CheckReport, ProvenChecks, check_deck
+from ankigen.commands.discover import ContentFile
+from ankigen.model import Deck, MathMode
+from ankigen.parse import ParseResult, SectionCache, parse_file
+from ankigen.paths import display_path
+from ankigen.render import MediaCache
+from ankigen.timelimit import TimeLimits
+
+
+def parse_source(
+    source: ContentFile, default_math: MathMode, cache: MediaCache | None
+) -> ParseResult:
+    """Parse one content file; with a ``cache``, reuse (and refill) its frozen sections."""
+    shown = display_path(source.path)
+    if cache is None:
+        return parse_file(source.path, source.root, shown, default_math)
+    with SectionCache(cache.path(f"{source.path.stem}.sections")) as sections:
+        parsed = parse_file(source.path, source.root, shown, default_math, sections)
+        sections.save()
+    return parsed
+
+
+def check_source(deck: Deck, limits: TimeLimits, cache: MediaCache | None) -> CheckReport:
+    """Check one deck; with a ``cache``, items whose checks passed unchanged are not run."""
+    proven = ProvenChecks(cache.path(f"{deck.stem}.checks")) if cache is not None else None
+    return check_deck(
+        deck, time_limit=limits.check_statement, deck_time_limit=limits.check_deck, proven=proven
+    )

@@ -1,0 +1,153 @@
+"""One section's tokens in, its frozen items and diagnostics out (``SectionResult``).
+
+The walker's drafts still hold markdown-it tokens; freezing renders them into
+``model.Item`` values, reads their claims and fixes their GUIDs, after which
+the section's tokens can go. What depends on the whole file (the subdeck
+name, the context line, duplicate GUIDs) is left to ``ankigen.parse``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+import genanki
+from markdown_it.token import Token
+
+from ankigen import anki_markup
+from ankigen.diagnostics import Sink
+from ankigen.model import Item, ItemKind
+from ankigen.parse import token_meta
+from ankigen.parse.claims import item_claims
+from ankigen.parse.fragment import render_blocks, render_inline
+from ankigen.parse.frontmatter import FrontMatter
+from ankigen.parse.paragraph import BREAKS
+from ankigen.parse.section_codec import SectionResult
+from ankigen.parse.walker import Draft, Walker
+
+__all__ = ["freeze_section", "normalise_source", "note_guid"]
+
+
+def freeze_section(
+    tokens: Sequence[Token],
+    lines: Sequence[str],
+    front: FrontMatter,
+    key: str,
+    display_path: str,
+) -> SectionResult:
+    """Walk one section's tokens (``lines`` indexed as the file's) and freeze its items.
+
+    The section's diagnostics come in the order a whole-file parse finds
+    them: the walker's, MathJax delimiters, refused links, then freezing.
+    """
+    sink = Sink(display_path)
+    walked = Walker(lines, sink).walk(tokens)
+    _mathjax_delimiters(tokens, sink)
+    _refused_links(tokens, lines, sink)
+    items = tuple(_freeze(draft, front, key, sink, lines) for draft in walked.drafts)
+    return SectionResult(
+        walked.title,
+        items,
+        tuple((draft.section, draft.callout_title) for draft in walked.drafts),
+        tuple(walked.formulas),
+        tuple(sink.diagnostics),
+    )
+
+
+def _mathjax_delimiters(tokens: Sequence[Token], sink: Sink) -> None:
+    """Format §13: ``\\(`` or ``\\[`` in text is Anki's MathJax, not this format's math."""
+    for block in tokens:
+        first_line = block.map[0] if block.map else 0
+        for line_offset, column, spelling in token_meta.mathjax_places(block):
+            meant = "$…$" if spelling.endswith("(") else "$$…$$"
+            sink.warning(
+                first_line + 1 + line_offset,
+                f"'{spelling}' is Anki's MathJax delimiter, not math in this format "
+                f"(it is shown as written): write {meant} for a formula",
+                column=column,
+                code="AG600",
+            )
+
+
+def _refused_links(tokens: Sequence[Token], lines: Sequence[str], sink: Sink) -> None:
+    """Links whose scheme the fragment renderer drops (``anki_markup.is_safe_link``)."""
+    for block in tokens:
+        line = (block.map[0] if block.map else 0) + 1
+        for child in block.children or ():
+            if child.type in BREAKS:
+                line += 1
+            href = str(child.attrGet("href") or "") if child.type == "link_open" else ""
+            if not href or anki_markup.is_safe_link(href):
+                continue
+            source = lines[line - 1] if 0 < line <= len(lines) else ""
+            sink.warning(
+                line,
+                f"link '{href}' shows as text with no target: only https:, http:, "
+                "mailto: and relative links keep theirs on a card",
+                column=source.find(href) + 1,
+                code="AG603",
+            )
+
+
+def _freeze(
+    draft: Draft,
+    front: FrontMatter,
+    key: str,
+    sink: Sink,
+    lines: Sequence[str],
+) -> Item:
+    """Render a draft's tokens and fix its identity (its subdeck is the file's to name)."""
+    question = render_inline(draft.front, draft.line)
+    answer = render_blocks(draft.lead, draft.lead_line, draft.blocks)
+    is_cloze = draft.kind is ItemKind.CLOZE
+    # A cloze item's text is never empty: its cloze marker shows.
+    if not is_cloze and question.is_empty and not question.maths and not question.images:
+        sink.error(draft.line, "empty question before ':::'", code="AG105")
+    if not is_cloze and answer.is_empty and not answer.maths and not answer.images:
+        sink.error(draft.line, "empty answer: write the answer after ':::'", code="AG106")
+    tags = _unique([*front.tags, *draft.tags, *draft.metadata.tags])
+    return Item(
+        kind=draft.kind,
+        line=draft.line,
+        front=question,
+        back=answer,
+        guid=note_guid(key, draft.metadata.note_id, draft.question_source),
+        note_id=draft.metadata.note_id,
+        tags=tuple(tags),
+        subdeck=None,
+        question_source=draft.question_source,
+        answer_source="\n\n".join(s for s in draft.answer_source if s),
+        checks=tuple(draft.checks),
+        claims=item_claims(
+            draft.kind,
+            (draft.front, draft.line),
+            (draft.lead, draft.lead_line),
+            draft.blocks,
+            lines,
+        ),
+    )
+
+
+def note_guid(deck_key: str, note_id: str | None, question_source: str) -> str:
+    """A note's stable GUID: deck key + id, else deck key + normalised question.
+
+    The question's markdown has comments removed and white space collapsed,
+    so neither the math mode nor re-wrapping a line changes the GUID. Every
+    part is Unicode-NFC normalised: saving "café" with a decomposed "é" (as
+    some editors and file systems do) is the same note, not a new one.
+    """
+    key = unicodedata.normalize("NFC", deck_key)
+    if note_id:
+        return str(genanki.guid_for(key, "id", unicodedata.normalize("NFC", note_id)))
+    return str(genanki.guid_for(key, "text", normalise_source(question_source)))
+
+
+def normalise_source(source: str) -> str:
+    """Drop HTML comments, collapse white space and normalise to Unicode NFC."""
+    without_comments = re.sub(r"<!--.*?-->", " ", source, flags=re.DOTALL)
+    return unicodedata.normalize("NFC", " ".join(without_comments.split()))
+
+
+def _unique(values: list[str]) -> list[str]:
+    return list(dict.fromkeys(values))

@@ -1,0 +1,181 @@
+"""The section cache's codec: a ``SectionResult`` as builtin values and back.
+
+Values are tuples, strings and numbers only (``marshal`` writes them; loading
+builds no object of any class); the decoder builds the model's dataclasses
+field by field. Lines are stored counted from the section's first line, so a
+section that only moved still decodes to the file's lines. A field added to
+``model.Item`` and friends and not spelled out here makes ``KNOWN_FIELDS``
+false, which turns the cache off: never wrong.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from ankigen.diagnostics import Diagnostic, Severity
+from ankigen.model import Claim, CodeBlock, Fragment, ImageRef, Item, ItemKind, Math
+
+__all__ = ["KNOWN_FIELDS", "SectionResult", "decode", "encode"]
+
+
+@dataclass(frozen=True)
+class SectionResult:
+    """What one section parsed to.
+
+    ``items`` have no subdeck and no context line yet (both depend on the
+    whole file); ``places`` holds each item's ``##`` section name and callout
+    title, from which the file works them out. ``diagnostics`` come in the
+    order a whole-file parse finds them (walker, MathJax delimiters, refused
+    links, then freezing).
+    """
+
+    title: str | None
+    items: tuple[Item, ...]
+    places: tuple[tuple[str | None, str | None], ...]
+    formulas: tuple[CodeBlock, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+# -- encoding: builtin values only, lines counted from the section's start ------
+
+
+def encode(result: SectionResult, start: int) -> Any:
+    """``result`` as builtin values, its lines counted from ``start``."""
+    return (
+        result.title,
+        tuple(_item(item, start) for item in result.items),
+        result.places,
+        tuple(_block(block, start) for block in result.formulas),
+        tuple(_diagnostic(d, start) for d in result.diagnostics),
+    )
+
+
+def _item(item: Item, start: int) -> tuple[Any, ...]:
+    return (
+        item.kind.value,
+        item.line - start,
+        _fragment(item.front, start),
+        _fragment(item.back, start),
+        item.guid,
+        item.note_id,
+        item.tags,
+        item.subdeck,
+        item.question_source,
+        item.answer_source,
+        tuple(_block(block, start) for block in item.checks),
+        tuple((c.text, c.formula, c.line - start, c.column, c.required) for c in item.claims),
+        item.context,
+    )
+
+
+def _fragment(fragment: Fragment, start: int) -> tuple[Any, ...]:
+    return (
+        fragment.html,
+        tuple((m.tex, m.display, m.line - start) for m in fragment.maths),
+        tuple((i.target, i.alt, i.line - start) for i in fragment.images),
+    )
+
+
+def _diagnostic(d: Diagnostic, start: int) -> tuple[Any, ...]:
+    return (d.file, d.line - start, d.message, d.severity.value, d.detail, d.column, d.code)
+
+
+def _block(block: CodeBlock, start: int) -> tuple[str, str, int]:
+    return (block.kind, block.text, block.line - start)
+
+
+# -- decoding: the inverse; a value of another shape raises TypeError or ValueError ---
+
+
+def decode(value: Any, start: int) -> SectionResult:
+    """The inverse of ``encode``; a value of another shape raises TypeError or ValueError."""
+    title, items, places, formulas, diagnostics = value
+    return SectionResult(
+        title,
+        tuple([_decode_item(start, item) for item in items]),
+        tuple((section, callout) for section, callout in places),
+        tuple(CodeBlock(kind, text, line + start) for kind, text, line in formulas),
+        tuple(
+            Diagnostic(file, line + start, message, Severity(severity), detail, column, code)
+            for file, line, message, severity, detail, column, code in diagnostics
+        ),
+    )
+
+
+def _decode_item(start: int, value: Any) -> Item:
+    (kind, line, front, back, guid, note_id, tags, subdeck, question, answer, checks, claims,
+     context) = value  # fmt: skip
+    if checks:
+        checks = tuple([CodeBlock(k, text, at + start) for k, text, at in checks])
+    if claims:
+        claims = tuple([Claim(t, f, at + start, column, r) for t, f, at, column, r in claims])
+    fields = (
+        _KINDS[kind],
+        line + start,
+        _decode_fragment(start, *front),
+        _decode_fragment(start, *back),
+        guid,
+        note_id,
+        tags,
+        subdeck,
+        question,
+        answer,
+        checks,
+        claims,
+        context,
+    )
+    # Not Item(*fields): a frozen dataclass sets each field through object.__setattr__,
+    # which doubles the cost of decoding the tens of thousands of items of a big deck.
+    # KNOWN_FIELDS checks that these are Item's fields, in order, and that it has no
+    # __post_init__ and no slots, so this is the instance Item(*fields) makes.
+    item = _new(Item)
+    item.__dict__.update(zip(_FIELDS[Item], fields, strict=True))
+    return item
+
+
+def _decode_fragment(
+    start: int, html: str, maths: tuple[Any, ...], images: tuple[Any, ...]
+) -> Fragment:
+    if maths:
+        maths = tuple([Math(tex, display, line + start) for tex, display, line in maths])
+    if images:
+        images = tuple([ImageRef(target, alt, line + start) for target, alt, line in images])
+    return Fragment(html, maths, images)
+
+
+_KINDS = {kind.value: kind for kind in ItemKind}
+_new = object.__new__
+
+
+#: The fields the encoder and decoder above spell out, class by class.
+_FIELDS: dict[type, tuple[str, ...]] = {
+    Item: (
+        "kind",
+        "line",
+        "front",
+        "back",
+        "guid",
+        "note_id",
+        "tags",
+        "subdeck",
+        "question_source",
+        "answer_source",
+        "checks",
+        "claims",
+        "context",
+    ),
+    Fragment: ("html", "maths", "images"),
+    Math: ("tex", "display", "line"),
+    ImageRef: ("target", "alt", "line"),
+    CodeBlock: ("kind", "text", "line"),
+    Claim: ("text", "formula", "line", "column", "required"),
+    Diagnostic: ("file", "line", "message", "severity", "detail", "column", "code"),
+}
+KNOWN_FIELDS = all(
+    tuple(f.name for f in dataclasses.fields(cls)) == names
+    and not hasattr(cls, "__post_init__")
+    and not hasattr(cls, "__slots__")
+    for cls, names in _FIELDS.items()
+)
