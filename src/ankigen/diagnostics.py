@@ -158,6 +158,10 @@ class Sink:
         at = line + self.first_line - 1
         self.diagnostics.append(Diagnostic(self.file, at, message, severity, detail, column, code))
 
+    def add(self, diagnostic: Diagnostic) -> None:
+        """Report a diagnostic made elsewhere, as it is (an image's ``Failed`` carries one)."""
+        self.diagnostics.append(diagnostic)
+
     def below(self, line: int) -> Sink:
         """A sink for text whose first line is ``line`` of this sink's text."""
         return Sink(self.file, self.diagnostics, self.first_line + line - 1)

@@ -28,12 +28,8 @@ SHARED = {
     "AG210": "an assertion that does not hold: the message shows both sides",
     "AG211": "a statement off the grammar: 'syntax error at column N: ...'",
     "AG212": "a statement that cannot be decided: the message says why",
-    "AG301": "family (13.2): a formula that cannot be drawn",
-    "AG320": "family (13.2): an image that cannot be shipped",
-    "AG330": "family (13.2): a figure that cannot be drawn",
     "AG505": "a cloze's own braces run into its '}}': worded for text and for a formula",
     "AG602": "an unsafe SVG: the same check for an image and a figure",
-    "AG657": "an image that exists but cannot be read (or is a looping link)",
     "AG663": "a formula too deeply nested to draw: found before and while drawing",
 }
 

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ankigen.diagnostics import Sink
 from ankigen.model import Deck
 from ankigen.parse import parse_text
 from ankigen.render import MathRenderer, MediaCache
@@ -24,16 +25,20 @@ def test_interleaved_builds_keep_both_index_entries(tmp_path: Path) -> None:
     """Both builds read the index before either writes it: neither entry is lost."""
     cache = MediaCache(tmp_path / ".cache")
     first, second = MathRenderer(cache), MathRenderer(cache)
-    assert first.prepare(_deck(tmp_path, "a^2")) == []
-    assert second.prepare(_deck(tmp_path, "b^2")) == []
-    assert first.draw_pending() == []
-    assert second.draw_pending() == []
+    sink = Sink("d.md")
+    first.prepare(_deck(tmp_path, "a^2"), sink)
+    second.prepare(_deck(tmp_path, "b^2"), sink)
+    first.draw_pending()
+    second.draw_pending()
+    first.report_undrawn()
+    second.report_undrawn()
+    assert sink.diagnostics == []
 
     index = json.loads(cache.path("math-index.json").read_text("utf-8"))
     assert len(index) == 2
     third = MathRenderer(cache)
-    third.prepare(_deck(tmp_path, "a^2"))
-    third.prepare(_deck(tmp_path, "b^2"))
+    third.prepare(_deck(tmp_path, "a^2"), sink)
+    third.prepare(_deck(tmp_path, "b^2"), sink)
     third.draw_pending()
     assert third.drawn == 0  # both images and their sizes were found
 

@@ -15,6 +15,7 @@ import numpy as np
 from matplotlib.font_manager import FontProperties
 from matplotlib.path import Path as Outline
 
+from ankigen.diagnostics import Sink
 from ankigen.model import Deck, Fragment, Item, ItemKind, Math, MathMode
 from ankigen.render import MathRenderer, MediaCache, cloze_variants, math_cloze_html, render_formula
 from ankigen.render import _mathtext_highlight as _highlight
@@ -83,8 +84,11 @@ def test_html_gives_every_card_its_own_front_and_back(tmp_path: Path) -> None:
     deck = Deck(tmp_path / "d.md", "d.md", tmp_path, "D", "d", MathMode.IMAGE, (item,))
     cache = MediaCache(tmp_path / "cache")
     renderer = MathRenderer(cache)
-    assert renderer.prepare(deck) == []
-    assert renderer.draw_pending() == []
+    sink = Sink("d.md")
+    renderer.prepare(deck, sink)
+    renderer.draw_pending()
+    renderer.report_undrawn()
+    assert sink.diagnostics == []
     html, media = renderer.html(math, MathMode.IMAGE, cloze=True)
     clozes = re.findall(
         r"\{\{c(\d)::<img[^>]*src=\"([^\"]+)\"[^>]*>::<img[^>]*src=\"([^\"]+)\"", html

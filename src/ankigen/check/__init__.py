@@ -17,11 +17,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from ankigen.diagnostics import Diagnostic, sort_diagnostics
+from ankigen.diagnostics import Diagnostic, Sink, sort_diagnostics
 from ankigen.model import Deck
 from ankigen.timelimit import TimeLimits
 
-from ._coverage import coverage_warnings
+from ._coverage import warn_unverified
 from .proven import ItemRun, ProvenChecks
 
 __all__ = ["DEFAULT_TIME_LIMIT", "CheckReport", "ProvenChecks", "check_deck"]
@@ -70,17 +70,18 @@ def check_deck(
     unchanged, is not run again (``check.proven``), and the passing items of
     this run are recorded for the next.
     """
+    sink = Sink(deck.display_path)
     known = proven.known(deck, time_limit) if proven is not None else {}
     if not deck.formulas and all(i in known for i, item in enumerate(deck.items) if item.checks):
         # Nothing (new) to prove: no sympy; a claim with no check is unverified.
-        return _without_sympy(deck, known)
+        return _without_sympy(deck, known, sink)
     from ._run import run_checks
 
-    outcome = run_checks(deck, time_limit, deck_time_limit, known)
+    outcome = run_checks(deck, sink, time_limit, deck_time_limit, known)
     if proven is not None:
         proven.record(deck, time_limit, {**known, **outcome.items})
     return CheckReport(
-        diagnostics=tuple(sort_diagnostics(outcome.diagnostics)),
+        diagnostics=tuple(sort_diagnostics(sink.diagnostics)),
         formulas=MappingProxyType(outcome.formulas),
         items=len(deck.items),
         checks=outcome.checks,
@@ -88,17 +89,17 @@ def check_deck(
     )
 
 
-def _without_sympy(deck: Deck, known: dict[int, ItemRun]) -> CheckReport:
+def _without_sympy(deck: Deck, known: dict[int, ItemRun], sink: Sink) -> CheckReport:
     """The report of a deck whose every check has a recorded passing run (or that has none)."""
-    diagnostics: list[Diagnostic] = []
     for index, item in enumerate(deck.items):
         recorded = known.get(index)
         if recorded is None:
-            diagnostics.extend(coverage_warnings(deck.display_path, item, ()))
+            warn_unverified(sink, item, ())
         else:
-            diagnostics.extend(recorded.diagnostics)
+            for diagnostic in recorded.diagnostics:
+                sink.add(diagnostic)
     return CheckReport(
-        tuple(sort_diagnostics(diagnostics)),
+        tuple(sort_diagnostics(sink.diagnostics)),
         MappingProxyType({}),
         items=len(deck.items),
         checks=sum(run.checks for run in known.values()),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ankigen.diagnostics import Diagnostic, error, warning
+from ankigen.diagnostics import Sink
 from ankigen.model import Claim, Item
 from ankigen.parse.claims import formula_key, number_key
 
@@ -33,16 +33,15 @@ def missing_quotes(item: Item, quotes: Iterable[Quote]) -> list[Quote]:
     return [quote for quote in quotes if _key(quote.text, quote.formula) not in shown]
 
 
-def not_in_item(file: str, line: int, quote: Quote) -> Diagnostic:
-    """The error for a quote the item does not hold, at the statement's line."""
+def report_not_in_item(sink: Sink, line: int, quote: Quote) -> None:
+    """Report a quote the item does not hold, at the statement's line."""
     if quote.formula:
         shown = f"${quote.text}$"
         hint = "quote one whole formula of the item exactly as it stands (white space aside)"
     else:
         shown = f"`{quote.text}`"
         hint = "quote a number exactly as the item writes it"
-    return error(
-        file,
+    sink.error(
         line,
         f"check quotes {shown}, but the item does not say it: {hint}",
         column=quote.column,
@@ -56,18 +55,15 @@ def unverified_claims(item: Item, quotes: Iterable[Quote]) -> list[Claim]:
     return [c for c in item.claims if c.required and _key(c.text, c.formula) not in quoted]
 
 
-def coverage_warnings(file: str, item: Item, quotes: Iterable[Quote]) -> list[Diagnostic]:
+def warn_unverified(sink: Sink, item: Item, quotes: Iterable[Quote]) -> None:
     """One ``unverified claim`` warning per claim of ``item`` not quoted or cited."""
-    return [
-        warning(
-            file,
+    for claim in unverified_claims(item, quotes):
+        sink.warning(
             claim.line,
             f"unverified claim {_shown(claim)}: quote it in a check, or cite it",
             column=claim.column,
             code=UNVERIFIED,
         )
-        for claim in unverified_claims(item, quotes)
-    ]
 
 
 def _shown(claim: Claim) -> str:

@@ -14,12 +14,12 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, TypeVar
 
 from ankigen.check.proven import ItemRun
-from ankigen.diagnostics import Diagnostic, error, warning
+from ankigen.diagnostics import Sink
 from ankigen.model import CodeBlock, Deck, Item
 from ankigen.timelimit import Budget, TimeLimitExceeded, call_with_time_limit
 
 from ._ast import Assert, Cite, Let, Quote, Statement
-from ._coverage import coverage_warnings, missing_quotes, not_in_item
+from ._coverage import missing_quotes, report_not_in_item, warn_unverified
 from ._errors import StatementError
 from ._exact import holds_exactly
 from ._grammar import defined_name, parse_statement
@@ -51,9 +51,8 @@ T = TypeVar("T")
 
 @dataclass
 class Outcome:
-    """What running a deck's blocks found: problems, compiled formulas, counters."""
+    """What running a deck's blocks found besides its problems: compiled formulas, counters."""
 
-    diagnostics: list[Diagnostic] = field(default_factory=list)
     formulas: dict[str, Callable[..., float]] = field(default_factory=dict)
     checks: int = 0
     failed: int = 0
@@ -63,15 +62,17 @@ class Outcome:
 
 def run_checks(
     deck: Deck,
+    sink: Sink,
     time_limit: float,
     deck_time_limit: float,
     known: Mapping[int, ItemRun] = MappingProxyType({}),
 ) -> Outcome:
     """Define the formulas, compile them for figures, and decide every assert.
 
-    An item in ``known`` (by index) is not run again: its recorded run stands.
+    Every problem is reported in ``sink``, the deck's. An item in ``known``
+    (by index) is not run again: its recorded run stands.
     """
-    run = _Run(deck.display_path, time_limit, Budget(deck_time_limit))
+    run = _Run(sink, time_limit, Budget(deck_time_limit))
     scope: dict[str, Definition] = {}
     for block in deck.formulas:
         run.formulas_block(block, scope)
@@ -81,25 +82,24 @@ def run_checks(
         if index in known:
             run.replay(known[index])
             continue
-        before = (len(run.diagnostics), run.checks, run.failed)
+        before = (len(sink.diagnostics), run.checks, run.failed)
         quotes: list[Quote] = []
         for block in item.checks:
             quotes.extend(run.check_block(block, dict(scope), item))
-        run.diagnostics.extend(coverage_warnings(deck.display_path, item, quotes))
+        warn_unverified(sink, item, quotes)
         if item.checks:
-            found = tuple(run.diagnostics[before[0] :])
+            found = tuple(sink.diagnostics[before[0] :])
             ran[index] = ItemRun(found, run.checks - before[1], run.failed - before[2])
-    return Outcome(run.diagnostics, formulas, run.checks, run.failed, ran)
+    return Outcome(formulas, run.checks, run.failed, ran)
 
 
 class _Run:
-    """The state of checking one deck: its diagnostics and counters."""
+    """The state of checking one deck: where its problems go, and its counters."""
 
-    def __init__(self, file: str, time_limit: float, budget: Budget) -> None:
-        self.file = file
+    def __init__(self, sink: Sink, time_limit: float, budget: Budget) -> None:
+        self.sink = sink
         self.time_limit = time_limit
         self.budget = budget
-        self.diagnostics: list[Diagnostic] = []
         self.checks = 0
         self.failed = 0
         self.code = ""  # the code of the last guarded failure, if it had one
@@ -107,7 +107,8 @@ class _Run:
 
     def replay(self, recorded: ItemRun) -> None:
         """Count an item's earlier run as if it ran now."""
-        self.diagnostics.extend(recorded.diagnostics)
+        for diagnostic in recorded.diagnostics:
+            self.sink.add(diagnostic)
         self.checks += recorded.checks
         self.failed += recorded.failed
 
@@ -115,11 +116,11 @@ class _Run:
         """Record an error at ``line`` (a ``_LimitProblem`` carries its own code)."""
         if isinstance(message, _LimitProblem):
             code = message.code
-        self.diagnostics.append(error(self.file, line, message, column=column, code=code))
+        self.sink.error(line, message, column=column, code=code)
 
     def warn(self, line: int, message: str, *, column: int, code: str) -> None:
         """Record a warning at ``line``."""
-        self.diagnostics.append(warning(self.file, line, message, column=column, code=code))
+        self.sink.warning(line, message, column=column, code=code)
 
     def formulas_block(self, block: CodeBlock, scope: dict[str, Definition]) -> None:
         """Add a ``formulas`` block's names to the file-wide scope."""
@@ -154,7 +155,7 @@ class _Run:
             statement = self.parse(line, text, scope)
             missing = missing_quotes(item, _quotes_of(statement))
             for quote in missing:
-                self.diagnostics.append(not_in_item(self.file, line, quote))
+                report_not_in_item(self.sink, line, quote)
             quotes.extend(_quotes_of(statement))
             if isinstance(statement, Assert):
                 self.soundness(line, text, statement, scope)

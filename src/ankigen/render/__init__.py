@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ankigen.diagnostics import Diagnostic, sort_diagnostics
+from ankigen.diagnostics import Diagnostic, Sink, sort_diagnostics
 from ankigen.model import Deck, MathMode
 from ankigen.render._figures import FIGURE_FONT_SIZE, MIN_TEXT_PX, Formulas, draw_figure
 from ankigen.render._formula_drawing import (
@@ -74,29 +74,30 @@ def render_decks(
     """Render every deck: formulas (drawn in parallel, cached), figures and images."""
     cache = MediaCache(settings.cache_dir)
     maths = MathRenderer(cache, settings.limits.formula)
+    # One sink per deck (its file), all reporting into one list in the order found.
     diagnostics: list[Diagnostic] = []
-    for deck in decks:
-        diagnostics.extend(maths.prepare(deck))
-    undrawn = maths.draw_pending(progress)
+    sinks = [Sink(deck.display_path, diagnostics) for deck in decks]
+    for deck, sink in zip(decks, sinks, strict=True):
+        maths.prepare(deck, sink)
+    maths.draw_pending(progress)
     figures = FigureDrawer(
         settings.figures_dir, settings.figure_format, settings.limits.figure, cache
     )
     rendered: list[RenderedDeck] = []
-    for deck in decks:
+    for deck, sink in zip(decks, sinks, strict=True):
         filler = DeckFiller(
             deck,
+            sink,
             maths,
             figures,
             cache,
             formulas.get(deck.path, {}),
             formulas_source.get(deck.path, ""),
         )
-        filled, problems = filler.rendered()
-        rendered.append(filled)
-        diagnostics.extend(problems)
+        rendered.append(filler.rendered())
     # Formulas that could not be drawn come last, as they always have: the
     # order of two diagnostics at one place is the order they are printed in.
-    diagnostics.extend(undrawn)
+    maths.report_undrawn()
     return RenderReport(
         tuple(rendered),
         tuple(sort_diagnostics(diagnostics)),

@@ -61,10 +61,6 @@ _FIGURE_RC: dict[Any, Any] = {
 }
 
 
-#: The code of a figure that cannot be drawn, when no more specific one applies.
-FIGURE_CODE = "AG330"
-
-
 def figure_script(figure_id: str, figures_dir: Path) -> Path | None:
     """The script for ``figure_id`` inside ``figures_dir``, or None if there is none."""
     if not _FIGURE_ID.match(figure_id):
@@ -96,9 +92,7 @@ def draw_figure(
     script = figure_script(figure_id, figures_dir)
     if script is None:
         expected = display_path(figures_dir / f"{figure_id}.py")
-        return place.failed(
-            f"unknown figure '{figure_id}': there is no {expected}", code=FIGURE_CODE
-        )
+        return place.failed(f"unknown figure '{figure_id}': there is no {expected}", code="AG331")
     source = script.read_bytes()
     name = (
         f"ag-fig-{figure_id}-"
@@ -119,11 +113,11 @@ def draw_figure(
             code="AG660",
         )
     except ChildFailed as exc:
-        return place.failed(f"figure '{figure_id}' failed: {exc}", code=FIGURE_CODE)
+        return place.failed(f"figure '{figure_id}' failed: {exc}", code="AG332")
     if isinstance(outcome, bytes):
         return _ship(figure_id, name, outcome, image_format, cache, script, place)
     message, trace = outcome
-    return place.failed(f"figure '{figure_id}' failed: {message}", trace, code=FIGURE_CODE)
+    return place.failed(f"figure '{figure_id}' failed: {message}", trace, code="AG330")
 
 
 def _ship(

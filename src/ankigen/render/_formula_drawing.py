@@ -167,10 +167,10 @@ class FormulaJob:
 
 @dataclass(frozen=True)
 class DrawFailure:
-    """Why a formula could not be drawn, and the diagnostic code when it is a limit."""
+    """Why a formula could not be drawn, and its diagnostic code."""
 
     message: str
-    code: str = ""
+    code: str
 
 
 #: What drawing one job gives: the image, or why there is none.
@@ -211,4 +211,4 @@ def _draw_one(job: FormulaJob, time_limit: float) -> DrawOutcome:
     except DrawingLimitError as exc:
         return DrawFailure(str(exc), exc.code)
     except FormulaError as exc:
-        return DrawFailure(str(exc))
+        return DrawFailure(str(exc), "AG301")

@@ -29,10 +29,6 @@ _NAME_MAX = 255
 _PATH_MAX = 4096
 
 
-#: The code of an image that cannot be shipped, when no more specific one applies.
-IMAGE_CODE = "AG320"
-
-
 @dataclass
 class Folders:
     """Which folders are known to be inside the content root, once resolved.
@@ -78,15 +74,15 @@ def ship_image(
     if _SCHEME.match(target) or target.startswith("//"):
         return place.failed(
             f"image '{target}' is a URL; put the file next to the content and use a relative path",
-            code=IMAGE_CODE,
+            code="AG321",
         )
     relative = unquote(target)
     if not relative:
-        return place.failed("image has no path", code=IMAGE_CODE)
+        return place.failed("image has no path", code="AG322")
     if Path(relative).is_absolute() or relative.startswith("\\"):
         return place.failed(
             f"image path '{relative}' is absolute; use a path relative to the content file",
-            code=IMAGE_CODE,
+            code="AG323",
         )
     name_problem = _name_problem(target, relative, root)
     if name_problem is not None:
@@ -98,7 +94,7 @@ def ship_image(
         return place.failed(f"image '{_shown(relative)}' cannot be read: {reason}", code="AG657")
     except RuntimeError:  # pathlib's report of a symbolic link loop
         return place.failed(
-            f"image '{_shown(relative)}' is a symbolic link that loops", code="AG657"
+            f"image '{_shown(relative)}' is a symbolic link that loops", code="AG611"
         )
 
 
@@ -118,10 +114,10 @@ def _ship_file(
     if not resolved.is_relative_to(root.resolve()):
         return place.failed(
             f"image path '{relative}' leaves the content folder '{display_path(root)}'",
-            code=IMAGE_CODE,
+            code="AG324",
         )
     if not resolved.is_file():
-        return place.failed(f"image file '{relative}' not found", code=IMAGE_CODE)
+        return place.failed(f"image file '{relative}' not found", code="AG320")
     return _ship_resolved(relative, resolved, cache, place)
 
 
@@ -150,7 +146,7 @@ def _ship_resolved(relative: str, resolved: Path, cache: MediaCache, place: Plac
     if suffix not in _EXTENSIONS:
         return place.failed(
             f"image '{relative}' is not a supported image type ({', '.join(sorted(_EXTENSIONS))})",
-            code=IMAGE_CODE,
+            code="AG325",
         )
     # Judge the size before reading: a sparse file can claim gigabytes it never stored.
     if resolved.stat().st_size > MAX_IMAGE_BYTES:

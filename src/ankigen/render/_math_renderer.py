@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ankigen.diagnostics import Diagnostic, error
+from ankigen.diagnostics import Sink
 from ankigen.model import Deck, ItemKind, Math, MathMode
 from ankigen.render._formula_drawing import (
     FORMULA_TIME_LIMIT,
@@ -30,11 +30,8 @@ from ankigen.render._formula_html import (
 )
 from ankigen.render._formula_image import RenderedFormula
 from ankigen.render._media import MediaCache, MediaFile
-from ankigen.render._tex_policy import refused_command, tex_problem
-from ankigen.syntax.cloze import has_cloze, math_problem
-
-#: The code of a formula error that has no more specific one (format section 13.2).
-FORMULA_CODE = "AG301"
+from ankigen.render._tex_policy import formula_problem
+from ankigen.syntax.cloze import has_cloze
 
 _INDEX = "math-index.json"
 
@@ -55,72 +52,74 @@ class MathRenderer:
     def __init__(self, cache: MediaCache, time_limit: float = FORMULA_TIME_LIMIT) -> None:
         self._cache = cache
         self._time_limit = time_limit
-        self._pending: dict[str, tuple[FormulaJob, Math, str]] = {}
+        self._pending: dict[str, tuple[FormulaJob, Math, Sink]] = {}
         self._sizes: dict[str, _Drawn] = self._load_index()
-        self._failed: set[str] = set()
+        self._failed: dict[str, DrawFailure] = {}
         self._invalid: set[tuple[str, bool]] = set()
         self._used: set[str] = set()
         self._drawn_names: set[str] = set()
 
     # -- validation and planning ------------------------------------------
 
-    def prepare(self, deck: Deck) -> list[Diagnostic]:
-        """Check every formula of a deck and plan the images image mode needs."""
-        problems: list[Diagnostic] = []
+    def prepare(self, deck: Deck, sink: Sink) -> None:
+        """Check every formula of a deck and plan the images image mode needs.
+
+        A formula that may not reach a card is an error in ``sink``, the deck's.
+        """
         for item in deck.items:
             fronts = [(m, item.kind is ItemKind.CLOZE) for m in item.front.maths]
             for math, in_cloze in [*fronts, *((m, False) for m in item.back.maths)]:
-                mathjax = deck.math is MathMode.MATHJAX
-                problem = tex_problem(math.tex, mathjax=mathjax)
+                problem = formula_problem(math.tex, mathjax=deck.math is MathMode.MATHJAX)
                 if problem:
                     self._invalid.add((math.tex, math.display))
-                    refused = problem == refused_command(math.tex, mathjax=mathjax)
-                    problems.append(_formula_error(deck, math, problem, refused=refused))
+                    delimiter = "$$" if math.display else "$"
+                    shown = f"{delimiter}{_shown(math.tex)}{delimiter}"
+                    sink.error(math.line, f"formula {shown}: {problem.message}", code=problem.code)
                 elif deck.math is MathMode.IMAGE:
-                    self._plan(math, deck.display_path, cloze=in_cloze)
-        return problems
+                    self._plan(math, sink, cloze=in_cloze)
 
-    def _plan(self, math: Math, display_path: str, *, cloze: bool) -> None:
+    def _plan(self, math: Math, sink: Sink, *, cloze: bool) -> None:
         for job in _jobs(math, cloze=cloze):
             if job.name in self._pending:
                 continue
             if job.name in self._sizes and self._cache.has(job.name):
                 continue
-            self._pending[job.name] = (job, math, display_path)
+            self._pending[job.name] = (job, math, sink)
 
     # -- drawing -----------------------------------------------------------
 
-    def draw_pending(self, progress: Callable[[int, int], None] | None = None) -> list[Diagnostic]:
+    def draw_pending(self, progress: Callable[[int, int], None] | None = None) -> None:
         """Draw every planned image that is not cached, in parallel when worthwhile.
 
-        Returns an error for each formula that could not be drawn.
+        A formula that could not be drawn is kept for :meth:`report_undrawn`.
         """
         jobs = [job for job, _, _ in self._pending.values()]
         if not jobs:
-            return []
+            return
         total = len(jobs)
-        problems: list[Diagnostic] = []
         outcomes = draw_all(jobs, self._time_limit)
         for done, (job, outcome) in enumerate(zip(jobs, outcomes, strict=True), 1):
-            problem = self._store(job, outcome)
-            if problem is not None:
-                problems.append(problem)
+            self._store(job, outcome)
             if progress is not None:
                 progress(done, total)
         self._save_index()
-        return problems
 
-    def _store(self, job: FormulaJob, outcome: DrawOutcome) -> Diagnostic | None:
-        """Keep a drawn image and its size; a failure is the error to report."""
+    def report_undrawn(self) -> None:
+        """Report each formula that could not be drawn, in the sink of its deck.
+
+        Called once the notes are filled: at one place of a file, these errors
+        come after those of its images and figures, as they always have.
+        """
+        for name, failure in self._failed.items():
+            _, math, sink = self._pending[name]
+            message = f"formula ${_shown(math.tex)}$ cannot be drawn: {failure.message}"
+            sink.error(math.line, message, code=failure.code)
+
+    def _store(self, job: FormulaJob, outcome: DrawOutcome) -> None:
+        """Keep a drawn image and its size, or why it could not be drawn."""
         if isinstance(outcome, DrawFailure):
-            _, math, display_path = self._pending[job.name]
-            self._failed.add(job.name)
-            return error(
-                display_path,
-                math.line,
-                f"formula ${_shown(math.tex)}$ cannot be drawn: {outcome.message}",
-                code=outcome.code or FORMULA_CODE,
-            )
+            self._failed[job.name] = outcome
+            return
         self._cache.put(job.name, outcome.svg)
         self._sizes[job.name] = _Drawn(
             job.name, outcome.width_em, outcome.height_em, outcome.depth_em
@@ -212,18 +211,6 @@ def _img(drawn: _Drawn | None, math: Math) -> str:
         return ""
     size = RenderedFormula(b"", drawn.width, drawn.height, drawn.depth)
     return formula_img_html(drawn.name, size, display=math.display, alt=math.tex)
-
-
-def _formula_error(deck: Deck, math: Math, problem: str, *, refused: bool) -> Diagnostic:
-    delimiter = "$$" if math.display else "$"
-    cloze_problem = math_problem(math.tex)
-    cloze_code = cloze_problem.code if cloze_problem and cloze_problem.message == problem else ""
-    return error(
-        deck.display_path,
-        math.line,
-        f"formula {delimiter}{_shown(math.tex)}{delimiter}: {problem}",
-        code="AG601" if refused else (cloze_code or FORMULA_CODE),
-    )
 
 
 def _shown(tex: str) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ankigen import anki_markup
-from ankigen.diagnostics import Diagnostic
+from ankigen.diagnostics import Sink
 from ankigen.model import SLOT, Deck, Fragment, ImageRef, Item, ItemKind, Math
 from ankigen.render._figures import Formulas, draw_figure
 from ankigen.render._images import Folders, ship_image
@@ -51,11 +51,12 @@ class RenderedDeck:
 
 
 class DeckFiller:
-    """Fills one deck's math and image slots, gathering its media and problems."""
+    """Fills one deck's math and image slots, gathering its media; problems go to its sink."""
 
     def __init__(
         self,
         deck: Deck,
+        sink: Sink,
         maths: MathRenderer,
         figures: FigureDrawer,
         cache: MediaCache,
@@ -63,6 +64,7 @@ class DeckFiller:
         formulas_source: str,
     ) -> None:
         self.deck = deck
+        self._sink = sink
         self._maths = maths
         self._figures = figures
         self._cache = cache
@@ -72,17 +74,15 @@ class DeckFiller:
         self._sources: set[Path] = set()
         self._note_sources: set[Path] = set()
         self._folders = Folders(deck.root)
-        self._problems: list[Diagnostic] = []
 
-    def rendered(self) -> tuple[RenderedDeck, list[Diagnostic]]:
+    def rendered(self) -> RenderedDeck:
         """Every item of the deck as a note, with the media the notes reference.
 
-        Also the errors of the images and figures that could not be shipped.
+        The images and figures that could not be shipped are errors in the sink.
         """
         notes = tuple(self._note(item) for item in self.deck.items)
         media = tuple(self._media[name] for name in sorted(self._media))
-        deck = RenderedDeck(self.deck, notes, media, tuple(sorted(self._sources)))
-        return deck, self._problems
+        return RenderedDeck(self.deck, notes, media, tuple(sorted(self._sources)))
 
     def _note(self, item: Item) -> Note:
         self._note_sources = set()
@@ -138,7 +138,7 @@ class DeckFiller:
                 folders=self._folders,
             )
         if isinstance(result, Failed):
-            self._problems.append(result.diagnostic)
+            self._sink.add(result.diagnostic)
             return ""
         self._media[result.media.name] = result.media
         self._sources.add(result.source)

@@ -9,16 +9,27 @@ from __future__ import annotations
 import re
 
 from ankigen.render import _tex_allowlist, _tex_syntax
+from ankigen.render._tex_syntax import TexProblem
 
 
 def tex_problem(tex: str, *, mathjax: bool = False) -> str | None:
     """Cheap syntax check used in both math modes; a message, or None when fine.
 
-    Finds unbalanced braces, ``\\begin``/``\\end`` mismatches, a cloze with no
-    number or nothing in it, and a cloze whose TeX ends in ``}`` without a space
-    before the closing ``}}`` (Anki needs ``{{c1::\\frac{a}{b} }}``). With
-    ``mathjax``, every command and environment must be on the allow-list of
-    ``_tex_allowlist``, since Anki's MathJax obeys what it is given.
+    The message of :func:`formula_problem`, for callers that need no code.
+    """
+    problem = formula_problem(tex, mathjax=mathjax)
+    return problem.message if problem is not None else None
+
+
+def formula_problem(tex: str, *, mathjax: bool = False) -> TexProblem | None:
+    """Why ``tex`` may not reach a card (message and diagnostic code), or None when fine.
+
+    Finds a formula over the size limits, unbalanced braces, ``\\begin``/``\\end``
+    mismatches, a cloze with no number or nothing in it, and a cloze whose TeX
+    ends in ``}`` without a space before the closing ``}}`` (Anki needs
+    ``{{c1::\\frac{a}{b} }}``). With ``mathjax``, every command and environment
+    must be on the allow-list of ``_tex_allowlist``, since Anki's MathJax obeys
+    what it is given.
     """
     limit = _limit_problem(tex)
     if limit is not None:
@@ -26,12 +37,12 @@ def tex_problem(tex: str, *, mathjax: bool = False) -> str | None:
     try:
         clozes = _tex_syntax.find_clozes(tex)
     except _tex_syntax.ClozeSyntaxError as exc:
-        return str(exc)
+        return TexProblem(str(exc), exc.finding.code)
     if not tex.strip():
-        return "empty formula"
+        return TexProblem("empty formula", "AG304")
     refused = refused_command(tex, mathjax=mathjax)
     if refused is not None:
-        return refused
+        return TexProblem(refused, "AG601")
     return _tex_syntax.brace_problem(_tex_syntax.strip_clozes(tex, clozes))
 
 
@@ -139,13 +150,15 @@ def _is_refused(command: str) -> bool:
     )
 
 
-def _limit_problem(tex: str) -> str | None:
+def _limit_problem(tex: str) -> TexProblem | None:
     if len(tex) > MAX_FORMULA_CHARS:
-        return (
+        message = (
             f"formula is too long ({len(tex):,} characters; at most "
             f"{MAX_FORMULA_CHARS:,}): split it up"
         )
+        return TexProblem(message, "AG612")
     deepest = _tex_syntax.brace_depth(tex)
     if deepest > MAX_BRACE_DEPTH:
-        return f"formula nests braces {deepest} deep (at most {MAX_BRACE_DEPTH})"
+        message = f"formula nests braces {deepest} deep (at most {MAX_BRACE_DEPTH})"
+        return TexProblem(message, "AG613")
     return None

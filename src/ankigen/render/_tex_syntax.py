@@ -13,6 +13,7 @@ macros token by token (so ``\\le`` never matches inside ``\\left``).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from ankigen.syntax import cloze as cloze_syntax
 from ankigen.syntax.cloze import Cloze, ClozeSyntaxError
@@ -54,8 +55,16 @@ def brace_depth(tex: str) -> int:
     return deepest
 
 
-def brace_problem(tex: str) -> str | None:
-    """A message when braces or ``\\begin``/``\\end`` do not pair up, else None."""
+@dataclass(frozen=True)
+class TexProblem:
+    """Why a formula cannot reach a card: the message, and its diagnostic code."""
+
+    message: str
+    code: str
+
+
+def brace_problem(tex: str) -> TexProblem | None:
+    """The problem when braces or ``\\begin``/``\\end`` do not pair up, else None."""
     depth = 0
     envs: list[str] = []
     toks = tokens(tex)
@@ -67,26 +76,35 @@ def brace_problem(tex: str) -> str | None:
         elif t == "}":
             depth -= 1
             if depth < 0:
-                return "unbalanced braces: a '}' has no matching '{'"
+                return _unbalanced("a '}' has no matching '{'")
         elif t in ("\\begin", "\\end"):
             name, used = _group_arg(toks, i + 1)
             if name is None:
-                return f"{t} without an environment name in braces"
+                return _unpaired(f"{t} without an environment name in braces")
             if t == "\\begin":
                 envs.append(name)
             elif not envs:
-                return f"\\end{{{name}}} without \\begin{{{name}}}"
+                return _unpaired(f"\\end{{{name}}} without \\begin{{{name}}}")
             elif envs[-1] != name:
-                return f"\\begin{{{envs[-1]}}} is closed by \\end{{{name}}}"
+                return _unpaired(f"\\begin{{{envs[-1]}}} is closed by \\end{{{name}}}")
             else:
                 envs.pop()
             i += used
         i += 1
     if depth > 0:
-        return "unbalanced braces: a '{' is never closed"
+        return _unbalanced("a '{' is never closed")
     if envs:
-        return f"\\begin{{{envs[-1]}}} is never closed by \\end{{{envs[-1]}}}"
+        return _unpaired(f"\\begin{{{envs[-1]}}} is never closed by \\end{{{envs[-1]}}}")
     return None
+
+
+def _unbalanced(which: str) -> TexProblem:
+    return TexProblem(f"unbalanced braces: {which}", "AG302")
+
+
+def _unpaired(message: str) -> TexProblem:
+    """A ``\\begin`` or ``\\end`` without its name, or without its partner."""
+    return TexProblem(message, "AG303")
 
 
 def _group_arg(toks: list[str], start: int) -> tuple[str | None, int]:
