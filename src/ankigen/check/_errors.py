@@ -6,6 +6,17 @@ from __future__ import annotations
 CANNOT_DECIDE = "AG212"
 #: Code of a statement that does not follow the grammar, with no more specific code.
 SYNTAX = "AG211"
+#: Code of the error for a quote in a formulas block (which belongs to no item).
+QUOTE_IN_FORMULAS = "AG209"
+#: Codes of the other ways a block can go wrong (format section 13.2).
+CHECK_FAILED = "AG210"
+GAVE_UP = "AG213"
+TOO_DEEP = "AG214"
+TOO_LARGE = "AG215"
+NOT_A_LET = "AG216"
+ALREADY_DEFINED = "AG217"
+CANNOT_EVALUATE = "AG218"
+FORMULA_NOT_COMPILED = "AG219"
 
 
 class StatementError(Exception):

@@ -18,6 +18,7 @@ from ankigen.diagnostics import Sink
 from ankigen.model import CodeBlock, Deck, Item
 from ankigen.timelimit import Budget, TimeLimitExceeded, call_with_time_limit
 
+from . import _errors as codes
 from ._ast import Assert, Cite, Let, Quote, Statement
 from ._coverage import missing_quotes, report_not_in_item, warn_unverified
 from ._errors import StatementError
@@ -33,18 +34,6 @@ from ._soundness import (
 
 if TYPE_CHECKING:  # the modules that load sympy are imported where they are used
     from ._sympy import Definition
-
-#: Code of the error for a quote in a formulas block (which belongs to no item).
-QUOTE_IN_FORMULAS = "AG209"
-#: Codes of the other ways a block can go wrong (format section 13.2).
-CHECK_FAILED = "AG210"
-GAVE_UP = "AG213"
-TOO_DEEP = "AG214"
-TOO_LARGE = "AG215"
-NOT_A_LET = "AG216"
-ALREADY_DEFINED = "AG217"
-CANNOT_EVALUATE = "AG218"
-FORMULA_NOT_COMPILED = "AG219"
 
 T = TypeVar("T")
 
@@ -130,7 +119,7 @@ class _Run:
                 self.report(
                     line,
                     "a formulas block holds only 'let'; put asserts in a check block",
-                    code=NOT_A_LET,
+                    code=codes.NOT_A_LET,
                 )
             elif isinstance(statement, Let) and statement.quotes:
                 self.report(
@@ -138,7 +127,7 @@ class _Run:
                     "a formulas block belongs to no item, so it cannot quote the card;"
                     " quote the card in the check block after its item",
                     column=statement.quotes[0].column,
-                    code=QUOTE_IN_FORMULAS,
+                    code=codes.QUOTE_IN_FORMULAS,
                 )
 
     def check_block(
@@ -204,7 +193,7 @@ class _Run:
             self.report(
                 line,
                 f"{let.name!r} is already defined at line {earlier.line}",
-                code=ALREADY_DEFINED,
+                code=codes.ALREADY_DEFINED,
             )
             return
         from ._sympy import Definition
@@ -225,7 +214,7 @@ class _Run:
         if problem is not None:
             self.failed += 1
             # An outcome (no guarded problem) is an assertion that does not hold.
-            self.report(line, problem, column=self.column, code=self.code or CHECK_FAILED)
+            self.report(line, problem, column=self.column, code=self.code or codes.CHECK_FAILED)
 
     def guarded(self, work: Callable[[], T]) -> tuple[T | None, str | None]:
         """Run ``work``: its result, or the message for every way it can go wrong.
@@ -246,19 +235,19 @@ class _Run:
         except TimeLimitExceeded:
             if limit < self.time_limit:
                 return None, _budget_message("gave up", self.budget)
-            self.code = GAVE_UP
+            self.code = codes.GAVE_UP
             return None, (
                 f"gave up after {self.time_limit:g} s; simplify the statement,"
                 " give numbers with 'where', or raise check-time-limit in [tool.ankigen]"
             )
         except RecursionError:
-            self.code = TOO_DEEP
+            self.code = codes.TOO_DEEP
             return None, "expression too deeply nested (through its 'let' names)"
         except OverflowError:
-            self.code = TOO_LARGE
+            self.code = codes.TOO_LARGE
             return None, "a number in this statement is too large to evaluate"
         except Exception as exc:  # sympy can fail in many ways; never a traceback
-            self.code = CANNOT_EVALUATE
+            self.code = codes.CANNOT_EVALUATE
             return None, f"cannot evaluate: {type(exc).__name__}: {exc}"
 
     def compile_formulas(self, scope: Mapping[str, Definition]) -> dict[str, Callable[..., float]]:
@@ -274,7 +263,7 @@ class _Run:
             formula, problem = self.guarded(partial(compile_formula, definition))
             if formula is None:
                 self.report(
-                    definition.line, f"formula {name!r}: {problem}", code=FORMULA_NOT_COMPILED
+                    definition.line, f"formula {name!r}: {problem}", code=codes.FORMULA_NOT_COMPILED
                 )
             else:
                 compiled[name] = formula
