@@ -44,10 +44,13 @@ def test_errors_inside_the_time_limit_propagate() -> None:
 
 
 def test_slow_statement_is_reported_as_a_timeout() -> None:
-    slow = "assert (p + q + r)^14 == (p + q + r)^13*(p + q + r) + 1"
-    report = check_text(f"{slow}\nassert k == k\n", time_limit=0.05)
+    # Always slow: expanding this takes over 20 s, so a 1 s limit gives up on it
+    # however fast the machine, and leaves the next statement time however busy.
+    p = "(p + q + r + s + t)"
+    slow = f"assert {p}^24 == {p}^23*{p} + 1"
+    report = check_text(f"{slow}\nassert k == k\n", time_limit=1.0)
     assert messages(report) == [
-        "1: gave up after 0.05 s; simplify the statement,"
+        "1: gave up after 1 s; simplify the statement,"
         " give numbers with 'where', or raise check-time-limit in [tool.ankigen]"
     ]
     assert report.diagnostics[0].code == "AG213"
