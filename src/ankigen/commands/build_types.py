@@ -1,0 +1,85 @@
+"""What a build is asked to do and what it gives back: options, summary, result.
+
+The plain data around the pipeline in ``build.py``; the CLI, the preview and
+the watcher build ``BuildOptions`` and read ``BuildResult``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ankigen.commands.diff import DeckDiff
+from ankigen.diagnostics import Diagnostic
+from ankigen.errors import AnkigenError
+from ankigen.model import MathMode
+from ankigen.package import PackagedDeck
+from ankigen.render import RenderedDeck
+from ankigen.timelimit import TimeLimits
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """What to build and where: content paths, folders, and overrides."""
+
+    paths: tuple[Path, ...]
+    out_dir: Path
+    figures_dir: Path
+    math: MathMode | None = None
+    figure_format: str = "svg"
+    #: The math mode of files whose front matter names none (the project's default).
+    default_math: MathMode = MathMode.IMAGE
+    write: bool = True
+    strict: bool = False
+    #: The release learners have (an .apkg, or a folder of them): report what this one changes.
+    against: Path | None = None
+    #: Seconds checks, formula images and figures may take ([tool.ankigen] *-time-limit).
+    limits: TimeLimits = field(default_factory=TimeLimits)
+
+
+@dataclass(frozen=True)
+class BuildSummary:
+    """Counts for the closing summary line."""
+
+    decks: int = 0
+    up_to_date: int = 0
+    items: int = 0
+    checks: int = 0
+    failed_checks: int = 0
+    notes: int = 0
+    cards: int = 0
+    media: int = 0
+    images_drawn: int = 0
+    images_cached: int = 0
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    """Everything a run found and wrote."""
+
+    diagnostics: tuple[Diagnostic, ...]
+    written: tuple[PackagedDeck, ...]
+    summary: BuildSummary
+    #: With ``--against``: what importing each written deck over its old release does.
+    diffs: tuple[DeckDiff, ...] = ()
+    #: The decks rendered in this run (not those already up to date), for the preview.
+    rendered: tuple[RenderedDeck, ...] = ()
+
+    @property
+    def failed(self) -> bool:
+        """True when any error was found (then nothing was written)."""
+        return any(d.is_error for d in self.diagnostics)
+
+
+class WriteError(AnkigenError):
+    """A deck could not be written (disk full, folder not writable): not a content error.
+
+    The deck's previous file, if any, is left as it was.
+    """
+
+    def __init__(self, target: Path, cause: OSError | sqlite3.Error) -> None:
+        # sqlite reports a full disk or file size limit as "database or disk is full".
+        reason = (cause.strerror if isinstance(cause, OSError) else None) or str(cause)
+        super().__init__(f"cannot write {target}: {reason}")
+        self.target = target

@@ -1,0 +1,76 @@
+"""Which decks a build must make: a deck whose inputs did not change is up to date.
+
+A plan holds a content file, the hash of everything its deck is built from,
+and, when the deck on disk was built from exactly that, the stamp that says so
+(the deck is then neither parsed nor written again).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ankigen.buildtime import BuildClock
+from ankigen.commands.build_types import BuildOptions
+from ankigen.commands.discover import ContentFile
+from ankigen.commands.guards import DeckKey
+from ankigen.commands.release import settings_files
+from ankigen.model import Deck
+from ankigen.parse import parse_file
+from ankigen.paths import display_path
+from ankigen.render import MediaCache
+from ankigen.stamp import Stamp, input_hash, is_up_to_date, load_stamp
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A content file, the inputs hash of its deck, and its stamp if the deck is current."""
+
+    source: ContentFile
+    inputs: str
+    build_time: float
+    stamp: Stamp | None
+
+
+def plan_deck(
+    source: ContentFile, options: BuildOptions, cache: MediaCache, clock: BuildClock
+) -> Plan:
+    """Decide whether a content file's deck must be built, or is already up to date."""
+    if not options.write:
+        return Plan(source, "", 0.0, None)  # `check` writes no deck: nothing to compare
+    stamp = load_stamp(cache, source.path.stem)
+    # The figures and images the last build used count too: an uncommitted one has its own time.
+    shown = [Path(p) for p in stamp.sources] if stamp else []
+    when = clock.time_of([source.path, *settings_files(), *shown])
+    settings = "|".join(
+        str(part)
+        for part in (
+            options.math,
+            options.default_math,
+            options.figure_format,
+            options.figures_dir.resolve(),
+            source.root.resolve(),
+            options.strict,
+        )
+    )
+    inputs = input_hash(source.path, settings, when)
+    deck_file = options.out_dir / f"{source.path.stem}.apkg"
+    # --against compares the deck it writes with the old release: always build it.
+    fresh = options.against is None and is_up_to_date(stamp, inputs, deck_file)
+    return Plan(source, inputs, when, stamp if fresh else None)
+
+
+def deck_keys(decks: list[Deck], plans: list[Plan]) -> list[DeckKey]:
+    """The key of every deck of the build, up-to-date ones (not parsed above) included."""
+    keys = [DeckKey(deck.display_path, deck.key, deck.key_line) for deck in decks]
+    for plan in plans:
+        if plan.stamp is None:
+            continue
+        shown = display_path(plan.source.path)
+        if plan.stamp.key:
+            keys.append(DeckKey(shown, plan.stamp.key, plan.stamp.key_line))
+            continue
+        deck = parse_file(plan.source.path, plan.source.root, shown).deck  # an older stamp
+        if deck is not None:
+            keys.append(DeckKey(shown, deck.key, deck.key_line))
+    return keys
