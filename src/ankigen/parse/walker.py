@@ -76,6 +76,11 @@ class Walker:
         self._callout: str | None = None  # the kind of the callout being read, if any
         self._callout_title: str | None = None  # and its title, for the context line
 
+    @property
+    def state(self) -> ItemState:
+        """The item state the walker is in (``parse.states``), after the blocks walked so far."""
+        return self._state
+
     def walk(self, tokens: Sequence[Token]) -> WalkResult:
         """Walk the top-level blocks of a file."""
         for block in split_blocks(tokens):
