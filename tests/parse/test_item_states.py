@@ -6,6 +6,9 @@ and at the drafts it made.
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from ankigen.diagnostics import Sink
@@ -125,3 +128,26 @@ def test_awaiting_metadata_a_comment_on_the_next_line_sets_metadata() -> None:
     walker = walk("$$\n{{c1::x}}^2\n$$\n<!-- id: square -->\n")
     assert isinstance(walker.state, AwaitingMetadata)
     assert walker.state.item.metadata.note_id == "square"
+
+
+#: The edges the tests above walk, as (from, to) states; ``[*]`` is the start.
+TESTED_EDGES = {
+    ("[*]", "Outside"),
+    ("Outside", "InAnswer"),
+    ("Outside", "AwaitingMetadata"),
+    ("Outside", "Outside"),
+    ("InAnswer", "InAnswer"),
+    ("InAnswer", "AwaitingMetadata"),
+    ("InAnswer", "Outside"),
+    ("AwaitingMetadata", "InAnswer"),
+    ("AwaitingMetadata", "AwaitingMetadata"),
+    ("AwaitingMetadata", "Outside"),
+}
+_ARCHITECTURE = Path(__file__).parents[2] / "docs" / "architecture.md"
+_EDGE = re.compile(r"^\s+(\[\*\]|\w+) --> (\w+)", re.MULTILINE)
+
+
+def test_the_architecture_diagram_has_exactly_the_tested_edges() -> None:
+    diagram = _ARCHITECTURE.read_text(encoding="utf-8").split("stateDiagram-v2", 1)[1]
+    diagram = diagram.split("```", 1)[0]
+    assert set(_EDGE.findall(diagram)) == TESTED_EDGES
