@@ -2,7 +2,7 @@
 
 The syntax itself (what an opener is, what is wrong with one) lives in
 ``ankigen.syntax.cloze``; this module only decides which tokens' text it
-reads, and numbers the ``==marks==``.
+reads, numbers the ``==marks==`` and reports what is wrong with a cloze item.
 """
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from collections.abc import Sequence
 
 from markdown_it.token import Token
 
+from ankigen.diagnostics import Sink
 from ankigen.parse import token_meta
-from ankigen.parse.near_miss import Located, Locator
+from ankigen.parse.near_miss import Located, Locator, report
 from ankigen.parse.paragraph import BREAKS
 from ankigen.syntax import cloze as syntax
 
@@ -58,6 +59,25 @@ def cloze_problems(children: Sequence[Token], first_line: int, locator: Locator)
         locator.locate(first_line + _offset(text, f.start), f)
         for f in syntax.text_problems(text, plain)
     ]
+
+
+def read_cloze_item(
+    front: Sequence[Token],
+    extra: Sequence[Token] | None,
+    line: int,
+    lines: Sequence[str],
+    sink: Sink,
+) -> None:
+    """Number a cloze item's marks; report its malformed clozes and any cloze in its Extra."""
+    number_marks(front)
+    for at in cloze_problems(front, line, Locator(lines)):
+        report(at, sink)
+    if extra is not None and has_cloze(extra):
+        sink.error(
+            line,
+            "cloze syntax in the Extra (after ':::') is not a cloze; move it before ':::'",
+            code="AG126",
+        )
 
 
 def _visible_text(child: Token) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from markdown_it.token import Token
 
+from ankigen.diagnostics import Severity, Sink
 from ankigen.parse.paragraph import BREAKS
 from ankigen.parse.rules import mark
 from ankigen.syntax import Finding, cloze, separator
@@ -31,6 +32,13 @@ class Located:
     line: int
     column: int
     finding: Finding
+
+
+def report(at: Located, sink: Sink) -> None:
+    """Report a syntax module's finding at its place, a warning or an error as it says."""
+    finding = at.finding
+    severity = Severity.WARNING if finding.is_warning else Severity.ERROR
+    sink.report(severity, at.line, finding.message, column=at.column, code=finding.code)
 
 
 def near_misses(children: Sequence[Token], first_line: int, lines: Sequence[str]) -> list[Located]:

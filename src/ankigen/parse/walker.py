@@ -4,8 +4,11 @@ A small driver over the item states of ``parse.states`` (outside an item,
 in an answer, awaiting metadata): a paragraph with a ``:::`` separator or
 cloze syntax starts an item; following blocks extend the open answer until a
 heading, thematic break, ``check``/``formulas`` fence, a callout or the next
-item closes it. Taking paragraphs apart is ``parse.paragraph``'s job,
-callouts are ``parse.callout``'s, checks of other blocks ``parse.problems``'s.
+item closes it. Each construct is read in a module of its own: paragraphs in
+``parse.paragraph``, headings and sections in ``parse.headings``,
+``check``/``formulas`` blocks and metadata comments in ``parse.attachment``,
+clozes in ``parse.cloze``, callouts in ``parse.callout``, checks of other
+blocks in ``parse.problems``.
 """
 
 from __future__ import annotations
@@ -15,12 +18,18 @@ from dataclasses import dataclass, field
 
 from markdown_it.token import Token
 
-from ankigen.diagnostics import Severity, Sink
+from ankigen.diagnostics import Sink
 from ankigen.model import CodeBlock, ItemKind
 from ankigen.parse import callout, problems, token_meta
-from ankigen.parse.cloze import cloze_problems, has_cloze, number_marks
-from ankigen.parse.metadata import is_comment, parse_comment
-from ankigen.parse.near_miss import Located, Locator, near_misses
+from ankigen.parse.attachment import (
+    attach_fence,
+    attach_metadata_after,
+    attach_trailing_metadata,
+    is_attached_fence,
+)
+from ankigen.parse.cloze import has_cloze, read_cloze_item
+from ankigen.parse.headings import read_heading
+from ankigen.parse.near_miss import near_misses, report
 from ankigen.parse.paragraph import (
     Paragraph,
     Split,
@@ -28,23 +37,18 @@ from ankigen.parse.paragraph import (
     end_line_of,
     items_of,
     lead_line,
-    line_of,
     note_lines,
     paragraph_of,
     paragraph_tokens,
-    plain_text,
     source_of,
     split_blocks,
     split_source,
     strip_trailing_breaks,
-    trailing_comment,
 )
-from ankigen.parse.slug import slugify
 from ankigen.parse.states import AwaitingMetadata, Draft, InAnswer, ItemState, Outside, Section
 
 __all__ = ["Draft", "Paragraph", "WalkResult", "Walker", "split_blocks"]
 
-_CHECK_FENCES = ("check", "formulas")
 _CLOZE_IN_ANSWER = (
     "cloze syntax inside a list, table or quote of an answer is not a cloze; "
     "write the cloze item as a paragraph of its own"
@@ -72,6 +76,11 @@ class Walker:
         self._callout: str | None = None  # the kind of the callout being read, if any
         self._callout_title: str | None = None  # and its title, for the context line
 
+    @property
+    def state(self) -> ItemState:
+        """The item state the walker is in (``parse.states``), after the blocks walked so far."""
+        return self._state
+
     def walk(self, tokens: Sequence[Token]) -> WalkResult:
         """Walk the top-level blocks of a file."""
         for block in split_blocks(tokens):
@@ -86,33 +95,26 @@ class Walker:
         if kind == "front_matter":
             return
         if kind == "heading_open":
-            self._heading(first, block[1])
+            self._state = Outside()
+            after = read_heading(first, block[1], self.result.title, self._section)
+            self.result.title, self._section = after.title, after.section
         elif kind == "hr":
             self._state = Outside()
         elif kind == "paragraph_open":
             paragraph = paragraph_of(block)
             self._near_misses(paragraph)
             self._paragraph(paragraph)
-        elif kind == "fence" and first.info.strip() in _CHECK_FENCES:
-            self._code_block(first)
+        elif is_attached_fence(first):
+            self._state = Outside()
+            attach_fence(first, self._section, self.result.formulas, self._lines, self._sink)
         elif kind == "blockquote_open" and self._callout is None and callout.callout_kind(block):
             self._callout_block(block, callout.callout_kind(block) or "")
-        elif kind == "html_block" and self._metadata_after(first):
+        elif kind == "html_block" and attach_metadata_after(first, self._state, self._sink):
             return
         elif kind == "math_block":
             self._math_block(block)
         else:
             self._extend(block)
-
-    def _heading(self, open_token: Token, inline: Token) -> None:
-        self._state = Outside()
-        text = plain_text(inline.children or [])
-        if open_token.tag == "h1":
-            # A later `#` heading ends the current section; only the first names the deck.
-            self.result.title = self.result.title if self.result.title is not None else text
-            self._section = Section()
-        elif open_token.tag == "h2":
-            self._section = Section(text, slugify(text) or None)
 
     def _math_block(self, block: list[Token]) -> None:
         """A display formula holding a cloze is a cloze item; any other is part of the answer."""
@@ -142,23 +144,6 @@ class Walker:
         item.blocks.extend(block)
         item.answer_source.append(source_of(block, self._lines))
         item.last_line = end_line_of(block)
-
-    def _code_block(self, fence: Token) -> None:
-        self._state = Outside()
-        problems.unclosed_fence(fence, self._lines, self._sink)
-        code = CodeBlock(fence.info.strip(), fence.content, line_of(fence) + 1)
-        if code.kind == "formulas":
-            self.result.formulas.append(code)
-            return
-        if self._section.last_item is None:
-            self._sink.error(
-                line_of(fence),
-                "check block has no item before it in this section; "
-                "put it right after the item whose claim it proves",
-                code="AG128",
-            )
-            return
-        self._section.last_item.checks.append(code)
 
     def _callout_block(self, block: list[Token], kind: str) -> None:
         self._state = Outside()
@@ -211,13 +196,14 @@ class Walker:
             item.blocks.extend(paragraph_tokens(paragraph))
             item.answer_source.append(paragraph.source)
             item.last_line = paragraph.end_line
-            self._take_trailing_metadata(paragraph)
+            attach_trailing_metadata(paragraph, self._state, self._sink)
 
     def _start(self, kind: ItemKind, paragraph: Paragraph, split: Split | None) -> None:
         front = paragraph.children if split is None else split[0]
         lead: tuple[Token, ...] = () if split is None else split[1]
         if kind is ItemKind.CLOZE:
-            self._cloze_problems(paragraph, front, lead if split is not None else None)
+            extra = lead if split is not None else None
+            read_cloze_item(front, extra, paragraph.line, self._lines, self._sink)
         question_source, answer_source = split_source(paragraph.source, front, split is not None)
         draft = Draft(
             kind=kind,
@@ -235,63 +221,15 @@ class Walker:
         self.result.drafts.append(draft)
         self._section.last_item = draft
         self._state = InAnswer(draft)
-        self._take_trailing_metadata(paragraph)
+        attach_trailing_metadata(paragraph, self._state, self._sink)
         if split is None and kind is ItemKind.CLOZE:
             # Without ':::' a cloze item is its paragraph alone; only a
             # metadata comment on the next line may still attach to it.
             self._state = AwaitingMetadata(draft)
 
-    def _cloze_problems(
-        self, paragraph: Paragraph, front: Sequence[Token], extra: Sequence[Token] | None
-    ) -> None:
-        number_marks(front)
-        for at in cloze_problems(front, paragraph.line, Locator(self._lines)):
-            self._report(at)
-        if extra is not None and has_cloze(extra):
-            self._sink.error(
-                paragraph.line,
-                "cloze syntax in the Extra (after ':::') is not a cloze; move it before ':::'",
-                code="AG126",
-            )
-
-    # -- metadata -------------------------------------------------------
-
-    def _metadata_target(self) -> Draft | None:
-        """The item a metadata comment here would belong to, if any."""
-        if isinstance(self._state, InAnswer | AwaitingMetadata):
-            return self._state.item
-        return None
-
-    def _take_trailing_metadata(self, paragraph: Paragraph) -> None:
-        comment = trailing_comment(paragraph.children)
-        target = self._metadata_target()
-        if comment is not None and target is not None:
-            self._apply_metadata(target, comment, paragraph.end_line)
-
-    def _metadata_after(self, html_block: Token) -> bool:
-        """A comment alone on the line right after an item sets its metadata."""
-        target = self._metadata_target()
-        if target is None or not is_comment(html_block.content):
-            return False
-        if line_of(html_block) != target.last_line + 1:
-            return False
-        self._apply_metadata(target, html_block.content, line_of(html_block))
-        return True
-
-    def _apply_metadata(self, draft: Draft, comment: str, line: int) -> None:
-        metadata = parse_comment(comment, line, self._sink)
-        if metadata is not None:
-            draft.metadata = metadata
-
     # -- problems -------------------------------------------------------
-
-    def _report(self, at: Located) -> None:
-        """Report a finding of a syntax module at its place."""
-        finding = at.finding
-        severity = Severity.WARNING if finding.is_warning else Severity.ERROR
-        self._sink.report(severity, at.line, finding.message, column=at.column, code=finding.code)
 
     def _near_misses(self, paragraph: Paragraph) -> None:
         """Warn about syntax that almost makes a card (format section 13)."""
         for at in near_misses(paragraph.children, paragraph.line, self._lines):
-            self._report(at)
+            report(at, self._sink)

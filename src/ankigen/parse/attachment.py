@@ -1,0 +1,86 @@
+"""What attaches to an item from outside its question: ``check`` blocks and metadata comments.
+
+- A ``check`` fence belongs to the last item of its ``##`` section, wherever
+  the walker is (it also closes the open item); with no item before it in the
+  section it is an error (AG128).
+- A ``formulas`` fence belongs to the file: its definitions serve every check.
+- A metadata comment (``<!-- id: … -->``) belongs to the open item, in
+  ``InAnswer`` or ``AwaitingMetadata``: at the end of the item's last paragraph,
+  or alone on the line right after the item.
+
+Each function changes only the draft, section or list it is given; the
+walker's state stays the walker's (``parse.states``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from markdown_it.token import Token
+
+from ankigen.diagnostics import Sink
+from ankigen.model import CodeBlock
+from ankigen.parse import problems
+from ankigen.parse.metadata import is_comment, parse_comment
+from ankigen.parse.paragraph import Paragraph, line_of, trailing_comment
+from ankigen.parse.states import AwaitingMetadata, Draft, InAnswer, ItemState, Section
+
+#: The fenced blocks that attach to an item or to the file rather than to an answer.
+ATTACHED_FENCES = ("check", "formulas")
+
+
+def is_attached_fence(token: Token) -> bool:
+    """True for a ``check`` or ``formulas`` fence."""
+    return token.type == "fence" and token.info.strip() in ATTACHED_FENCES
+
+
+def attach_fence(
+    fence: Token, section: Section, formulas: list[CodeBlock], lines: Sequence[str], sink: Sink
+) -> None:
+    """File a ``formulas`` fence under ``formulas``, a ``check`` under the section's last item."""
+    problems.unclosed_fence(fence, lines, sink)
+    code = CodeBlock(fence.info.strip(), fence.content, line_of(fence) + 1)
+    if code.kind == "formulas":
+        formulas.append(code)
+        return
+    if section.last_item is None:
+        sink.error(
+            line_of(fence),
+            "check block has no item before it in this section; "
+            "put it right after the item whose claim it proves",
+            code="AG128",
+        )
+        return
+    section.last_item.checks.append(code)
+
+
+def metadata_target(state: ItemState) -> Draft | None:
+    """The item a metadata comment read in ``state`` would belong to, if any."""
+    if isinstance(state, InAnswer | AwaitingMetadata):
+        return state.item
+    return None
+
+
+def attach_trailing_metadata(paragraph: Paragraph, state: ItemState, sink: Sink) -> None:
+    """A comment ending ``paragraph`` sets the open item's metadata."""
+    comment = trailing_comment(paragraph.children)
+    target = metadata_target(state)
+    if comment is not None and target is not None:
+        _apply(target, comment, paragraph.end_line, sink)
+
+
+def attach_metadata_after(html_block: Token, state: ItemState, sink: Sink) -> bool:
+    """A comment alone on the line right after the open item sets its metadata; True if it did."""
+    target = metadata_target(state)
+    if target is None or not is_comment(html_block.content):
+        return False
+    if line_of(html_block) != target.last_line + 1:
+        return False
+    _apply(target, html_block.content, line_of(html_block), sink)
+    return True
+
+
+def _apply(draft: Draft, comment: str, line: int, sink: Sink) -> None:
+    metadata = parse_comment(comment, line, sink)
+    if metadata is not None:
+        draft.metadata = metadata
