@@ -75,6 +75,11 @@ class MathRenderer:
                     delimiter = "$$" if math.display else "$"
                     shown = f"{delimiter}{_shown(math.tex)}{delimiter}"
                     sink.error(math.line, f"formula {shown}: {problem.message}", code=problem.code)
+                elif not in_cloze and has_cloze(math.tex):
+                    # cloze syntax where no cloze is read (a reveal answer, an
+                    # Extra): the parser reports it; drawing it would only add
+                    # a second error in the drawing code's words
+                    self._invalid.add((math.tex, math.display))
                 elif deck.math is MathMode.IMAGE:
                     self._plan(math, sink, cloze=in_cloze)
 
