@@ -61,10 +61,11 @@ TIMES = "\u00d7"  # the multiplication sign, as authors type it after a factor
 _QUOTED = re.compile(
     rf"(?P<body>{_BODY})(?:/(?P<den>\d+))?(?P<suffix>%|{TIMES}|x)?|[{_VULGAR_CLASS}]"
 )
-#: A number standing on its own in text.
+#: A number standing on its own in text; a dotted run (``127.0.0.1``, ``2.4.1``)
+#: is an address or a version, not a number, so no piece of it is a claim.
 _STANDALONE = re.compile(
     rf"(?<![A-Za-z_0-9.])(?<![A-Za-z]-)"
-    rf"(?:{_BODY}(?:/\d+)?(?:%|{TIMES}|x(?![A-Za-z0-9]))?|[{_VULGAR_CLASS}](?![0-9]))"
+    rf"(?:{_BODY}(?!\.?\d)(?:/\d+)?(?:%|{TIMES}|x(?![A-Za-z0-9]))?|[{_VULGAR_CLASS}](?![0-9]))"
 )
 #: Where a standalone number can start: every match of _STANDALONE begins so.
 _NUMBER_START = re.compile(rf"[\d{_VULGAR_CLASS}]")

@@ -75,6 +75,11 @@ class MathRenderer:
                     delimiter = "$$" if math.display else "$"
                     shown = f"{delimiter}{_shown(math.tex)}{delimiter}"
                     sink.error(math.line, f"formula {shown}: {problem.message}", code=problem.code)
+                elif not in_cloze and has_cloze(math.tex):
+                    # cloze syntax where no cloze is read (a reveal answer, an
+                    # Extra): the parser reports it; drawing it would only add
+                    # a second error in the drawing code's words
+                    self._invalid.add((math.tex, math.display))
                 elif deck.math is MathMode.IMAGE:
                     self._plan(math, sink, cloze=in_cloze)
 
@@ -144,7 +149,11 @@ class MathRenderer:
             backs = {n: images[_back_job(variants, n, math.display)] for n in variants.fronts}
             media = [self._cache.get(d.name) for d in images.values() if d is not None]
             shown = Math(variants.back, math.display, math.line)
-            front_imgs = {n: _img(d, shown) for n, d in fronts.items()}
+            # a gap image's alt is its own TeX: the whole formula would give the answer away
+            front_imgs = {
+                n: _img(d, Math(variants.fronts[n], math.display, math.line))
+                for n, d in fronts.items()
+            }
             back_imgs = {n: _img(d, shown) for n, d in backs.items()}
             return math_cloze_html(_img(back, shown), front_imgs, back_imgs), media
         drawn = self._image(FormulaJob(math.tex, math.display))
