@@ -46,12 +46,17 @@ from ankigen.parse.paragraph import (
     strip_trailing_breaks,
 )
 from ankigen.parse.states import AwaitingMetadata, Draft, InAnswer, ItemState, Outside, Section
+from ankigen.syntax import cloze as cloze_syntax
 
 __all__ = ["Draft", "Paragraph", "WalkResult", "Walker", "split_blocks"]
 
 _CLOZE_IN_ANSWER = (
     "cloze syntax inside a list, table or quote of an answer is not a cloze; "
     "write the cloze item as a paragraph of its own"
+)
+_CLOZE_IN_PROSE = (
+    "cloze syntax inside a list, table or quote outside any item makes no card; "
+    "write the cloze item as a paragraph of its own, or the text in `code` to show it"
 )
 
 
@@ -130,6 +135,7 @@ class Walker:
         if block[0].type == "fence":
             problems.unclosed_fence(block[0], self._lines, self._sink)
         if not isinstance(self._state, InAnswer):
+            self._prose(block)
             return
         for token in block:
             if token.type == "inline" and token.map and token.children:
@@ -144,6 +150,16 @@ class Walker:
         item.blocks.extend(block)
         item.answer_source.append(source_of(block, self._lines))
         item.last_line = end_line_of(block)
+
+    def _prose(self, block: list[Token]) -> None:
+        """Prose is no card; a cloze in it is most likely a card its author meant."""
+        for token in block:
+            if token.type != "inline" or not token.map or not has_cloze(token.children or []):
+                continue
+            line = token.map[0] + 1
+            opener = cloze_syntax.OPENER.search(self._lines[line - 1])
+            column = opener.start() + 1 if opener else 0
+            self._sink.warning(line, _CLOZE_IN_PROSE, code="AG133", column=column)
 
     def _callout_block(self, block: list[Token], kind: str) -> None:
         self._state = Outside()
