@@ -19,6 +19,7 @@ from ankigen.parse.frontmatter import FrontMatter, read_front_matter
 from ankigen.parse.markdown import content_parser
 from ankigen.parse.section_cache import SectionCache, SectionResult, section_key
 from ankigen.parse.sections import OutsideSection, Section, section_starts, sections_of
+from ankigen.syntax.cloze import written
 
 __all__ = [
     "ParseResult",
@@ -96,7 +97,7 @@ def parse_text(
         sink.warning(
             1,
             "no items: the deck will be empty; write "
-            "'question ::: answer' or a cloze such as '{{c1::word}}' to make cards",
+            f"'question ::: answer' or a cloze such as '{written(1, 'word')}' to make cards",
             code="AG103",
         )
     deck = Deck(
