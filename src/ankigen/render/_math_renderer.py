@@ -74,7 +74,12 @@ class MathRenderer:
                     self._invalid.add((math.tex, math.display))
                     delimiter = "$$" if math.display else "$"
                     shown = f"{delimiter}{_shown(math.tex)}{delimiter}"
-                    sink.error(math.line, f"formula {shown}: {problem.message}", code=problem.code)
+                    sink.error(
+                        math.line,
+                        f"formula {shown}: {problem.message}",
+                        column=math.column,
+                        code=problem.code,
+                    )
                 elif deck.math is MathMode.IMAGE:
                     self._plan(math, sink, cloze=in_cloze)
 
@@ -113,7 +118,7 @@ class MathRenderer:
         for name, failure in self._failed.items():
             _, math, sink = self._pending[name]
             message = f"formula ${_shown(math.tex)}$ cannot be drawn: {failure.message}"
-            sink.error(math.line, message, code=failure.code)
+            sink.error(math.line, message, column=math.column, code=failure.code)
 
     def _store(self, job: FormulaJob, outcome: DrawOutcome) -> None:
         """Keep a drawn image and its size, or why it could not be drawn."""
@@ -143,7 +148,7 @@ class MathRenderer:
             fronts = {n: images[_front_job(variants, n, math.display)] for n in variants.fronts}
             backs = {n: images[_back_job(variants, n, math.display)] for n in variants.fronts}
             media = [self._cache.get(d.name) for d in images.values() if d is not None]
-            shown = Math(variants.back, math.display, math.line)
+            shown = Math(variants.back, math.display, math.line, math.column)
             front_imgs = {n: _img(d, shown) for n, d in fronts.items()}
             back_imgs = {n: _img(d, shown) for n, d in backs.items()}
             return math_cloze_html(_img(back, shown), front_imgs, back_imgs), media
