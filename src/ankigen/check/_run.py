@@ -102,9 +102,7 @@ class _Run:
         self.failed += recorded.failed
 
     def report(self, line: int, message: str, *, code: str, column: int = 0) -> None:
-        """Record an error at ``line`` (a ``_LimitProblem`` carries its own code)."""
-        if isinstance(message, _LimitProblem):
-            code = message.code
+        """Record an error at ``line``."""
         self.sink.error(line, message, column=column, code=code)
 
     def warn(self, line: int, message: str, *, column: int, code: str) -> None:
@@ -226,6 +224,7 @@ class _Run:
         # Each statement gets its own limit, cut short by what is left of the deck's.
         limit = min(self.time_limit, self.budget.remaining())
         if limit <= 0:
+            self.code = codes.DECK_TIME_LIMIT
             return None, _budget_message("not checked", self.budget)
         try:
             return call_with_time_limit(work, limit), None
@@ -234,6 +233,7 @@ class _Run:
             return None, str(exc)
         except TimeLimitExceeded:
             if limit < self.time_limit:
+                self.code = codes.DECK_TIME_LIMIT
                 return None, _budget_message("gave up", self.budget)
             self.code = codes.GAVE_UP
             return None, (
@@ -274,14 +274,9 @@ def _quotes_of(statement: Statement | None) -> tuple[Quote, ...]:
     return () if statement is None else statement.quotes
 
 
-class _LimitProblem(str):
-    """The message of a statement stopped by the deck's time budget (code AG661)."""
-
-    code = "AG661"
-
-
 def _budget_message(what: str, budget: Budget) -> str:
-    return _LimitProblem(
+    """The message of a statement the deck's time budget stopped (code DECK_TIME_LIMIT)."""
+    return (
         f"{what}: the checks of this file took the whole check-deck-time-limit of "
         f"{budget.seconds:g} s; simplify the slow statements, or raise "
         "check-deck-time-limit in [tool.ankigen]"

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from markdown_it.token import Token
 
-from ankigen.diagnostics import Diagnostic, Sink, error
+from ankigen.diagnostics import Diagnostic, Sink, error, sort_diagnostics
 from ankigen.model import Deck, Item, ItemKind, MathMode
 from ankigen.parse.context import item_contexts
 from ankigen.parse.freeze import freeze_section, normalise_source, note_guid
@@ -112,8 +112,7 @@ def parse_text(
         tags=front.tags,
         key_line=1 + front.key_line if front.key_line else 0,
     )
-    found = sorted(sink.diagnostics, key=lambda d: (d.line, d.column))
-    return ParseResult(deck, tuple(found))
+    return ParseResult(deck, tuple(sort_diagnostics(sink.diagnostics)))
 
 
 _Sections = tuple[Sink, FrontMatter, str, list[SectionResult]]
