@@ -31,11 +31,15 @@ class ItemKind(StrEnum):
 
 @dataclass(frozen=True)
 class Math:
-    """One formula as written: TeX source (cloze markers included), display or inline."""
+    """One formula as written: TeX source (cloze markers included), display or inline.
+
+    ``column`` is the 1-based column of its opening ``$`` (0 when unknown).
+    """
 
     tex: str
     display: bool
     line: int
+    column: int = 0
 
 
 @dataclass(frozen=True)

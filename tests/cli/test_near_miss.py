@@ -117,7 +117,7 @@ def test_one_mistake_in_math_is_one_error_in_the_words_of_text(project: Path) ->
         if f"stats.md:{TYPO_LINE}" in line and "warning:" not in line
     ]
     assert errors == [
-        f"content/stats.md:{TYPO_LINE}: formula $E = {{{{c::m}}}} c^2$: "
+        f"content/stats.md:{TYPO_LINE}:9: formula $E = {{{{c::m}}}} c^2$: "
         "cloze '{{c::' needs a number from 1 up, e.g. '{{c1::'"
     ]
     codes = [

@@ -74,7 +74,7 @@ def test_huge_formula_is_refused_by_the_length_limit_in_image_mode(tmp_path: Pat
     project = _project(tmp_path, f"Q ::: {HUGE_SUM}")
     code, stderr = _build_bounded(project, "image")
     assert code == 1, "hung: killed by the guard" if code is None else stderr
-    assert "content/deck.md:3: formula" in stderr
+    assert "content/deck.md:3:7: formula" in stderr
     assert "formula is too long" in stderr
     assert "Traceback" not in stderr
 
@@ -96,7 +96,7 @@ def test_deeply_nested_formula_is_refused_in_image_mode(
     code, stderr = _build_bounded(project, "image")
     assert code == 1, "hung: killed by the guard" if code is None else stderr
     assert "Traceback" not in stderr
-    assert "content/deck.md:3: formula" in stderr
+    assert "content/deck.md:3:7: formula" in stderr
     assert message in stderr
 
 
@@ -114,7 +114,7 @@ def test_pathological_formula_is_refused_in_mathjax_mode(
     result = run_cli(["build", "content", "--out", "out", "--math", "mathjax"])
     assert result.exit_code == 1, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
-    assert "content/deck.md:3: formula" in result.stderr
+    assert "content/deck.md:3:7: formula" in result.stderr
     assert not (project / "out" / "deck.apkg").exists()
 
 

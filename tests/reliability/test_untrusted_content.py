@@ -180,7 +180,7 @@ def test_tex_commands_that_reach_outside_the_formula_are_refused(
     project = _project(tmp_path, source, monkeypatch)
     result = _build("--math", math)
     assert result.exit_code == 1, result.output
-    assert "content/deck.md:3: formula" in result.stderr
+    assert "content/deck.md:3:7: formula" in result.stderr
     assert command in result.stderr
     assert not (project / "out" / "deck.apkg").exists()
 

@@ -17,6 +17,8 @@ NOT_A_LET = "AG216"
 ALREADY_DEFINED = "AG217"
 CANNOT_EVALUATE = "AG218"
 FORMULA_NOT_COMPILED = "AG219"
+#: Code of a statement the deck's time budget (check-deck-time-limit) stopped.
+DECK_TIME_LIMIT = "AG661"
 
 
 class StatementError(Exception):

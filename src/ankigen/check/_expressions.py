@@ -17,7 +17,7 @@ statement makes is recorded in ``quotes`` for matching against the item.
 
 from __future__ import annotations
 
-from ankigen.parse.claims import without_cloze_markers
+from ankigen.syntax.cloze import strip_markers
 
 from ._ast import Binary, Call, Expr, Name, Num, Quote, QuotedFormula, QuotedNumber, Unary
 from ._errors import StatementError, StatementSyntaxError
@@ -118,7 +118,7 @@ class ExpressionParser:
         self.quotes.append(Quote(token.text, True, token.column))
         # The TeX starts after the '$' (or '$$') at the token's column.
         offset = 2 if self.code.startswith("$$", token.column - 1) else 1
-        return token, read_tex(without_cloze_markers(token.text), token.column + offset)
+        return token, read_tex(strip_markers(token.text), token.column + offset)
 
     # -- expressions ---------------------------------------------------------
 

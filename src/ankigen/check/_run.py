@@ -102,9 +102,7 @@ class _Run:
         self.failed += recorded.failed
 
     def report(self, line: int, message: str, *, code: str, column: int = 0) -> None:
-        """Record an error at ``line`` (a ``_LimitProblem`` carries its own code)."""
-        if isinstance(message, _LimitProblem):
-            code = message.code
+        """Record an error at ``line``."""
         self.sink.error(line, message, column=column, code=code)
 
     def warn(self, line: int, message: str, *, column: int, code: str) -> None:
@@ -226,7 +224,7 @@ class _Run:
         # Each statement gets its own limit, cut short by what is left of the deck's.
         limit = min(self.time_limit, self.budget.remaining())
         if limit <= 0:
-            return None, _budget_message("not checked", self.budget)
+            return None, self.over_budget("not checked")
         try:
             return call_with_time_limit(work, limit), None
         except StatementError as exc:
@@ -234,7 +232,7 @@ class _Run:
             return None, str(exc)
         except TimeLimitExceeded:
             if limit < self.time_limit:
-                return None, _budget_message("gave up", self.budget)
+                return None, self.over_budget("gave up")
             self.code = codes.GAVE_UP
             return None, (
                 f"gave up after {self.time_limit:g} s; simplify the statement,"
@@ -249,6 +247,15 @@ class _Run:
         except Exception as exc:  # sympy can fail in many ways; never a traceback
             self.code = codes.CANNOT_EVALUATE
             return None, f"cannot evaluate: {type(exc).__name__}: {exc}"
+
+    def over_budget(self, what: str) -> str:
+        """The message of a statement the deck's time budget stopped; its code in ``self.code``."""
+        self.code = codes.DECK_TIME_LIMIT
+        return (
+            f"{what}: the checks of this file took the whole check-deck-time-limit of "
+            f"{self.budget.seconds:g} s; simplify the slow statements, or raise "
+            "check-deck-time-limit in [tool.ankigen]"
+        )
 
     def compile_formulas(self, scope: Mapping[str, Definition]) -> dict[str, Callable[..., float]]:
         """Compile every defined ``formulas`` name for figures."""
@@ -272,20 +279,6 @@ class _Run:
 
 def _quotes_of(statement: Statement | None) -> tuple[Quote, ...]:
     return () if statement is None else statement.quotes
-
-
-class _LimitProblem(str):
-    """The message of a statement stopped by the deck's time budget (code AG661)."""
-
-    code = "AG661"
-
-
-def _budget_message(what: str, budget: Budget) -> str:
-    return _LimitProblem(
-        f"{what}: the checks of this file took the whole check-deck-time-limit of "
-        f"{budget.seconds:g} s; simplify the slow statements, or raise "
-        "check-deck-time-limit in [tool.ankigen]"
-    )
 
 
 def _lines(block: CodeBlock) -> list[tuple[int, str]]:

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from markdown_it.token import Token
 
-from ankigen.diagnostics import Diagnostic, Sink, error
+from ankigen.diagnostics import Diagnostic, Sink, error, sort_diagnostics
 from ankigen.model import Deck, Item, ItemKind, MathMode
 from ankigen.parse.context import item_contexts
 from ankigen.parse.freeze import freeze_section, normalise_source, note_guid
@@ -19,6 +19,7 @@ from ankigen.parse.frontmatter import FrontMatter, read_front_matter
 from ankigen.parse.markdown import content_parser
 from ankigen.parse.section_cache import SectionCache, SectionResult, section_key
 from ankigen.parse.sections import OutsideSection, Section, section_starts, sections_of
+from ankigen.syntax.cloze import written
 
 __all__ = [
     "ParseResult",
@@ -96,7 +97,7 @@ def parse_text(
         sink.warning(
             1,
             "no items: the deck will be empty; write "
-            "'question ::: answer' or a cloze such as '{{c1::word}}' to make cards",
+            f"'question ::: answer' or a cloze such as '{written(1, 'word')}' to make cards",
             code="AG103",
         )
     deck = Deck(
@@ -111,8 +112,7 @@ def parse_text(
         tags=front.tags,
         key_line=1 + front.key_line if front.key_line else 0,
     )
-    found = sorted(sink.diagnostics, key=lambda d: (d.line, d.column))
-    return ParseResult(deck, tuple(found))
+    return ParseResult(deck, tuple(sort_diagnostics(sink.diagnostics)))
 
 
 _Sections = tuple[Sink, FrontMatter, str, list[SectionResult]]

@@ -23,6 +23,7 @@ from markdown_it.token import Token
 
 from ankigen.model import Claim, ItemKind
 from ankigen.parse import token_meta
+from ankigen.syntax.cloze import strip_markers
 
 __all__ = [
     "MAX_EXPONENT",
@@ -31,7 +32,6 @@ __all__ = [
     "item_claims",
     "number_key",
     "number_value",
-    "without_cloze_markers",
 ]
 
 #: Largest decimal exponent a quoted number may carry (``1e1000``).
@@ -76,8 +76,6 @@ _URL = re.compile(r"\bhttps?://\S+")
 _RELATION = re.compile(
     r"[=<>≈≠≤≥]|\\(?:approx|neq?|leq?|geq?|lt|gt|sim|simeq|propto|equiv)(?![A-Za-z])"
 )
-#: An innermost cloze marker (one holding no other), as Anki reads it.
-_MARKER = re.compile(r"\{\{c\d*::((?:(?!\{\{c\d*::).)*?)\}\}", re.IGNORECASE | re.DOTALL)
 
 
 def number_value(text: str) -> Fraction | None:
@@ -106,23 +104,14 @@ def number_key(text: str) -> str:
     return text.replace("x", TIMES)
 
 
-def without_cloze_markers(tex: str) -> str:
-    """TeX with every ``{{cN::text::hint}}`` replaced by its text."""
-    previous = None
-    while previous != tex:
-        previous = tex
-        tex = _MARKER.sub(lambda m: m.group(1).split("::", 1)[0], tex)
-    return tex
-
-
 def formula_key(tex: str) -> str:
     """What two formulas must share to be the same: no cloze markers, no white space."""
-    return "".join(without_cloze_markers(tex).split())
+    return "".join(strip_markers(tex).split())
 
 
 def holds_claim(tex: str) -> bool:
     """True for a formula holding a digit or a relation (cloze markers removed)."""
-    shown = without_cloze_markers(tex)
+    shown = strip_markers(tex)
     return any(c.isdigit() for c in shown) or _RELATION.search(shown) is not None
 
 
@@ -209,7 +198,7 @@ class _Reader:
             column = self.find(line, delimiter)
         required = shown_as_claim and holds_claim(tex)
         self.add(tex.strip(), True, line, column, required=required)
-        for match in _TEX_NUMBER.finditer(without_cloze_markers(tex)):
+        for match in _TEX_NUMBER.finditer(strip_markers(tex)):
             written = match.group().replace("\\%", "%")
             self.add(written, False, line, None, required=False)
 

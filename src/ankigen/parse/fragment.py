@@ -21,6 +21,7 @@ from ankigen.parse import token_meta
 from ankigen.parse.cloze import has_cloze
 from ankigen.parse.markdown import content_parser
 from ankigen.parse.metadata import is_comment
+from ankigen.syntax import cloze as cloze_syntax
 
 
 class _FragmentRenderer(RendererHTML):
@@ -115,7 +116,7 @@ class _FragmentRenderer(RendererHTML):
         scan: anki_markup.ClozeScan | None = env.get("cloze_scan")
         if scan is not None:
             scan.open(token_meta.depth(tokens[idx]) + 1)
-        return "{{c" + str(number) + "::"
+        return cloze_syntax.opener(number)
 
     def mark_close(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType

@@ -22,6 +22,7 @@ from ankigen.parse import token_meta
 from ankigen.parse.claims import item_claims
 from ankigen.parse.fragment import render_blocks, render_inline
 from ankigen.parse.frontmatter import FrontMatter
+from ankigen.parse.math_columns import with_columns
 from ankigen.parse.paragraph import BREAKS
 from ankigen.parse.section_codec import SectionResult
 from ankigen.parse.walker import Draft, Walker
@@ -98,8 +99,11 @@ def _freeze(
     lines: Sequence[str],
 ) -> Item:
     """Render a draft's tokens and fix its identity (its subdeck is the file's to name)."""
-    question = render_inline(draft.front, draft.line)
-    answer = render_blocks(draft.lead, draft.lead_line, draft.blocks)
+    question, answer = with_columns(
+        lines,
+        render_inline(draft.front, draft.line),
+        render_blocks(draft.lead, draft.lead_line, draft.blocks),
+    )
     is_cloze = draft.kind is ItemKind.CLOZE
     # A cloze item's text is never empty: its cloze marker shows.
     if not is_cloze and question.is_empty and not question.maths and not question.images:

@@ -73,7 +73,7 @@ def _item(item: Item, start: int) -> tuple[Any, ...]:
 def _fragment(fragment: Fragment, start: int) -> tuple[Any, ...]:
     return (
         fragment.html,
-        tuple((m.tex, m.display, m.line - start) for m in fragment.maths),
+        tuple((m.tex, m.display, m.line - start, m.column) for m in fragment.maths),
         tuple((i.target, i.alt, i.line - start) for i in fragment.images),
     )
 
@@ -139,7 +139,7 @@ def _decode_fragment(
     start: int, html: str, maths: tuple[Any, ...], images: tuple[Any, ...]
 ) -> Fragment:
     if maths:
-        maths = tuple([Math(tex, display, line + start) for tex, display, line in maths])
+        maths = tuple([Math(tex, d, line + start, column) for tex, d, line, column in maths])
     if images:
         images = tuple([ImageRef(target, alt, line + start) for target, alt, line in images])
     return Fragment(html, maths, images)
@@ -167,7 +167,7 @@ _FIELDS: dict[type, tuple[str, ...]] = {
         "context",
     ),
     Fragment: ("html", "maths", "images"),
-    Math: ("tex", "display", "line"),
+    Math: ("tex", "display", "line", "column"),
     ImageRef: ("target", "alt", "line"),
     CodeBlock: ("kind", "text", "line"),
     Claim: ("text", "formula", "line", "column", "required"),

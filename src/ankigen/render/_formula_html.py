@@ -12,6 +12,7 @@ from markdown_it.common.utils import escapeHtml
 from ankigen import anki_markup
 from ankigen.render import _tex_syntax
 from ankigen.render._formula_image import FormulaError, RenderedFormula
+from ankigen.syntax.cloze import written
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ def math_cloze_html(
         if "}}" in tag or "::" in tag or "{{" in tag:
             raise ValueError("image HTML inside a cloze must not hold '{{', '}}' or '::'")
     parts = ['<span class="ag-mc">']
-    parts += [f"{{{{c{n}::{backs.get(n, back_img)}::{fronts[n]}}}}}" for n in sorted(fronts)]
+    parts += [written(n, backs.get(n, back_img), fronts[n]) for n in sorted(fronts)]
     parts.append(f'<span class="ag-mc-all">{back_img}</span></span>')
     return "".join(parts)
 

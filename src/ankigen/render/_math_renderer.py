@@ -74,7 +74,12 @@ class MathRenderer:
                     self._invalid.add((math.tex, math.display))
                     delimiter = "$$" if math.display else "$"
                     shown = f"{delimiter}{_shown(math.tex)}{delimiter}"
-                    sink.error(math.line, f"formula {shown}: {problem.message}", code=problem.code)
+                    sink.error(
+                        math.line,
+                        f"formula {shown}: {problem.message}",
+                        column=math.column,
+                        code=problem.code,
+                    )
                 elif not in_cloze and has_cloze(math.tex):
                     # cloze syntax where no cloze is read (a reveal answer, an
                     # Extra): the parser reports it; drawing it would only add
@@ -118,7 +123,7 @@ class MathRenderer:
         for name, failure in self._failed.items():
             _, math, sink = self._pending[name]
             message = f"formula ${_shown(math.tex)}$ cannot be drawn: {failure.message}"
-            sink.error(math.line, message, code=failure.code)
+            sink.error(math.line, message, column=math.column, code=failure.code)
 
     def _store(self, job: FormulaJob, outcome: DrawOutcome) -> None:
         """Keep a drawn image and its size, or why it could not be drawn."""
@@ -148,10 +153,10 @@ class MathRenderer:
             fronts = {n: images[_front_job(variants, n, math.display)] for n in variants.fronts}
             backs = {n: images[_back_job(variants, n, math.display)] for n in variants.fronts}
             media = [self._cache.get(d.name) for d in images.values() if d is not None]
-            shown = Math(variants.back, math.display, math.line)
+            shown = Math(variants.back, math.display, math.line, math.column)
             # a gap image's alt is its own TeX: the whole formula would give the answer away
             front_imgs = {
-                n: _img(d, Math(variants.fronts[n], math.display, math.line))
+                n: _img(d, Math(variants.fronts[n], math.display, math.line, math.column))
                 for n, d in fronts.items()
             }
             back_imgs = {n: _img(d, shown) for n, d in backs.items()}

@@ -20,7 +20,11 @@ from ankigen.syntax import Finding
 #: so that ``{{C1::`` and ``{{c::`` can be reported instead of ignored.
 OPENER = re.compile(r"\{\{c(\d*)::", re.IGNORECASE)
 #: A whole cloze as Anki matches it: the shortest text up to ``}}``.
-_CLOZE = re.compile(r"\{\{c(\d*)::(.*?)\}\}", re.IGNORECASE | re.DOTALL)
+_CLOZE = re.compile(OPENER.pattern + r"(.*?)\}\}", re.IGNORECASE | re.DOTALL)
+#: An innermost cloze (one holding no other opener): its text and hint in group 2.
+_INNERMOST = re.compile(
+    OPENER.pattern + rf"((?:(?!{OPENER.pattern}).)*?)\}}\}}", re.IGNORECASE | re.DOTALL
+)
 #: Something shaped like an opener: one or two braces, a ``c``, a number, one
 #: or two colons, with white space allowed in between (``{{ c1::``, ``{c1::``).
 _MARKER_LIKE = re.compile(
@@ -53,6 +57,29 @@ def spans(text: str) -> list[tuple[int, int]]:
     if "{{" not in text:
         return []  # the common case: no cloze can start
     return [(m.start(), m.end()) for m in _CLOZE.finditer(text)]
+
+
+def strip_markers(text: str) -> str:
+    """``text`` with every ``{{cN::text::hint}}`` replaced by its text, nested ones too.
+
+    Read as leniently as :data:`OPENER` (any case, number optional), so that a
+    formula shows the same with or without markers the author got wrong.
+    """
+    previous = None
+    while previous != text:
+        previous = text
+        text = _INNERMOST.sub(lambda m: m.group(2).split("::", 1)[0], text)
+    return text
+
+
+def opener(number: int) -> str:
+    """The marker that opens cloze ``number``, as ankigen writes it: ``{{cN::``."""
+    return "{{c" + str(number) + "::"
+
+
+def written(number: int, text: str, hint: str | None = None) -> str:
+    """A whole cloze as ankigen writes it: ``{{cN::text}}`` or ``{{cN::text::hint}}``."""
+    return opener(number) + text + ("" if hint is None else "::" + hint) + "}}"
 
 
 # --- messages shared by text and math ----------------------------------------

@@ -1,0 +1,63 @@
+"""Where each formula of an item starts: the 1-based column of its opening ``$``.
+
+markdown-it notes no column on an inline token, so each formula is found in
+its source line, left to right: the item's formulas come in the order the
+question and then the answer show them, which is their order in the source.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from ankigen.model import Fragment, Math
+
+__all__ = ["with_columns"]
+
+
+def with_columns(lines: Sequence[str], *fragments: Fragment) -> tuple[Fragment, ...]:
+    """``fragments`` (one item's, in source order) with the column of each formula noted."""
+    finder = _Finder(lines)
+    return tuple(_placed(fragment, finder) for fragment in fragments)
+
+
+def _placed(fragment: Fragment, finder: _Finder) -> Fragment:
+    if not fragment.maths:
+        return fragment  # the common case: nothing to look for
+    maths = tuple(dataclasses.replace(m, column=finder.column(m)) for m in fragment.maths)
+    return dataclasses.replace(fragment, maths=maths)
+
+
+class _Finder:
+    """Finds formulas in their lines, each search starting after the last one found there."""
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        self.lines = lines
+        self.cursor: dict[int, int] = {}
+
+    def column(self, math: Math) -> int:
+        """The 1-based column of ``math``'s opening delimiter, 0 when it cannot be found.
+
+        The delimiter and the formula's first line are looked for first, then
+        the delimiter alone (a ``$$`` block whose TeX starts on the next line).
+        """
+        delimiter = "$$" if math.display else "$"
+        first_line = math.tex.split("\n", 1)[0]
+        for needle in (delimiter + first_line, delimiter):
+            found = self._find(math.line, needle)
+            if found is not None:
+                return found + 1
+        return 0
+
+    def _find(self, line: int, needle: str) -> int | None:
+        """0-based column of ``needle`` in ``line``, not escaped (``\\$``), or None."""
+        if not 0 < line <= len(self.lines):
+            return None
+        text = self.lines[line - 1]
+        index = text.find(needle, self.cursor.get(line, 0))
+        while index > 0 and text[index - 1] == "\\":
+            index = text.find(needle, index + 1)
+        if index < 0:
+            return None
+        self.cursor[line] = index + len(needle)
+        return index

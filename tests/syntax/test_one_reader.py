@@ -1,0 +1,84 @@
+"""Cloze markers are read in one module: no other module of src/ spells an opener.
+
+Every ``{{cN::`` pattern or literal (to match it or to write it) lives in
+``ankigen.syntax.cloze``; other modules ask it (format rule: one source of truth
+per syntax). Docstrings may show markers; code may not.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import ankigen
+from ankigen.syntax import cloze
+
+SRC = Path(ankigen.__file__).parent
+
+#: Modules that imitate Anki's own field parser on purpose. They model what
+#: Anki reads in a finished field (``{{cN::`` only, in lower case, nested),
+#: not the author's syntax, which ``syntax/cloze.py`` reads more leniently so
+#: it can report mistakes; one reader cannot serve both.
+ANKI_IMITATIONS = {
+    "package/anki_cards.py": "Anki's {{cloze:}} filter, to tell which cards a field makes",
+    "anki_markup.py": "what Anki's cloze parser splits a field at, to escape text for it",
+}
+
+
+def _docstrings(tree: ast.Module) -> set[int]:
+    """The ids of the docstring nodes of a module, its classes and functions."""
+    owners = [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef | ast.FunctionDef))]
+    found: set[int] = set()
+    for owner in owners:
+        body = owner.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            found.add(id(body[0].value))
+    return found
+
+
+#: ``{{c`` (plain or escaped for a regex) not starting a word such as ``{{cloze:``.
+_OPENER_SPELLED = re.compile(r"\\?\{\\?\{c(?:\\d|[^a-z]|$)", re.IGNORECASE)
+
+
+def spells_an_opener(literal: str) -> bool:
+    """True for a string that holds a cloze opener, plainly or as a regex."""
+    return _OPENER_SPELLED.search(literal) is not None
+
+
+def _openers_in(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip = _docstrings(tree)
+    return [
+        f"{path.relative_to(SRC).as_posix()}:{node.lineno}: {node.value!r}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in skip
+        and spells_an_opener(node.value)
+    ]
+
+
+def test_the_detector_sees_plain_and_escaped_openers() -> None:
+    assert spells_an_opener("{{c")
+    assert spells_an_opener("see {{c1::x}}")
+    assert spells_an_opener(r"\{\{C(\d+)::")
+    assert spells_an_opener(r"\{\{c\d*::")
+    assert spells_an_opener(cloze.OPENER.pattern)
+    assert not spells_an_opener("{{cloze:Text}}")
+
+
+def test_no_module_outside_syntax_spells_a_cloze_opener() -> None:
+    found = [
+        hit
+        for path in sorted(SRC.rglob("*.py"))
+        if path.relative_to(SRC).parts[0] != "syntax"
+        and path.relative_to(SRC).as_posix() not in ANKI_IMITATIONS
+        for hit in _openers_in(path)
+    ]
+    assert found == []
+
+
+def test_each_listed_imitation_still_exists_and_spells_an_opener() -> None:
+    for name in ANKI_IMITATIONS:
+        assert _openers_in(SRC / name), f"{name} no longer imitates Anki: drop it from the list"
