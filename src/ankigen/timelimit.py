@@ -67,6 +67,15 @@ class Budget:
         """Seconds left; 0 or less when the budget is spent."""
         return self._deadline - time.monotonic()
 
+    @contextlib.contextmanager
+    def excluded(self) -> Iterator[None]:
+        """Time spent inside costs nothing (loading code is not working on content)."""
+        start = time.monotonic()
+        try:
+            yield
+        finally:
+            self._deadline += time.monotonic() - start
+
 
 class TimeLimitExceeded(Exception):
     """The work did not finish within its time limit."""

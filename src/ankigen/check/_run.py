@@ -175,6 +175,7 @@ class _Run:
             self.report(line, str(exc), column=exc.column, code=exc.code)
             name = defined_name(text)
             if name is not None and name not in scope:
+                self.load_sympy()
                 from ._sympy import Definition
 
                 # Later uses say the definition is broken, not "free symbol".
@@ -194,6 +195,7 @@ class _Run:
                 code=codes.ALREADY_DEFINED,
             )
             return
+        self.load_sympy()
         from ._sympy import Definition
 
         # The body sees the names defined before it, never later ones.
@@ -204,6 +206,7 @@ class _Run:
         self.checks += 1
         if min(self.time_limit, self.budget.remaining()) > 0 and holds_exactly(statement):
             return  # proved with exact fractions; anything else is sympy's to decide
+        self.load_sympy()
         from ._evaluate import run_assert
 
         frozen = MappingProxyType(dict(scope))
@@ -248,6 +251,11 @@ class _Run:
             self.code = codes.CANNOT_EVALUATE
             return None, f"cannot evaluate: {type(exc).__name__}: {exc}"
 
+    def load_sympy(self) -> None:
+        """Import the sympy side of the checker once; its seconds cost the deck's budget nothing."""
+        with self.budget.excluded():
+            from . import _compile, _evaluate  # noqa: F401
+
     def over_budget(self, what: str) -> str:
         """The message of a statement the deck's time budget stopped; its code in ``self.code``."""
         self.code = codes.DECK_TIME_LIMIT
@@ -262,6 +270,7 @@ class _Run:
         compiled: dict[str, Callable[..., float]] = {}
         if not scope:
             return compiled
+        self.load_sympy()
         from ._compile import compile_formula
 
         for name, definition in scope.items():
