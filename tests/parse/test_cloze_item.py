@@ -6,7 +6,7 @@ from markdown_it.token import Token
 
 from ankigen.diagnostics import Sink
 from ankigen.parse import token_meta
-from ankigen.parse.cloze import read_cloze_item
+from ankigen.parse.cloze import after_separator_column, opener_column, read_cloze_item
 from ankigen.parse.markdown import content_parser
 
 
@@ -32,7 +32,19 @@ def test_a_cloze_in_the_extra_is_an_error() -> None:
     sink = Sink("f.md")
     text = "The {{c1::mean}} ::: not {{c2::this}}"
     read_cloze_item(inline("The {{c1::mean}}"), inline("not {{c2::this}}"), 1, [text], sink)
-    assert [d.code for d in sink.diagnostics] == ["AG126"]
+    assert [(d.code, d.column) for d in sink.diagnostics] == [("AG126", text.index("{{c2") + 1)]
+
+
+def test_opener_column_points_at_the_opener_else_the_mark() -> None:
+    assert opener_column("- the {{c1::Golgi}}") == 7
+    assert opener_column("- a ==mark== item") == 5
+    assert opener_column("no cloze on this line") == 0
+
+
+def test_after_separator_column_skips_the_question() -> None:
+    line = "The {{c1::mean}} ::: not {{c2::this}}"
+    assert after_separator_column(line) == line.index("{{c2") + 1
+    assert after_separator_column("The {{c1::mean}} and no separator") == 0
 
 
 def test_a_well_formed_cloze_item_reports_nothing() -> None:

@@ -16,6 +16,7 @@ from ankigen.parse import token_meta
 from ankigen.parse.near_miss import Located, Locator, report
 from ankigen.parse.paragraph import BREAKS
 from ankigen.syntax import cloze as syntax
+from ankigen.syntax import separator
 
 _MATH_TYPES = ("math_inline", "math_inline_double", "math_block")
 _TEXT_TYPES = ("text", *_MATH_TYPES)
@@ -27,6 +28,24 @@ def has_cloze(children: Sequence[Token]) -> bool:
         child.type == "mark_open" or (child.type in _TEXT_TYPES and syntax.has_cloze(child.content))
         for child in children
     )
+
+
+def opener_column(line: str, start: int = 0) -> int:
+    """The 1-based column of the first cloze opener (else ``==``) in ``line`` from ``start``.
+
+    0 when the line holds neither there: the cloze is on a later line of its block.
+    """
+    opener = syntax.OPENER.search(line, start)
+    if opener is not None:
+        return opener.start() + 1
+    mark = line.find("==", start)
+    return mark + 1 if mark >= 0 else 0
+
+
+def after_separator_column(line: str) -> int:
+    """The column of the first cloze opener after the ``:::`` of ``line`` (0 if none there)."""
+    cut = next(separator.matches(line), None)
+    return opener_column(line, cut.end()) if cut is not None else 0
 
 
 def number_marks(children: Sequence[Token]) -> None:
@@ -76,6 +95,7 @@ def read_cloze_item(
         sink.error(
             line,
             "cloze syntax in the Extra (after ':::') is not a cloze; move it before ':::'",
+            column=after_separator_column(lines[line - 1]),
             code="AG126",
         )
 

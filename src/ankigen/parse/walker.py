@@ -27,7 +27,12 @@ from ankigen.parse.attachment import (
     attach_trailing_metadata,
     is_attached_fence,
 )
-from ankigen.parse.cloze import has_cloze, read_cloze_item
+from ankigen.parse.cloze import (
+    after_separator_column,
+    has_cloze,
+    opener_column,
+    read_cloze_item,
+)
 from ankigen.parse.headings import read_heading
 from ankigen.parse.near_miss import near_misses, report
 from ankigen.parse.paragraph import (
@@ -46,7 +51,6 @@ from ankigen.parse.paragraph import (
     strip_trailing_breaks,
 )
 from ankigen.parse.states import AwaitingMetadata, Draft, InAnswer, ItemState, Outside, Section
-from ankigen.syntax import cloze as cloze_syntax
 
 __all__ = ["Draft", "Paragraph", "WalkResult", "Walker", "split_blocks"]
 
@@ -142,7 +146,8 @@ class Walker:
                 first = token.map[0] + 1
                 note_lines(token.children, first)
                 if has_cloze(token.children):
-                    self._sink.error(first, _CLOZE_IN_ANSWER, code="AG124")
+                    column = opener_column(self._lines[first - 1])
+                    self._sink.error(first, _CLOZE_IN_ANSWER, code="AG124", column=column)
                 problems.url_images(token.children, first, self._sink)
                 strays = [first + n for n in token_meta.stray_dollar_lines(token)]
                 problems.stray_dollars(self._lines, strays, self._sink)
@@ -157,8 +162,7 @@ class Walker:
             if token.type != "inline" or not token.map or not has_cloze(token.children or []):
                 continue
             line = token.map[0] + 1
-            opener = cloze_syntax.OPENER.search(self._lines[line - 1])
-            column = opener.start() + 1 if opener else 0
+            column = opener_column(self._lines[line - 1])
             self._sink.warning(line, _CLOZE_IN_PROSE, code="AG133", column=column)
 
     def _callout_block(self, block: list[Token], kind: str) -> None:
@@ -203,6 +207,7 @@ class Walker:
                     paragraph.line,
                     "cloze syntax after ':::' is not a cloze: "
                     "put the cloze before ':::' (the text after it is the Extra field)",
+                    column=after_separator_column(self._lines[paragraph.line - 1]),
                     code="AG125",
                 )
             self._start(ItemKind.REVEAL, paragraph, split)
