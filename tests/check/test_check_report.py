@@ -18,7 +18,7 @@ def test_flipping_one_claim_fails_at_its_line_with_both_sides() -> None:
     report = check_text(flipped, first_line=80)
     [diagnostic] = report.diagnostics
     assert diagnostic.format() == (
-        f"{FILE}:81: check failed: k/k == 2: left side is 1, right side is 2"
+        f"{FILE}:81:1: check failed: k/k == 2: left side is 1, right side is 2"
     )
     assert (report.checks, report.failed) == (2, 1)
 

@@ -209,7 +209,9 @@ class ExpressionParser:
         if func.text not in FUNCTIONS:
             known = ", ".join(FUNCTIONS)
             raise StatementError(
-                f"unknown function {func.text!r} at column {func.column}; the functions are {known}"
+                f"unknown function {func.text!r} at column {func.column};"
+                f" the functions are {known}",
+                column=func.column,
             )
         self.expect("op", "(")
         args = [self.expr()]
@@ -221,7 +223,8 @@ class ExpressionParser:
         if func.text == "limit" and not isinstance(args[1], Name):
             raise StatementError(
                 f"limit at column {func.column}: the second argument must be a name,"
-                " as in limit(expr, k, oo)"
+                " as in limit(expr, k, oo)",
+                column=func.column,
             )
         return Call(func.text, tuple(args), func.column)
 
@@ -238,5 +241,6 @@ def check_arity(func: Token, count: int) -> None:
             wanted = f"{fewest} or {most}"
         plural = "" if wanted == "1" else "s"
         raise StatementError(
-            f"{func.text}() at column {func.column} takes {wanted} argument{plural}, not {count}"
+            f"{func.text}() at column {func.column} takes {wanted} argument{plural}, not {count}",
+            column=func.column,
         )

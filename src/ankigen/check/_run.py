@@ -147,7 +147,7 @@ class _Run:
             if isinstance(statement, Assert):
                 self.soundness(line, text, statement, scope)
                 failed_before = self.failed
-                self.run_assert(line, statement, scope)
+                self.run_assert(line, statement, scope, len(text) - len(text.lstrip()) + 1)
                 if missing and self.failed == failed_before:
                     self.failed += 1  # it holds, but not of this card
             elif is_assert and statement is None:  # an assert that did not parse
@@ -201,8 +201,10 @@ class _Run:
         # The body sees the names defined before it, never later ones.
         scope[let.name] = Definition(let.name, let.value, line, MappingProxyType(dict(scope)))
 
-    def run_assert(self, line: int, statement: Assert, scope: Mapping[str, Definition]) -> None:
-        """Decide one assertion under the time limit and record the outcome."""
+    def run_assert(
+        self, line: int, statement: Assert, scope: Mapping[str, Definition], start: int = 0
+    ) -> None:
+        """Decide one assertion; a failure with no column of its own points at ``start``."""
         self.checks += 1
         if min(self.time_limit, self.budget.remaining()) > 0 and holds_exactly(statement):
             return  # proved with exact fractions; anything else is sympy's to decide
@@ -215,7 +217,8 @@ class _Run:
         if problem is not None:
             self.failed += 1
             # An outcome (no guarded problem) is an assertion that does not hold.
-            self.report(line, problem, column=self.column, code=self.code or codes.CHECK_FAILED)
+            column = self.column or start
+            self.report(line, problem, column=column, code=self.code or codes.CHECK_FAILED)
 
     def guarded(self, work: Callable[[], T]) -> tuple[T | None, str | None]:
         """Run ``work``: its result, or the message for every way it can go wrong.

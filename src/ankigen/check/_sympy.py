@@ -70,7 +70,7 @@ def build(expr: Expr, scope: Scope, ctx: Context) -> sympy.Expr:
     if isinstance(expr, QuotedFormula):
         return build(expr.value, scope, ctx)
     if isinstance(expr, Name):
-        return _name(expr.name, scope, ctx)
+        return _name(expr, scope, ctx)
     if isinstance(expr, Unary):
         operand = build(expr.operand, scope, ctx)
         return -operand if expr.op == "-" else operand
@@ -82,12 +82,13 @@ def build(expr: Expr, scope: Scope, ctx: Context) -> sympy.Expr:
 _CONSTANTS: dict[str, sympy.Expr] = {"pi": sympy.pi, "e": sympy.E, "oo": sympy.oo}
 
 
-def _name(name: str, scope: Scope, ctx: Context) -> sympy.Expr:
+def _name(expr: Name, scope: Scope, ctx: Context) -> sympy.Expr:
     """Resolve a name: limit variable, then ``where``, then ``let``, constant, symbol.
 
     Inside its own ``where`` value a name means what it meant before the
     substitution, so ``where k = k + 1`` and cycles cannot recurse forever.
     """
+    name = expr.name
     if name in ctx.bound:
         return ctx.bound[name]
     if name in ctx.where and name not in ctx.expanding:
@@ -97,15 +98,26 @@ def _name(name: str, scope: Scope, ctx: Context) -> sympy.Expr:
         definition = scope[name]
         if definition.value is None:
             raise StatementError(
-                f"uses {name!r}, whose definition at line {definition.line} has an error"
+                f"uses {name!r}, whose definition at line {definition.line} has an error",
+                column=expr.column,
             )
         if id(definition) not in ctx.memo:
-            ctx.memo[id(definition)] = build(definition.value, definition.scope, ctx)
+            ctx.memo[id(definition)] = _let_value(definition, ctx)
         return ctx.memo[id(definition)]
     if name in _CONSTANTS:
         return _CONSTANTS[name]
     ctx.free.setdefault(name)
     return symbol(name)
+
+
+def _let_value(definition: Definition, ctx: Context) -> sympy.Expr:
+    """The built body of a ``let``; a problem in it has no column on the line being checked."""
+    assert definition.value is not None
+    try:
+        return build(definition.value, definition.scope, ctx)
+    except StatementError as exc:
+        exc.column = 0  # a column of the definition's line, not of the statement's
+        raise
 
 
 def _binary(expr: Binary, scope: Scope, ctx: Context) -> sympy.Expr:
@@ -120,7 +132,7 @@ def _binary(expr: Binary, scope: Scope, ctx: Context) -> sympy.Expr:
         return left * right
     if expr.op == "/":
         if right == 0:
-            raise StatementError(f"division by zero at column {expr.column}")
+            raise StatementError(f"division by zero at column {expr.column}", column=expr.column)
         return left / right
     return _power(left, right, expr.column)
 
@@ -128,13 +140,16 @@ def _binary(expr: Binary, scope: Scope, ctx: Context) -> sympy.Expr:
 def _power(base: sympy.Expr, exponent: sympy.Expr, column: int) -> sympy.Expr:
     """``base ^ exponent``, refusing exact results too large to compute quickly."""
     if base == 0 and exponent.is_negative:
-        raise StatementError(f"division by zero at column {column} (0 to a negative power)")
+        raise StatementError(
+            f"division by zero at column {column} (0 to a negative power)", column=column
+        )
     if exponent.is_Rational and abs(exponent) > 1 and base.is_number:
         bits = _size_bits(base) * float(abs(exponent))
         if bits > MAX_POWER_BITS:
             raise StatementError(
                 f"number too large at column {column}: the power has about"
-                f" {int(bits * math.log10(2)):,} digits"
+                f" {int(bits * math.log10(2)):,} digits",
+                column=column,
             )
     return sympy.Pow(base, exponent)
 
@@ -214,7 +229,9 @@ def _one_limit(
 ) -> sympy.Expr:
     result = sympy.limit(body, var, point, side)
     if result.has(sympy.Limit) or isinstance(result, sympy.AccumBounds):
-        raise StatementError(f"the limit at column {column} does not exist or is unknown")
+        raise StatementError(
+            f"the limit at column {column} does not exist or is unknown", column=column
+        )
     return result
 
 

@@ -1,0 +1,43 @@
+"""Every check error points at a column: its own, else the statement's first character."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.check.check_support import check_text
+
+
+def columns(text: str) -> list[tuple[int, int, str]]:
+    """(line, column, code) of each error of one check block starting at line 1."""
+    report = check_text(text, first_line=1)
+    return [(d.line, d.column, d.code) for d in report.diagnostics if d.is_error]
+
+
+def test_a_failed_check_points_at_its_statement_after_the_indentation() -> None:
+    assert columns("  assert 2 == 3\n") == [(1, 3, "AG210")]
+
+
+def test_a_use_of_a_broken_definition_points_at_the_name() -> None:
+    found = columns("let a = 1 +\nassert x == 1 where x = a\n")
+    assert found[1:] == [(2, 25, "AG212")]
+
+
+def test_a_problem_inside_a_let_body_points_at_the_statement_not_the_body() -> None:
+    # the column of 'a' on line 1 means nothing on line 3: the statement's start stands
+    found = columns("let a = 1 +\nlet b = a + 1\n assert b == 2\n")
+    assert found[1:] == [(3, 2, "AG212")]
+
+
+@pytest.mark.parametrize(
+    ("statement", "column"),
+    [
+        ("assert 1/0 == 1", 9),
+        ("assert 0^(-1) == 1", 9),
+        ("assert foo(1) == 1", 8),
+        ("assert  sqrt(1, 2) == 1", 9),
+        ("assert limit(1, 2, 3) == 1", 8),
+    ],
+)
+def test_a_problem_at_a_column_is_reported_at_it(statement: str, column: int) -> None:
+    [(line, found, _)] = columns(statement + "\n")
+    assert (line, found) == (1, column)
