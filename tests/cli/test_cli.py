@@ -74,7 +74,7 @@ def test_content_errors_are_all_reported_with_file_and_line(project: Path) -> No
         "content/broken.md:2: unknown front matter key 'colour' (known: deck, key, tags, "
         "subdecks, math, context, prompt)",
         "content/broken.md:6: empty question before ':::'",
-        "content/broken.md:11: check failed: `2` + `2` == `5`: left side is 4, right side is 5",
+        "content/broken.md:11:1: check failed: `2` + `2` == `5`: left side is 4, right side is 5",
     ]
     assert "Traceback" not in result.output
     assert not (project / "build" / "broken.apkg").exists()

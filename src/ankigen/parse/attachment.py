@@ -48,6 +48,7 @@ def attach_fence(
             line_of(fence),
             "check block has no item before it in this section; "
             "put it right after the item whose claim it proves",
+            column=problems.fence_column(fence, lines),
             code="AG128",
         )
         return

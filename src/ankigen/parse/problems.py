@@ -65,7 +65,15 @@ def unclosed_fence(fence: Token, lines: Sequence[str], sink: Sink) -> None:
     )
     if not closed:
         message = f"code block opened with '{fence.markup}' is never closed"
-        sink.error(line_of(fence), message, code="AG122")
+        sink.error(line_of(fence), message, column=fence_column(fence, lines), code="AG122")
+
+
+def fence_column(fence: Token, lines: Sequence[str]) -> int:
+    """The 1-based column of a fence's opening marker (0 when markdown-it gave it no place)."""
+    line = line_of(fence)
+    if not 0 < line <= len(lines):
+        return 0
+    return lines[line - 1].find(fence.markup) + 1
 
 
 def _link_target(text: str) -> str:

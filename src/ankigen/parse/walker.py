@@ -174,6 +174,7 @@ class Walker:
             self._sink.error(
                 marker.line,
                 "':::' on a callout's marker line: start the item on the next line",
+                column=self._lines[marker.line - 1].find(":::") + 1,
                 code="AG127",
             )
         self._callout = kind
