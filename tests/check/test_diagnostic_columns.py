@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.check.check_support import check_text
+from ankigen.check import check_deck
+from ankigen.model import CodeBlock
+from tests.check.check_support import DEFAULT_TIME_LIMIT, check_text, make_deck
 
 
 def columns(text: str) -> list[tuple[int, int, str]]:
@@ -41,3 +43,13 @@ def test_a_problem_inside_a_let_body_points_at_the_statement_not_the_body() -> N
 def test_a_problem_at_a_column_is_reported_at_it(statement: str, column: int) -> None:
     [(line, found, _)] = columns(statement + "\n")
     assert (line, found) == (1, column)
+
+
+def test_a_second_definition_points_at_its_name() -> None:
+    assert columns("let a = 1\n  let  a = 2\n") == [(2, 8, "AG217")]
+
+
+def test_an_assert_in_a_formulas_block_points_at_the_assert() -> None:
+    block = CodeBlock("formulas", "let a = 1\n  assert a == 1\n", 1)
+    report = check_deck(make_deck([], [block]), time_limit=DEFAULT_TIME_LIMIT)
+    assert [(d.line, d.column, d.code) for d in report.diagnostics] == [(2, 3, "AG216")]

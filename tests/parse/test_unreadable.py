@@ -14,8 +14,21 @@ def test_a_file_that_is_not_utf8_names_the_byte_and_its_line(tmp_path: Path) -> 
     result = parse_file(path, tmp_path, "latin1.md")
     assert result.deck is None
     assert result.diagnostics == (
-        error("latin1.md", 3, "not UTF-8 text (byte 0xe9); save the file as UTF-8", code="AG102"),
+        error(
+            "latin1.md",
+            3,
+            "not UTF-8 text (byte 0xe9); save the file as UTF-8",
+            column=4,
+            code="AG102",
+        ),
     )
+
+
+def test_the_column_of_a_bad_byte_counts_the_characters_before_it(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.md"
+    path.write_bytes("\ufeff# Été\n".encode() + b"\xc3\xa9t\xe9\n")
+    [diagnostic] = parse_file(path, tmp_path, "mixed.md").diagnostics
+    assert (diagnostic.line, diagnostic.column) == (2, 3)
 
 
 def test_a_file_that_cannot_be_read_says_why(tmp_path: Path) -> None:

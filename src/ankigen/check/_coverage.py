@@ -15,7 +15,7 @@ from ankigen.diagnostics import Sink
 from ankigen.model import Claim, Item
 from ankigen.parse.claims import formula_key, number_key
 
-from ._ast import Quote
+from ._ast import Quote, Statement
 
 #: Code of the warning for a claim no check quotes or cites.
 UNVERIFIED = "AG201"
@@ -70,3 +70,8 @@ def _shown(claim: Claim) -> str:
     if claim.formula:
         return f"${' '.join(claim.text.split())}$"
     return f"`{claim.text}`"
+
+
+def quotes_of(statement: Statement | None) -> tuple[Quote, ...]:
+    """The quotes a statement makes (none for a line that did not parse)."""
+    return () if statement is None else statement.quotes

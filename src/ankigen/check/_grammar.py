@@ -55,6 +55,14 @@ def defined_name(line: str) -> str | None:
     return None
 
 
+def defined_name_column(line: str) -> int:
+    """The 1-based column of the NAME of a ``let NAME`` line (0 when it defines none)."""
+    name = defined_name(line)
+    if name is None:
+        return 0
+    return line.find(name, line.find("let") + 3) + 1
+
+
 class _Parser(ExpressionParser):
     """Statements and their clauses, over the expression parser."""
 

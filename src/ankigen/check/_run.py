@@ -20,10 +20,10 @@ from ankigen.timelimit import Budget, TimeLimitExceeded, call_with_time_limit
 
 from . import _errors as codes
 from ._ast import Assert, Cite, Let, Quote, Statement
-from ._coverage import missing_quotes, report_not_in_item, warn_unverified
+from ._coverage import missing_quotes, quotes_of, report_not_in_item, warn_unverified
 from ._errors import StatementError
 from ._exact import holds_exactly
-from ._grammar import defined_name, parse_statement
+from ._grammar import defined_name, defined_name_column, parse_statement
 from ._soundness import (
     LITERAL_MESSAGE,
     LITERAL_ONLY,
@@ -117,6 +117,7 @@ class _Run:
                 self.report(
                     line,
                     "a formulas block holds only 'let'; put asserts in a check block",
+                    column=len(text) - len(text.lstrip()) + 1,
                     code=codes.NOT_A_LET,
                 )
             elif isinstance(statement, Let) and statement.quotes:
@@ -140,10 +141,10 @@ class _Run:
             words = text.split("#", 1)[0].split()
             is_assert = words[:1] == ["assert"] or text.lstrip().startswith("$")
             statement = self.parse(line, text, scope)
-            missing = missing_quotes(item, _quotes_of(statement))
+            missing = missing_quotes(item, quotes_of(statement))
             for quote in missing:
                 report_not_in_item(self.sink, line, quote)
-            quotes.extend(_quotes_of(statement))
+            quotes.extend(quotes_of(statement))
             if isinstance(statement, Assert):
                 self.soundness(line, text, statement, scope)
                 failed_before = self.failed
@@ -182,16 +183,17 @@ class _Run:
                 scope[name] = Definition(name, None, line, MappingProxyType({}))
             return None
         if isinstance(statement, Let):
-            self.define(line, statement, scope)
+            self.define(line, statement, scope, defined_name_column(text))
         return statement
 
-    def define(self, line: int, let: Let, scope: dict[str, Definition]) -> None:
-        """Add a ``let`` to ``scope``, unless the name is already visible."""
+    def define(self, line: int, let: Let, scope: dict[str, Definition], column: int) -> None:
+        """Add a ``let`` (its name at ``column``) to ``scope``, unless the name is visible."""
         earlier = scope.get(let.name)
         if earlier is not None:
             self.report(
                 line,
                 f"{let.name!r} is already defined at line {earlier.line}",
+                column=column,
                 code=codes.ALREADY_DEFINED,
             )
             return
@@ -287,10 +289,6 @@ class _Run:
             else:
                 compiled[name] = formula
         return compiled
-
-
-def _quotes_of(statement: Statement | None) -> tuple[Quote, ...]:
-    return () if statement is None else statement.quotes
 
 
 def _lines(block: CodeBlock) -> list[tuple[int, str]]:

@@ -61,9 +61,12 @@ def parse_file(
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        message = f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8"
-        return ParseResult(None, (error(shown, line, message, code="AG102"),))
+        start = exc.start + (3 if raw.startswith(b"\xef\xbb\xbf") else 0)  # after the BOM
+        line = raw.count(b"\n", 0, start) + 1
+        line_start = raw.rfind(b"\n", 0, start) + 1  # the line is UTF-8 up to the byte
+        column = len(raw[line_start:start].decode("utf-8-sig")) + 1
+        message = f"not UTF-8 text (byte 0x{raw[start]:02x}); save the file as UTF-8"
+        return ParseResult(None, (error(shown, line, message, column=column, code="AG102"),))
     del raw  # a big file is not held twice
     return parse_text(text, path, root, shown, default_math, cache)
 

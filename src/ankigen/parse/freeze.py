@@ -26,6 +26,7 @@ from ankigen.parse.math_columns import with_columns
 from ankigen.parse.paragraph import BREAKS
 from ankigen.parse.section_codec import SectionResult
 from ankigen.parse.walker import Draft, Walker
+from ankigen.syntax import separator
 
 __all__ = ["freeze_section", "normalise_source", "note_guid"]
 
@@ -106,10 +107,12 @@ def _freeze(
     )
     is_cloze = draft.kind is ItemKind.CLOZE
     # A cloze item's text is never empty: its cloze marker shows.
+    at = _separator_column(lines, draft.line)
     if not is_cloze and question.is_empty and not question.maths and not question.images:
-        sink.error(draft.line, "empty question before ':::'", code="AG105")
+        sink.error(draft.line, "empty question before ':::'", column=at, code="AG105")
     if not is_cloze and answer.is_empty and not answer.maths and not answer.images:
-        sink.error(draft.line, "empty answer: write the answer after ':::'", code="AG106")
+        message = "empty answer: write the answer after ':::'"
+        sink.error(draft.line, message, column=at, code="AG106")
     tags = _unique([*front.tags, *draft.tags, *draft.metadata.tags])
     return Item(
         kind=draft.kind,
@@ -155,3 +158,10 @@ def normalise_source(source: str) -> str:
 
 def _unique(values: list[str]) -> list[str]:
     return list(dict.fromkeys(values))
+
+
+def _separator_column(lines: Sequence[str], line: int) -> int:
+    """The 1-based column of the first ``:::`` on ``line`` (0 when it is on a later line)."""
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    cut = next(separator.matches(text), None)
+    return cut.start() + 1 if cut is not None else 0
