@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ankigen.check import check_deck
+from ankigen.check import DEFAULT_TIME_LIMIT, check_deck
 from ankigen.model import CodeBlock
-from tests.check.check_support import DEFAULT_TIME_LIMIT, check_text, make_deck
+from tests.check.check_support import check_text, make_deck
 
 
 def columns(text: str) -> list[tuple[int, int, str]]:
@@ -53,3 +53,8 @@ def test_an_assert_in_a_formulas_block_points_at_the_assert() -> None:
     block = CodeBlock("formulas", "let a = 1\n  assert a == 1\n", 1)
     report = check_deck(make_deck([], [block]), time_limit=DEFAULT_TIME_LIMIT)
     assert [(d.line, d.column, d.code) for d in report.diagnostics] == [(2, 3, "AG216")]
+
+
+def test_a_problem_in_one_round_of_a_for_keeps_its_column() -> None:
+    [(line, column, _)] = columns("assert 1/(n - 1) > 0 for n in 1..5\n")
+    assert (line, column) == (1, 9)

@@ -35,7 +35,9 @@ def run_assert(statement: Assert, scope: Scope) -> str | None:
         try:
             problem = _once(statement, scope, extra)
         except StatementError as exc:
-            raise StatementError(f"at {loop.name} = {value}: {exc}", code=exc.code) from None
+            raise StatementError(
+                f"at {loop.name} = {value}: {exc}", column=exc.column, code=exc.code
+            ) from None
         if problem is not None:
             return f"{head} fails at {loop.name} = {value}: {problem}"
     return None
