@@ -19,7 +19,7 @@ from ankigen.parse.paragraph import line_of
 _URL_IMAGE = re.compile(r"!\[[^\]\n]*\]\(\s*<?([A-Za-z][A-Za-z0-9+.-]*:[^\s>]*)")
 
 
-def url_images(children: Sequence[Token], line: int, sink: Sink) -> None:
+def url_images(children: Sequence[Token], line: int, lines: Sequence[str], sink: Sink) -> None:
     """Images written with a URL target, which markdown-it leaves as text."""
     # markdown-it makes no image of a javascript:, vbscript:, file: or data:
     # (non-image) target and leaves the text as written: say so instead.
@@ -27,10 +27,13 @@ def url_images(children: Sequence[Token], line: int, sink: Sink) -> None:
         if child.type != "text":
             continue
         for match in _URL_IMAGE.finditer(child.content):
+            at = token_meta.line_or(child, line)
+            source = lines[at - 1] if 0 < at <= len(lines) else ""
             sink.error(
-                token_meta.line_or(child, line),
+                at,
                 f"image '{_link_target(match.group(1))}' is a URL; put the file next to "
                 "the content and use a relative path",
+                column=source.find(match.group(0)) + 1,  # 0 when written otherwise
                 code="AG123",
             )
 

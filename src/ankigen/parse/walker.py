@@ -148,7 +148,7 @@ class Walker:
                 if has_cloze(token.children):
                     column = opener_column(self._lines[first - 1])
                     self._sink.error(first, _CLOZE_IN_ANSWER, code="AG124", column=column)
-                problems.url_images(token.children, first, self._sink)
+                problems.url_images(token.children, first, self._lines, self._sink)
                 strays = [first + n for n in token_meta.stray_dollar_lines(token)]
                 problems.stray_dollars(self._lines, strays, self._sink)
         item = self._state.item
@@ -197,7 +197,8 @@ class Walker:
         problems.stray_dollars(self._lines, paragraph.stray_dollar_lines, self._sink)
         in_answer = isinstance(self._state, InAnswer)
         if split is not None or in_answer or has_cloze(paragraph.children):
-            problems.url_images(paragraph.children, paragraph.line, self._sink)  # prose: no card
+            # (in prose, which makes no card, a URL image is no problem)
+            problems.url_images(paragraph.children, paragraph.line, self._lines, self._sink)
         question = paragraph.children if split is None else split[0]
         if has_cloze(question):
             self._start(ItemKind.CLOZE, paragraph, split)
