@@ -191,7 +191,8 @@ def test_hanging_simplify_is_stopped_by_the_time_limit(
     monkeypatch.chdir(project)
     result = run_cli(["check", "content", "--figures", "figures"])
     assert result.exit_code == 1, result.output
-    assert result.stderr.startswith(f"content/deck.md:6: gave up after {limit:g} s"), result.stderr
+    expected = f"content/deck.md:6:1: gave up after {limit:g} s"
+    assert result.stderr.startswith(expected), result.stderr
     assert "content/deck.md:7" not in result.stderr  # the next statement still ran, and passed
 
 

@@ -18,9 +18,9 @@ from ankigen.cli import main
 FIXTURE = Path(__file__).parent / "fixtures" / "cloze-math-in-answer"
 
 EXPECTED = [
-    "content/deck.md:5: cloze syntax after ':::' is not a cloze: put the cloze before ':::'"
+    "content/deck.md:5:28: cloze syntax after ':::' is not a cloze: put the cloze before ':::'"
     " (the text after it is the Extra field)",
-    "content/deck.md:7: cloze syntax in the Extra (after ':::') is not a cloze;"
+    "content/deck.md:7:40: cloze syntax in the Extra (after ':::') is not a cloze;"
     " move it before ':::'",
 ]
 
