@@ -6,22 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.diagnostics import Sink
-from ankigen.model import Deck, MathMode
-from ankigen.parse import parse_text
-from ankigen.render import MathRenderer, MediaCache
+from ankigen.model import MathMode
+from tests.render.formula_support import formula_diagnostics
 
 
 def _locations(tmp_path: Path, body: str, math: MathMode) -> list[tuple[str, str]]:
-    source = f"---\nmath: {math.value}\n---\n# D\n\n{body}\n"
-    deck = parse_text(source, tmp_path / "d.md", tmp_path, "d.md").deck
-    assert isinstance(deck, Deck)
-    sink = Sink("d.md")
-    renderer = MathRenderer(MediaCache(tmp_path / "cache"))
-    renderer.prepare(deck, sink)
-    renderer.draw_pending()
-    renderer.report_undrawn()
-    return [(d.location, d.code) for d in sink.diagnostics]
+    return [(d.location, d.code) for d in formula_diagnostics(tmp_path, body, math)]
 
 
 @pytest.mark.parametrize("math", [MathMode.IMAGE, MathMode.MATHJAX])

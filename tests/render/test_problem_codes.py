@@ -10,24 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.diagnostics import Sink
-from ankigen.model import Deck, MathMode
-from ankigen.parse import parse_text
-from ankigen.render import Failed, MathRenderer, MediaCache, Place, draw_figure, ship_image
+from ankigen.model import MathMode
+from ankigen.render import Failed, MediaCache, Place, draw_figure, ship_image
+from tests.render.formula_support import formula_diagnostics
 
 HERE = Place("deck.md", 3)
 
 
 def _formula_codes(tmp_path: Path, tex: str, math: MathMode) -> list[tuple[str, str]]:
-    source = f"---\nmath: {math.value}\n---\n# D\n\nQ ::: ${tex}$\n"
-    deck = parse_text(source, tmp_path / "d.md", tmp_path, "d.md").deck
-    assert isinstance(deck, Deck)
-    sink = Sink("d.md")
-    renderer = MathRenderer(MediaCache(tmp_path / "cache"))
-    renderer.prepare(deck, sink)
-    renderer.draw_pending()
-    renderer.report_undrawn()
-    return [(d.code, d.message) for d in sink.diagnostics]
+    found = formula_diagnostics(tmp_path, f"Q ::: ${tex}$", math)
+    return [(d.code, d.message) for d in found]
 
 
 @pytest.mark.parametrize(
