@@ -112,7 +112,11 @@ def _render(
         formulas={path: report.formulas for path, report in reports.items()},
         formulas_source={deck.path: "\n".join(b.text for b in deck.formulas) for deck in decks},
         settings=RenderSettings(
-            options.figures_dir, cache.folder, options.figure_format, options.limits
+            options.figures_dir,
+            cache.folder,
+            options.figure_format,
+            options.limits,
+            reuse_notes=options.write,  # `check` neither reads nor fills the caches
         ),
         progress=progress,
     )

@@ -35,6 +35,7 @@ from ankigen.render._formula_image import RENDER_SETTINGS, FormulaError, Rendere
 from ankigen.render._images import MAX_IMAGE_BYTES, Folders, ship_image
 from ankigen.render._math_renderer import MathRenderer
 from ankigen.render._media import Failed, MediaCache, MediaFile, Place, Shipped, ShipResult
+from ankigen.render._note_cache import NoteCache
 from ankigen.render._notes import DeckFiller, FigureDrawer, Note, RenderedDeck
 from ankigen.render._svg_safety import CleanSvg, RefusedSvg, SvgResult, sanitise_svg
 from ankigen.render._tex_policy import tex_problem
@@ -52,6 +53,8 @@ class RenderSettings:
     cache_dir: Path
     figure_format: str = "svg"
     limits: TimeLimits = field(default_factory=TimeLimits)
+    #: Reuse (and refill) each deck's rendered notes in ``cache_dir`` (``_note_cache``).
+    reuse_notes: bool = False
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,8 @@ class RenderReport:
     diagnostics: tuple[Diagnostic, ...]
     rendered: int = 0
     cached: int = 0
+    #: Notes whose HTML came from an earlier build (the rest were filled now).
+    notes_reused: int = 0
 
 
 def render_decks(
@@ -74,27 +79,28 @@ def render_decks(
     """Render every deck: formulas (drawn in parallel, cached), figures and images."""
     cache = MediaCache(settings.cache_dir)
     maths = MathRenderer(cache, settings.limits.formula)
-    # One sink per deck (its file), all reporting into one list in the order found.
-    diagnostics: list[Diagnostic] = []
-    sinks = [Sink(deck.display_path, diagnostics) for deck in decks]
-    for deck, sink in zip(decks, sinks, strict=True):
-        maths.prepare(deck, sink)
-    maths.draw_pending(progress)
     figures = FigureDrawer(
         settings.figures_dir, settings.figure_format, settings.limits.figure, cache
     )
-    rendered: list[RenderedDeck] = []
-    for deck, sink in zip(decks, sinks, strict=True):
-        filler = DeckFiller(
+    # One sink per deck (its file), all reporting into one list in the order found.
+    diagnostics: list[Diagnostic] = []
+    fillers = [
+        DeckFiller(
             deck,
-            sink,
+            Sink(deck.display_path, diagnostics),
             maths,
             figures,
             cache,
             formulas.get(deck.path, {}),
             formulas_source.get(deck.path, ""),
+            _stored_notes(deck, settings),
         )
-        rendered.append(filler.rendered())
+        for deck in decks
+    ]
+    for filler in fillers:
+        maths.prepare(filler.deck, filler.sink, skip=filler.reused)
+    maths.draw_pending(progress)
+    rendered = [filler.rendered() for filler in fillers]
     # Formulas that could not be drawn come last, as they always have: the
     # order of two diagnostics at one place is the order they are printed in.
     maths.report_undrawn()
@@ -103,7 +109,15 @@ def render_decks(
         tuple(sort_diagnostics(diagnostics)),
         rendered=maths.drawn + figures.drawn,
         cached=maths.reused + figures.reused,
+        notes_reused=sum(filler.hits for filler in fillers),
     )
+
+
+def _stored_notes(deck: Deck, settings: RenderSettings) -> NoteCache | None:
+    """The deck's rendered notes of the last build, when this build reuses them."""
+    if not settings.reuse_notes:
+        return None
+    return NoteCache(settings.cache_dir / f"{deck.stem}.notes", deck)
 
 
 __all__ = [

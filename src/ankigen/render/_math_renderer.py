@@ -9,7 +9,7 @@ and the render settings, so a rebuild with nothing changed draws nothing.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
 from ankigen.diagnostics import Sink
@@ -61,12 +61,16 @@ class MathRenderer:
 
     # -- validation and planning ------------------------------------------
 
-    def prepare(self, deck: Deck, sink: Sink) -> None:
+    def prepare(self, deck: Deck, sink: Sink, skip: Collection[int] = ()) -> None:
         """Check every formula of a deck and plan the images image mode needs.
 
         A formula that may not reach a card is an error in ``sink``, the deck's.
+        The items at the indexes in ``skip`` have notes from an earlier build
+        whose formulas all passed these same checks (``_note_cache``): skipped.
         """
-        for item in deck.items:
+        for index, item in enumerate(deck.items):
+            if index in skip:
+                continue
             fronts = [(m, item.kind is ItemKind.CLOZE) for m in item.front.maths]
             for math, in_cloze in [*fronts, *((m, False) for m in item.back.maths)]:
                 problem = formula_problem(math.tex, mathjax=deck.math is MathMode.MATHJAX)
@@ -95,6 +99,32 @@ class MathRenderer:
             if job.name in self._sizes and self._cache.has(job.name):
                 continue
             self._pending[job.name] = (job, math, sink)
+
+    def reuse(self, names: Iterable[str]) -> bool:
+        """Use these cached images for a stored note; False (nothing used) when one is gone.
+
+        An image counts as cached exactly as in ``prepare``: in the cache folder
+        with its size in the index. A missing one makes the note a miss, so it
+        is planned, drawn and filled as in a cold build.
+        """
+        wanted = list(names)
+        if not wanted:
+            return True
+        if not all(name in self._sizes and self._cache.has(name) for name in wanted):
+            return False
+        self._used.update(wanted)
+        return True
+
+    def clean(self, math: Math, mode: MathMode, *, cloze: bool) -> bool:
+        """True when ``math`` was accepted and (image mode) every image of it was drawn."""
+        if (math.tex, math.display) in self._invalid:
+            return False
+        if mode is MathMode.MATHJAX:
+            return True
+        return all(
+            job.name in self._sizes and job.name not in self._failed
+            for job in _jobs(math, cloze=cloze)
+        )
 
     # -- drawing -----------------------------------------------------------
 

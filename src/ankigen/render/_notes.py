@@ -20,6 +20,7 @@ from ankigen.render._figures import Formulas, draw_figure
 from ankigen.render._images import Folders, ship_image
 from ankigen.render._math_renderer import MathRenderer
 from ankigen.render._media import Failed, MediaCache, MediaFile, Place, ShipResult
+from ankigen.render._note_cache import CachedNote, NoteCache
 
 
 @dataclass(frozen=True)
@@ -62,9 +63,10 @@ class DeckFiller:
         cache: MediaCache,
         formulas: Formulas,
         formulas_source: str,
+        stored: NoteCache | None = None,
     ) -> None:
         self.deck = deck
-        self._sink = sink
+        self.sink = sink
         self._maths = maths
         self._figures = figures
         self._cache = cache
@@ -74,28 +76,78 @@ class DeckFiller:
         self._sources: set[Path] = set()
         self._note_sources: set[Path] = set()
         self._folders = Folders(deck.root)
+        self._stored = stored
+        self._note_media: set[str] = set()
+        self._clean = True
+        self._keys: dict[int, bytes] = {}
+        self._known = self._known_notes()
+        #: Notes taken from the earlier build this render.
+        self.hits = 0
+
+    def _known_notes(self) -> dict[int, CachedNote]:
+        """The items whose notes an earlier build stored, with every image still cached."""
+        known: dict[int, CachedNote] = {}
+        if self._stored is None:
+            return known
+        for index, item in enumerate(self.deck.items):
+            key = self._stored.key(item)
+            if key is None:
+                continue
+            self._keys[index] = key
+            note = self._stored.get(key)
+            if note is not None and self._maths.reuse(note.media):
+                known[index] = note
+        return known
+
+    @property
+    def reused(self) -> frozenset[int]:
+        """The indexes of the items whose notes come from an earlier build (not filled again)."""
+        return frozenset(self._known)
 
     def rendered(self) -> RenderedDeck:
         """Every item of the deck as a note, with the media the notes reference.
 
         The images and figures that could not be shipped are errors in the sink.
         """
-        notes = tuple(self._note(item) for item in self.deck.items)
+        notes = tuple(self._note(index, item) for index, item in enumerate(self.deck.items))
+        if self._stored is not None:
+            self._stored.save()
         media = tuple(self._media[name] for name in sorted(self._media))
         return RenderedDeck(self.deck, notes, media, tuple(sorted(self._sources)))
 
-    def _note(self, item: Item) -> Note:
+    def _note(self, index: int, item: Item) -> Note:
         self._note_sources = set()
-        front = context_html(item.context) + self._fill(
-            item.front, cloze=item.kind is ItemKind.CLOZE
-        )
-        back = self._fill(item.back, cloze=False)
+        front, back = self._sides(index, item)
         # The file name is the author's too: `[sound:x.mp3].md` must not play.
         source = anki_markup.inert(html.escape(f"{self.deck.path.name}:{item.line}"))
         deck_name = item.subdeck or self.deck.name
         shown = tuple(sorted(self._note_sources))
         fields = (front, back, source)
         return Note(item.kind, fields, item.guid, item.tags, deck_name, item.line, shown)
+
+    def _sides(self, index: int, item: Item) -> tuple[str, str]:
+        """The question and answer HTML: stored by an earlier build, or filled now."""
+        note = self._known.get(index)
+        if note is not None:
+            self.hits, self._clean = self.hits + 1, True
+            for name in note.media:
+                if name not in self._media:
+                    self._media[name] = self._cache.get(name)
+        else:
+            note = self._filled(item)
+        key = self._keys.get(index)
+        if key is not None and self._stored is not None and self._clean:
+            self._stored.put(key, note)
+        return note.front, note.back
+
+    def _filled(self, item: Item) -> CachedNote:
+        """Fill the item's slots now; ``_clean`` says whether the note may be stored."""
+        self._note_media, self._clean = set(), True
+        front = context_html(item.context) + self._fill(
+            item.front, cloze=item.kind is ItemKind.CLOZE
+        )
+        back = self._fill(item.back, cloze=False)
+        return CachedNote(front, back, tuple(sorted(self._note_media)))
 
     def _fill(self, fragment: Fragment, *, cloze: bool) -> str:
         """Replace the fragment's slots with math and image HTML."""
@@ -118,11 +170,14 @@ class DeckFiller:
 
     def _math_html(self, math: Math, *, cloze: bool) -> str:
         math_html, media = self._maths.html(math, self.deck.math, cloze=cloze)
+        self._clean = self._clean and self._maths.clean(math, self.deck.math, cloze=cloze)
         for file in media:
             self._media[file.name] = file
+            self._note_media.add(file.name)
         return math_html
 
     def _image_html(self, ref: ImageRef) -> str:
+        self._clean = False  # an image or figure depends on files outside the item
         place = Place(self.deck.display_path, ref.line)
         if ref.figure_id is not None:
             css = "ag-figure"
@@ -138,7 +193,7 @@ class DeckFiller:
                 folders=self._folders,
             )
         if isinstance(result, Failed):
-            self._sink.add(result.diagnostic)
+            self.sink.add(result.diagnostic)
             return ""
         self._media[result.media.name] = result.media
         self._sources.add(result.source)

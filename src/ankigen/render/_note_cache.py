@@ -1,0 +1,157 @@
+"""Rendered notes of earlier builds, so an edit fills only the items it touched.
+
+A note's question and answer HTML (its math slots filled: MathJax TeX or
+``<img>`` tags of drawn formulas, with their sizes) is stored under a hash of
+everything that shapes it: the item's kind, context line, and both sides'
+HTML and formulas (TeX, display or inline), the deck's math mode, the render
+settings that name formula images (``RENDER_SETTINGS``), and the code that
+renders and judges formulas (``ankigen.fingerprint``: ankigen's own source,
+which holds the TeX deny-list and the MathJax allow-list). A reused note is
+therefore the HTML a cold build writes, judged by the same rules.
+
+Only clean notes are stored: no image or figure (those depend on files and
+scripts outside the item), and no formula that was refused or could not be
+drawn (those report errors, which must come from the build itself). A stored
+note is reused only while every formula image it shows is still in the media
+cache with its size in the index, so the build reuses images exactly as a
+cold one would. Lines never reach the stored HTML (the source field and the
+note's line are made fresh from the item), so a note that only moved is
+still a hit.
+
+The file is a magic line, the sha256 of the payload, then ``marshal`` data of
+builtin values only; a damaged, foreign or torn file is ignored, and so is a
+record of the wrong shape. A field added to ``model.Item``, ``Fragment`` or
+``Math`` that this module does not know turns the reuse off, never wrong.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import marshal
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ankigen.fingerprint import code_fingerprint
+from ankigen.model import Deck, Fragment, Item, Math
+from ankigen.render._formula_image import RENDER_SETTINGS
+
+__all__ = ["CachedNote", "NoteCache"]
+
+_FORMAT = 1
+_MAGIC = f"ankigen-notes-{_FORMAT}\n".encode()
+_DIGEST = 32
+
+#: What the stored HTML reads of an item, and what it never reads (made fresh, or not shown).
+_ITEM_READ = ("kind", "front", "back", "context")
+_ITEM_UNREAD = (
+    "line",
+    "guid",
+    "note_id",
+    "tags",
+    "subdeck",
+    "question_source",
+    "answer_source",
+    "checks",
+    "claims",
+)
+_KNOWN_FIELDS = (
+    {f.name for f in dataclasses.fields(Item)} == {*_ITEM_READ, *_ITEM_UNREAD}
+    and {f.name for f in dataclasses.fields(Fragment)} == {"html", "maths", "images"}
+    # line and column only place diagnostics, and a stored note has none
+    and {f.name for f in dataclasses.fields(Math)} == {"tex", "display", "line", "column"}
+)
+
+
+@dataclass(frozen=True)
+class CachedNote:
+    """A note's filled question and answer HTML, and the formula images they show."""
+
+    front: str
+    back: str
+    media: tuple[str, ...]
+
+
+class NoteCache:
+    """The clean notes of one deck's last render, and this render's for the next."""
+
+    def __init__(self, file: Path | None, deck: Deck) -> None:
+        self._file = file if _KNOWN_FIELDS else None
+        self._stored: dict[bytes, Any] = _load(self._file)
+        self._shared = _shared_digest(deck)
+        self._kept: dict[bytes, tuple[str, str, tuple[str, ...]]] = {}
+        self.hits = 0
+
+    def key(self, item: Item) -> bytes | None:
+        """The key of ``item``'s note; None when it shows an image or figure (never stored)."""
+        front, back = item.front, item.back
+        if self._file is None or front.images or back.images:
+            return None
+        read = (
+            item.kind.value,
+            item.context,
+            front.html,
+            tuple([(m.tex, m.display) for m in front.maths]),
+            back.html,
+            tuple([(m.tex, m.display) for m in back.maths]),
+        )
+        digest = self._shared.copy()
+        # marshal version 2 writes no back-references: equal values, equal bytes.
+        digest.update(marshal.dumps(read, 2))
+        key: bytes = digest.digest()
+        return key
+
+    def get(self, key: bytes) -> CachedNote | None:
+        """The stored note for ``key``, or None (missing, or of the wrong shape)."""
+        match self._stored.get(key):
+            case (str() as front, str() as back, tuple() as media) if all(
+                isinstance(name, str) for name in media
+            ):
+                return CachedNote(front, back, media)
+            case _:
+                return None
+
+    def put(self, key: bytes, note: CachedNote) -> None:
+        """Keep ``note`` (reused or filled now) for the next render."""
+        if self._file is not None:
+            self._kept[key] = (note.front, note.back, note.media)
+
+    def save(self) -> None:
+        """Put this render's notes (only those) in place of the last ones."""
+        if self._file is None:
+            return
+        payload = marshal.dumps(self._kept)
+        temp = self._file.with_name(f"{self._file.name}.{os.getpid()}.tmp")  # one per process
+        try:
+            self._file.parent.mkdir(parents=True, exist_ok=True)
+            temp.write_bytes(_MAGIC + hashlib.sha256(payload).digest() + payload)
+            temp.replace(self._file)
+        except (OSError, ValueError):
+            temp.unlink(missing_ok=True)  # no cache this time; the build goes on
+
+
+def _shared_digest(deck: Deck) -> Any:
+    """The part of every key the deck shares: format, code, image settings, math mode."""
+    shared = f"{_FORMAT}\x1f{code_fingerprint()}\x1f{RENDER_SETTINGS}\x1f{deck.math.value}"
+    return hashlib.sha256(shared.encode())
+
+
+def _load(file: Path | None) -> dict[bytes, Any]:
+    """The stored records; none for a missing, foreign, damaged or torn file."""
+    if file is None:
+        return {}
+    try:
+        data = file.read_bytes()
+    except OSError:
+        return {}
+    head, digest = data[: len(_MAGIC)], data[len(_MAGIC) : len(_MAGIC) + _DIGEST]
+    payload = data[len(_MAGIC) + _DIGEST :]
+    if head != _MAGIC or hashlib.sha256(payload).digest() != digest:
+        return {}
+    try:
+        records = marshal.loads(payload)
+    except (ValueError, EOFError, TypeError):
+        return {}
+    return records if isinstance(records, dict) else {}

@@ -1,0 +1,177 @@
+"""Rendered notes are reused only under a key that proves their HTML; a bad cache is ignored."""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+from pathlib import Path
+
+import pytest
+
+from ankigen.model import Deck, MathMode
+from ankigen.parse import parse_text
+from ankigen.render import RenderReport, RenderSettings, _note_cache, render_decks
+
+TEXT = """\
+# Notes
+
+What is the speedup on $k$ devices? ::: $S = k$, about 4 on 4 devices.
+
+The loss is {{c1::$L = -\\log p$}}, and its gradient is $\\frac{1}{p}$.
+
+The mean is $\\bar{x} = {{c1::\\frac{1}{n} }}\\sum_i x_i$.
+
+Plain question ::: plain answer.
+
+What does the chart show? ::: ![bar chart](chart.svg)
+"""
+
+#: Items without an image or figure: every one of them is stored.
+STORED = 4
+
+
+def _deck(root: Path, mode: MathMode, text: str = TEXT) -> Deck:
+    (root / "chart.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>', "utf-8")
+    deck = parse_text(text, root / "n.md", root, "n.md", mode).deck
+    assert deck is not None
+    return deck
+
+
+def _render(root: Path, deck: Deck, *, reuse: bool = True) -> RenderReport:
+    settings = RenderSettings(root / "figures", root / "cache", reuse_notes=reuse)
+    report = render_decks([deck], {}, {}, settings)
+    assert not [d for d in report.diagnostics if d.is_error]
+    return report
+
+
+def _shown(report: RenderReport) -> list[object]:
+    """What the decks show: their notes and the names of their media (not where they are)."""
+    return [(d.notes, [m.name for m in d.media], d.sources) for d in report.decks]
+
+
+@pytest.fixture(params=[MathMode.MATHJAX, MathMode.IMAGE])
+def mode(request: pytest.FixtureRequest) -> MathMode:
+    return MathMode(request.param)
+
+
+def test_a_second_render_reuses_every_clean_note_and_gives_the_same_notes(
+    tmp_path: Path, mode: MathMode
+) -> None:
+    deck = _deck(tmp_path, mode)
+    first = _render(tmp_path, deck)
+    second = _render(tmp_path, deck)
+    assert (first.notes_reused, second.notes_reused) == (0, STORED)
+    assert second.decks == first.decks
+    assert second.cached == first.cached + first.rendered  # every image now from the cache
+    assert second.decks == _render(tmp_path, deck, reuse=False).decks
+
+
+def test_an_edited_item_is_filled_again_and_the_others_reused(
+    tmp_path: Path, mode: MathMode
+) -> None:
+    _render(tmp_path, _deck(tmp_path, mode))
+    edited = _deck(tmp_path, mode, TEXT.replace("$S = k$", "$S = 2k$"))
+    report = _render(tmp_path, edited)
+    assert report.notes_reused == STORED - 1
+    assert _shown(report) == _shown(_render(tmp_path / "fresh", edited, reuse=False))
+
+
+def test_no_cache_is_read_or_written_without_reuse(tmp_path: Path) -> None:
+    deck = _deck(tmp_path, MathMode.MATHJAX)
+    _render(tmp_path, deck, reuse=False)
+    assert not (tmp_path / "cache" / "n.notes").exists()
+
+
+def _rewritten(file: Path, payload: bytes, *, digest: bytes | None = None) -> None:
+    magic = _note_cache._MAGIC
+    file.write_bytes(magic + (digest or hashlib.sha256(payload).digest()) + payload)
+
+
+def _stored(file: Path) -> dict[bytes, object]:
+    data = file.read_bytes()[len(_note_cache._MAGIC) + _note_cache._DIGEST :]
+    records = marshal.loads(data)
+    assert isinstance(records, dict) and len(records) == STORED
+    return records
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "flipped byte",
+        "truncated",
+        "other magic",
+        "not marshal",
+        "not a dict",
+        "empty",
+    ],
+)
+def test_a_damaged_or_foreign_cache_file_is_ignored(
+    tmp_path: Path, mode: MathMode, damage: str
+) -> None:
+    deck = _deck(tmp_path, mode)
+    fresh = _render(tmp_path, deck)
+    file = tmp_path / "cache" / "n.notes"
+    data = file.read_bytes()
+    if damage == "flipped byte":
+        file.write_bytes(data[:-10] + bytes([data[-10] ^ 1]) + data[-9:])
+    elif damage == "truncated":
+        file.write_bytes(data[: len(data) // 2])
+    elif damage == "other magic":
+        file.write_bytes(data.replace(b"ankigen-notes-", b"ankigen-notez-", 1))
+    elif damage == "not marshal":
+        _rewritten(file, b"\xff\x00 not marshal")
+    elif damage == "not a dict":
+        _rewritten(file, marshal.dumps([1, 2, 3]))
+    else:
+        file.write_bytes(b"")
+    report = _render(tmp_path, deck)
+    assert report.notes_reused == 0 and report.decks == fresh.decks
+    assert _render(tmp_path, deck).notes_reused == STORED  # the build wrote a good one again
+
+
+def test_a_record_of_the_wrong_shape_is_ignored_and_the_others_reused(
+    tmp_path: Path, mode: MathMode
+) -> None:
+    deck = _deck(tmp_path, mode)
+    fresh = _render(tmp_path, deck)
+    file = tmp_path / "cache" / "n.notes"
+    records = _stored(file)
+    keys = sorted(records)
+    records[keys[0]] = ("front", "back", [b"not", b"names"])
+    records[keys[1]] = ("front only",)
+    _rewritten(file, marshal.dumps(records))
+    report = _render(tmp_path, deck)
+    assert report.notes_reused == STORED - 2 and report.decks == fresh.decks
+
+
+def test_notes_of_other_code_are_never_reused(
+    tmp_path: Path, mode: MathMode, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deck = _deck(tmp_path, mode)
+    fresh = _render(tmp_path, deck)
+    # Another allow-list or HTML writer is another fingerprint: every key changes.
+    monkeypatch.setattr(_note_cache, "code_fingerprint", lambda: "another version")
+    report = _render(tmp_path, deck)
+    assert report.notes_reused == 0 and report.decks == fresh.decks
+
+
+def test_a_note_whose_image_left_the_cache_is_drawn_and_filled_again(tmp_path: Path) -> None:
+    deck = _deck(tmp_path, MathMode.IMAGE)
+    fresh = _render(tmp_path, deck)
+    gone = sorted((tmp_path / "cache").glob("ag-math-*.svg"))[0]
+    gone.unlink()
+    report = _render(tmp_path, deck)
+    assert report.rendered == 1 and report.notes_reused < STORED
+    assert report.decks == fresh.decks and gone.is_file()
+
+
+def test_a_refused_formula_is_reported_every_time_and_never_stored(
+    tmp_path: Path, mode: MathMode
+) -> None:
+    deck = _deck(tmp_path, mode, TEXT.replace("$S = k$", "$\\href{x}{S}$"))
+    settings = RenderSettings(tmp_path / "figures", tmp_path / "cache", reuse_notes=True)
+    first = render_decks([deck], {}, {}, settings)
+    second = render_decks([deck], {}, {}, settings)
+    assert [d.code for d in first.diagnostics if d.is_error]
+    assert second.diagnostics == first.diagnostics and second.decks == first.decks
+    assert second.notes_reused == STORED - 1
