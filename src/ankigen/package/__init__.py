@@ -25,6 +25,7 @@ import genanki
 
 from ankigen.model import ItemKind
 from ankigen.package.anki_cards import cloze_ordinals
+from ankigen.package.collection import NoteRow, RowDeck
 from ankigen.package.media_pack import MediaPack, write_deflated
 from ankigen.package.note_types import cloze_model, reveal_model
 from ankigen.package.release import release_tag
@@ -55,24 +56,6 @@ def card_ordinals(kind: ItemKind, fields: Sequence[str]) -> tuple[int, ...]:
     return cloze_ordinals(fields[0]) if kind is ItemKind.CLOZE else (0,)
 
 
-class _Note(genanki.Note):  # type: ignore[misc]
-    """A genanki note with the cards Anki itself would make, written with its own
-    modification time rather than the deck's."""
-
-    def __init__(self, ordinals: tuple[int, ...], mtime: float, **kwargs: object) -> None:
-        super().__init__(**kwargs)
-        self._ordinals = ordinals
-        self.mtime = mtime
-
-    @property
-    def cards(self) -> list[genanki.Card]:
-        return [genanki.Card(ordinal) for ordinal in self._ordinals]
-
-    def write_to_db(self, cursor: object, timestamp: float, deck_id: int, id_gen: object) -> None:
-        """Write the note and its cards, each stamped with the note's time."""
-        super().write_to_db(cursor, self.mtime, deck_id, id_gen)
-
-
 def write_deck(
     rendered: RenderedDeck,
     out_dir: Path,
@@ -91,31 +74,25 @@ def write_deck(
     deck = rendered.deck
     times = note_times or {}
     release = release_tag(deck.key, timestamp)
-    decks: dict[str, genanki.Deck] = {}
+    decks: dict[str, RowDeck] = {}
     cards = 0
+    models = {ItemKind.CLOZE: cloze_model(), ItemKind.REVEAL: reveal_model()}
     for position, note in enumerate(rendered.notes):
         target = decks.get(note.deck_name)
         if target is None:
             subdeck = "" if note.deck_name == deck.name else note.deck_name
-            target = decks[note.deck_name] = genanki.Deck(
-                deck_id(deck.key, subdeck), note.deck_name
-            )
-        model = cloze_model() if note.kind is ItemKind.CLOZE else reveal_model()
-        # `due` is the new-card position: cards come up in the order of the file.
-        gnote = _Note(
-            card_ordinals(note.kind, note.fields),
-            times.get(note.guid, timestamp),
-            model=model,
-            fields=list(note.fields),
-            guid=note.guid,
-            tags=[*note.tags, release],
-            due=position,
-            sort_field=note.fields[0],
+            target = decks[note.deck_name] = RowDeck(deck_id(deck.key, subdeck), note.deck_name)
+        ordinals = card_ordinals(note.kind, note.fields)
+        # Each note and its cards carry the note's own time, not the deck's; `due` is
+        # the new-card position: cards come up in the order of the file.
+        mtime = times.get(note.guid, timestamp)
+        tags = (*note.tags, release)
+        target.add_row(
+            NoteRow(models[note.kind], note.fields, note.guid, tags, position, mtime, ordinals)
         )
-        cards += len(gnote.cards)
-        target.add_note(gnote)
+        cards += len(ordinals)
     if deck.name not in decks:
-        decks[deck.name] = genanki.Deck(deck_id(deck.key), deck.name)
+        decks[deck.name] = RowDeck(deck_id(deck.key), deck.name)
     package = genanki.Package(list(decks.values()))
     out_dir.mkdir(parents=True, exist_ok=True)
     target_path = out_dir / f"{deck.stem}.apkg"
