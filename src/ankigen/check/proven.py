@@ -33,7 +33,7 @@ from ankigen.model import Deck, Item
 
 __all__ = ["ItemRun", "ProvenChecks"]
 
-_FORMAT = 2
+_FORMAT = 3
 #: Item fields a check run reads, and those it never reads (the card's text and identity).
 _READ = ("kind", "line", "checks", "claims", "context")
 _UNREAD = ("front", "back", "guid", "note_id", "tags", "subdeck", "question_source")
@@ -115,7 +115,11 @@ def _item_key(digest: Any, item: Item) -> str:
         tuple((b.kind, b.text, b.line - base) for b in item.checks),
         tuple((c.text, c.formula, c.line - base, c.column, c.required) for c in item.claims),
     )
-    digest.update(repr(read).encode("utf-8", "surrogatepass"))
+    try:
+        # marshal version 2 writes no back-references: equal values give equal bytes.
+        digest.update(b"m" + marshal.dumps(read, 2))
+    except ValueError:  # a value marshal does not write (a str subclass): slower, as stable
+        digest.update(b"r" + repr(read).encode("utf-8", "surrogatepass"))
     return str(digest.hexdigest())
 
 

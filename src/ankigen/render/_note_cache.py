@@ -97,9 +97,13 @@ class NoteCache:
             back.html,
             tuple([(m.tex, m.display) for m in back.maths]),
         )
+        try:
+            # marshal version 2 writes no back-references: equal values, equal bytes.
+            written = marshal.dumps(read, 2)
+        except ValueError:  # a value marshal does not write (a str subclass): not stored
+            return None
         digest = self._shared.copy()
-        # marshal version 2 writes no back-references: equal values, equal bytes.
-        digest.update(marshal.dumps(read, 2))
+        digest.update(written)
         key: bytes = digest.digest()
         return key
 
