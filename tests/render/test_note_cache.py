@@ -82,14 +82,17 @@ def test_no_cache_is_read_or_written_without_reuse(tmp_path: Path) -> None:
     assert not (tmp_path / "cache" / "n.notes").exists()
 
 
-def _rewritten(file: Path, payload: bytes, *, digest: bytes | None = None) -> None:
-    magic = _note_cache._MAGIC
-    file.write_bytes(magic + (digest or hashlib.sha256(payload).digest()) + payload)
+def _rewritten(file: Path, payload: bytes) -> None:
+    """The cache file holding one chunk of this payload, with its right digest."""
+    file.write_bytes(_note_cache._MAGIC + _note_cache.chunk(payload))
 
 
 def _stored(file: Path) -> dict[bytes, object]:
-    data = file.read_bytes()[len(_note_cache._MAGIC) + _note_cache._DIGEST :]
-    records = marshal.loads(data)
+    data = file.read_bytes()[len(_note_cache._MAGIC) :]
+    head = _note_cache._LENGTH + _note_cache._DIGEST
+    assert int.from_bytes(data[: _note_cache._LENGTH], "big") == len(data) - head  # one chunk
+    assert data[_note_cache._LENGTH : head] == hashlib.sha256(data[head:]).digest()
+    records = marshal.loads(data[head:])
     assert isinstance(records, dict) and len(records) == STORED
     return records
 
@@ -175,3 +178,16 @@ def test_a_refused_formula_is_reported_every_time_and_never_stored(
     assert [d.code for d in first.diagnostics if d.is_error]
     assert second.diagnostics == first.diagnostics and second.decks == first.decks
     assert second.notes_reused == STORED - 1
+
+
+def test_a_damaged_chunk_loses_only_its_own_notes(
+    tmp_path: Path, mode: MathMode, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_note_cache, "_CHUNK", 2)  # two chunks of two notes each
+    deck = _deck(tmp_path, mode)
+    fresh = _render(tmp_path, deck)
+    file = tmp_path / "cache" / "n.notes"
+    data = file.read_bytes()
+    file.write_bytes(data[:-10] + bytes([data[-10] ^ 1]) + data[-9:])  # in the last chunk
+    report = _render(tmp_path, deck)
+    assert report.notes_reused == 2 and _shown(report) == _shown(fresh)

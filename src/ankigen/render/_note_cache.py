@@ -18,9 +18,10 @@ cold one would. Lines never reach the stored HTML (the source field and the
 note's line are made fresh from the item), so a note that only moved is
 still a hit.
 
-The file is a magic line, the sha256 of the payload, then ``marshal`` data of
-builtin values only; a damaged, foreign or torn file is ignored, and so is a
-record of the wrong shape. A field added to ``model.Item``, ``Fragment`` or
+The file is a magic line, then chunks: a length, the SHA-256 of the chunk's
+payload, and the payload, ``marshal`` data of builtin values only. A foreign
+file is ignored, and so are a damaged or torn chunk and a record of the
+wrong shape. A field added to ``model.Item``, ``Fragment`` or
 ``Math`` that this module does not know turns the reuse off, never wrong.
 """
 
@@ -38,11 +39,14 @@ from ankigen.fingerprint import code_fingerprint
 from ankigen.model import Deck, Fragment, Item, Math
 from ankigen.render._formula_image import RENDER_SETTINGS
 
-__all__ = ["CachedNote", "NoteCache"]
+__all__ = ["CachedNote", "NoteCache", "chunk"]
 
-_FORMAT = 1
+_FORMAT = 2
 _MAGIC = f"ankigen-notes-{_FORMAT}\n".encode()
 _DIGEST = 32
+_LENGTH = 8
+#: Notes per chunk of the file.
+_CHUNK = 2000
 
 #: What the stored HTML reads of an item, and what it never reads (made fresh, or not shown).
 _ITEM_READ = ("kind", "front", "back", "context")
@@ -126,14 +130,23 @@ class NoteCache:
         """Put this render's notes (only those) in place of the last ones."""
         if self._file is None:
             return
-        payload = marshal.dumps(self._kept)
         temp = self._file.with_name(f"{self._file.name}.{os.getpid()}.tmp")  # one per process
+        kept = list(self._kept.items())
         try:
             self._file.parent.mkdir(parents=True, exist_ok=True)
-            temp.write_bytes(_MAGIC + hashlib.sha256(payload).digest() + payload)
+            with temp.open("wb") as out:
+                out.write(_MAGIC)
+                # In chunks: a 100,000-note deck is never held as one more copy in memory.
+                for start in range(0, len(kept), _CHUNK):
+                    out.write(chunk(marshal.dumps(dict(kept[start : start + _CHUNK]))))
             temp.replace(self._file)
         except (OSError, ValueError):
             temp.unlink(missing_ok=True)  # no cache this time; the build goes on
+
+
+def chunk(payload: bytes) -> bytes:
+    """One chunk of the file: the payload's length and SHA-256, then the payload."""
+    return len(payload).to_bytes(_LENGTH, "big") + hashlib.sha256(payload).digest() + payload
 
 
 def _shared_digest(deck: Deck) -> Any:
@@ -143,16 +156,27 @@ def _shared_digest(deck: Deck) -> Any:
 
 
 def _load(file: Path | None) -> dict[bytes, Any]:
-    """The stored records; none for a missing, foreign, damaged or torn file."""
+    """The stored records; none from a missing or foreign file, or from a damaged chunk."""
+    records: dict[bytes, Any] = {}
     if file is None:
-        return {}
+        return records
     try:
-        data = file.read_bytes()
+        with file.open("rb") as stored:
+            if stored.read(len(_MAGIC)) != _MAGIC:
+                return records
+            while head := stored.read(_LENGTH + _DIGEST):
+                payload = stored.read(int.from_bytes(head[:_LENGTH], "big"))
+                records.update(_records(head, payload))
     except OSError:
         return {}
-    head, digest = data[: len(_MAGIC)], data[len(_MAGIC) : len(_MAGIC) + _DIGEST]
-    payload = data[len(_MAGIC) + _DIGEST :]
-    if head != _MAGIC or hashlib.sha256(payload).digest() != digest:
+    return records
+
+
+def _records(head: bytes, payload: bytes) -> dict[bytes, Any]:
+    """A chunk's records; none when it is torn, damaged or not a dict of them."""
+    if len(head) != _LENGTH + _DIGEST or len(payload) != int.from_bytes(head[:_LENGTH], "big"):
+        return {}
+    if hashlib.sha256(payload).digest() != head[_LENGTH:]:
         return {}
     try:
         records = marshal.loads(payload)
