@@ -173,3 +173,11 @@ def test_the_deck_holds_what_the_edits_are_about(env: Path) -> None:
     # inline, display, a formula in a cloze and a cloze in a formula (a back and two
     # images per card), and an image file
     assert summary.images_drawn >= 7 and summary.media >= 8
+
+
+def test_check_neither_reads_nor_writes_rendered_notes(env: Path) -> None:
+    project = _project(env, "mathjax")
+    options = dataclasses.replace(_options(project, "out"), write=False)
+    result = build.run(options)
+    assert not result.written
+    assert not (project / "out" / ".cache" / "deck.notes").exists()
