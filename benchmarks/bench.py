@@ -895,8 +895,9 @@ def targets(results: dict[str, object]) -> list[str]:
                        f"= {floor:.2f} s): {r:.2f}x ({_verdict(r <= 1.2)})")
         if ad and n >= 100000:
             r = _peak(ag) / _peak(ad)
-            out.append(f"- {n:,}: peak memory (mathjax cold) <= 1.5x ankdown: {_peak(ag):.0f} MB vs "
-                       f"{_peak(ad):.0f} MB = {r:.2f}x ({_verdict(r <= 1.5)})")
+            out.append(f"- {n:,}: peak memory (mathjax cold) <= 1.5x ankdown: "
+                       f"{_peak(ag):.0f} MB vs {_peak(ad):.0f} MB = {r:.2f}x "
+                       f"({_verdict(r <= 1.5)})")
     media = results.get("media")
     if media:
         runs = media["work"]["2,500 media, cold"]  # type: ignore[index]
