@@ -52,7 +52,9 @@ def plain_svg(data: bytes) -> bytes | None:
     root = data[start + 1 : root_end]
     attributes = root.replace(_XMLNS, b"", 1)
     rest = data[root_end + 1 :]
-    if attributes == root or not _plain_tags(attributes, rest) or not _well_formed(data):
+    if attributes == root or not _plain_root(attributes):
+        return None
+    if not _plain_tags(attributes, rest) or not _well_formed(data):
         return None
     head = XML_DECLARATION + b"<svg" + _XMLNS
     if attributes.endswith(b"/"):
@@ -81,6 +83,11 @@ def _plain_start(data: bytes) -> int | None:
     while start < len(data) and data[start] in b" \t\n":
         start += 1
     return start if data.startswith(b"<svg", start) else None
+
+
+def _plain_root(attributes: bytes) -> bool:
+    """True when the root element is ``<svg>`` itself (not ``<svgx>`` or ``<svg-1>``)."""
+    return attributes == b"svg" or attributes.startswith((b"svg ", b"svg/"))
 
 
 def _plain_tags(root: bytes, rest: bytes) -> bool:
