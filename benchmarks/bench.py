@@ -348,6 +348,15 @@ for note in spec["notes"]:
 genanki.Package(deck, media_files=spec["media"]).write_to_file(sys.argv[2])
 '''
 
+#: markdown-it-py alone: stock CommonMark tokens of the bank, nothing else (no
+#: walk, no checks, no HTML, no package). ankigen must parse with markdown-it-py,
+#: so this is the least any build of the bank can cost on one core.
+MARKDOWN_IT_SCRIPT = r'''
+import sys
+from markdown_it import MarkdownIt
+MarkdownIt("commonmark").parse(open(sys.argv[1], encoding="utf-8").read())
+'''
+
 
 # --------------------------------------------------------------------------
 # Running one measured subprocess
@@ -568,6 +577,12 @@ class Peers:
         return measure([ANKDOWN, "-r", str(self.ankdown_dir), "-p",
                         str(self.folder / "ankdown.apkg")], self.folder, "ankdown")[0]
 
+    def markdown_it(self, bank: Path) -> Step:
+        """markdown-it-py's bare parse of the bank (the parser floor)."""
+        script = self.folder / "markdown_it_only.py"
+        script.write_text(MARKDOWN_IT_SCRIPT, "utf-8")
+        return lambda k: measure([PY, str(script), str(bank)], self.folder, "markdown-it")[0]
+
     def steps(self, media: list[str], label: str, ankdown: bool = True) -> list[tuple[str, Step]]:
         steps: list[tuple[str, Step]] = [("genanki", self.floor(media, label))]
         if ankdown and have_ankdown():
@@ -631,7 +646,8 @@ def bench_size(n: int, work: Path, repeat: int, image_repeat: int) -> dict[str, 
     row("start-up", interleave(repeat, [("ankigen", lambda k: measure(
         [PY, "-m", "ankigen", "--version"], folder, "start-up")[0])]))
     row("mathjax cold", interleave(repeat, [*peers.steps([], "floor"), (
-        "ankigen", lambda k: build(out_mj, "mathjax", "mathjax cold", cold=True))]))
+        "ankigen", lambda k: build(out_mj, "mathjax", "mathjax cold", cold=True)),
+        ("markdown-it", peers.markdown_it(src))]))
     row("image cold", interleave(image_repeat, [(
         "ankigen", lambda k: build(out_img, "image", "image cold", cold=True))]))
     media = sorted(str(p) for p in (out_img / ".cache").glob("*.svg"))
@@ -828,6 +844,12 @@ def report(results: dict[str, object]) -> str:
                 floor_text = f"{floor_wall:.2f} (computed)"
             lines.append(f"| {work} | {floor_text} | {_cell(ad)} | {_cell(ag)} | {vs_floor} "
                          f"| {vs_ad} |")
+            parser = runs.get("markdown-it")
+            if parser and ad:
+                lines.append(f"| markdown-it-py parse alone (no checks, no deck) | — | — "
+                             f"| {_cell(parser)} | — | {_ratio(parser['wall_s'], ad['wall_s'])}, "
+                             f"{_ratio(parser['cpu_s'], ad['cpu_s'])}, "
+                             f"{_ratio(_peak(parser), _peak(ad))} |")
         lines.append("")
     if micro:
         mt = micro["math_to_image"]["mean_ms"]
@@ -857,6 +879,10 @@ def targets(results: dict[str, object]) -> list[str]:
             w, c = ag["wall_s"] / ad["wall_s"], ag["cpu_s"] / ad["cpu_s"]
             out.append(f"- {n:,}: mathjax cold <= 1.0x ankdown: {w:.2f}x wall "
                        f"({_verdict(w <= 1)}), {c:.2f}x CPU ({_verdict(c <= 1)})")
+            parser = work["mathjax cold"].get("markdown-it")
+            if parser:
+                out.append(f"  (markdown-it-py's bare parse of the same bank alone: "
+                           f"{parser['cpu_s'] / ad['cpu_s']:.2f}x ankdown's CPU)")
         for name, limit in (("one-answer edit", 1.5), ("one-formula edit", 2.0)):
             r = work[name]["ankigen"]["wall_s"] / work[name]["genanki"]["wall_s"]
             c = work[name]["ankigen"]["cpu_s"] / work[name]["genanki"]["cpu_s"]
@@ -869,8 +895,9 @@ def targets(results: dict[str, object]) -> list[str]:
                        f"= {floor:.2f} s): {r:.2f}x ({_verdict(r <= 1.2)})")
         if ad and n >= 100000:
             r = _peak(ag) / _peak(ad)
-            out.append(f"- {n:,}: peak memory (mathjax cold) <= 1.5x ankdown: {_peak(ag):.0f} MB vs "
-                       f"{_peak(ad):.0f} MB = {r:.2f}x ({_verdict(r <= 1.5)})")
+            out.append(f"- {n:,}: peak memory (mathjax cold) <= 1.5x ankdown: "
+                       f"{_peak(ag):.0f} MB vs {_peak(ad):.0f} MB = {r:.2f}x "
+                       f"({_verdict(r <= 1.5)})")
     media = results.get("media")
     if media:
         runs = media["work"]["2,500 media, cold"]  # type: ignore[index]

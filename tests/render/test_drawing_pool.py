@@ -78,3 +78,29 @@ def test_chunks_stay_small_and_spread_over_the_workers() -> None:
     assert drawing_pool.worker_count(30, 2) == 2
     assert drawing_pool.worker_count(1, 4) == 1
     assert drawing_pool.usable_cores() >= 1
+
+
+_WARM_UP = """
+import sys
+from ankigen.render import _drawing_pool
+_drawing_pool.warm_up(highlighted=sys.argv[1] == "yes")
+print("matplotlib.backends.backend_agg" in sys.modules)
+"""
+
+
+@pytest.mark.parametrize(("highlighted", "loaded"), [("yes", "True"), ("no", "False")])
+def test_a_warm_up_for_cloze_colours_loads_what_colouring_needs(
+    highlighted: str, loaded: str
+) -> None:
+    # Colouring goes through matplotlib's own parser, which imports the Agg
+    # backend: done once before the fork instead of once in every worker.
+    src = Path(__file__).resolve().parents[2] / "src"
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    run = subprocess.run(
+        [sys.executable, "-c", _WARM_UP, highlighted],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+    assert run.stdout.strip() == loaded

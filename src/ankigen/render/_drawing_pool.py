@@ -10,7 +10,8 @@
 * **Warm-up**: the parent imports matplotlib and ziamath and draws one formula
   with each engine before the workers are forked, so the workers inherit the
   loaded modules, the mathtext grammar and the fonts instead of each building
-  its own (about 0.8 s of CPU per worker).
+  its own (about 0.8 s of CPU per worker); with a cloze formula to colour,
+  one of those too (it imports matplotlib's Agg backend).
 """
 
 from __future__ import annotations
@@ -41,10 +42,13 @@ def worker_count(jobs: int, cores: int) -> int:
     return max(1, min(cores, jobs))
 
 
-def warm_up() -> None:
+def warm_up(*, highlighted: bool = False) -> None:
     """Load both layout engines and their fonts in this process, before forking workers.
 
-    Drawn here and thrown away: a plain formula (mathtext) and a sum (ziamath).
+    Drawn here and thrown away: a plain formula (mathtext) and a sum (ziamath),
+    and with ``highlighted`` (some job colours a cloze) a formula with a part in
+    the cloze colour: that way goes through matplotlib's own mathtext parser,
+    which imports its Agg backend (half a second each worker would spend).
     Inside a build the cyclic collector is paused (``ankigen.gcpause``); what the
     warm-up allocated is frozen with the rest, so a worker's collections do not
     scan it (and do not copy its pages).
@@ -53,5 +57,7 @@ def warm_up() -> None:
 
     render_formula("x+1", display=False)
     render_formula(r"\sum_{i=1}^{n} x_i", display=True)
+    if highlighted:
+        render_formula("x+1", display=False, highlight=("x",))
     if not gc.isenabled():  # inside no_cyclic_gc(), which unfreezes everything at its end
         gc.freeze()

@@ -184,7 +184,8 @@ def draw_all(jobs: list[FormulaJob], time_limit: float) -> Iterator[DrawOutcome]
     if len(jobs) < _POOL_THRESHOLD or workers < 2:
         yield from map(draw, jobs)
         return
-    _drawing_pool.warm_up()  # the workers inherit the loaded engines and fonts
+    # the workers inherit the loaded engines and fonts
+    _drawing_pool.warm_up(highlighted=any(job.highlight for job in jobs))
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
     try:
         chunks = _drawing_pool.chunk_size(len(jobs), workers)

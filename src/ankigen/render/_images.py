@@ -149,10 +149,15 @@ def _ship_resolved(relative: str, resolved: Path, cache: MediaCache, place: Plac
             code="AG325",
         )
     # Judge the size before reading: a sparse file can claim gigabytes it never stored.
-    if resolved.stat().st_size > MAX_IMAGE_BYTES:
+    size = resolved.stat().st_size
+    if size > MAX_IMAGE_BYTES:
         return _too_large(relative, place)
     with resolved.open("rb") as handle:
-        data = handle.read(MAX_IMAGE_BYTES + 1)  # the file may grow after stat()
+        # Read what stat() promised (a 20 MB buffer per read costs a map and a
+        # shrink), then whatever the file grew by since, up to the limit.
+        data = handle.read(size + 1)
+        if len(data) > size:
+            data += handle.read(MAX_IMAGE_BYTES + 1 - len(data))
     if len(data) > MAX_IMAGE_BYTES:
         return _too_large(relative, place)
     if suffix != ".svg":

@@ -15,47 +15,17 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
-SVG = "http://www.w3.org/2000/svg"
-XLINK = "http://www.w3.org/1999/xlink"
+from ankigen.render._svg_allowlist import ATTRIBUTES as _ATTRIBUTES
+from ankigen.render._svg_allowlist import ELEMENTS as _ELEMENTS
+from ankigen.render._svg_allowlist import PLAIN_ATTRIBUTES as _PLAIN_KEPT
+from ankigen.render._svg_allowlist import REFUSED_ELEMENTS as _REFUSED_ELEMENTS
+from ankigen.render._svg_allowlist import SVG as SVG
+from ankigen.render._svg_allowlist import XLINK as XLINK
+from ankigen.render._svg_plain import plain_svg
+
 _SVG_PREFIX = f"{{{SVG}}}"
 ET.register_namespace("", SVG)
 ET.register_namespace("xlink", XLINK)
-
-#: Drawing elements that are kept.
-_ELEMENTS_TEXT = """
-svg g defs symbol use path rect circle ellipse line polyline polygon text tspan textPath
-clipPath mask pattern marker linearGradient radialGradient stop style filter
-feGaussianBlur feOffset feBlend feColorMatrix feComposite feFlood feMerge feMergeNode
-feMorphology switch
-"""
-_ELEMENTS = frozenset(_ELEMENTS_TEXT.split())
-
-#: Elements that can run, link, load or rewrite: the image is refused.
-_REFUSED_ELEMENTS_TEXT = """
-script foreignObject a image feImage iframe embed object animate animateMotion
-animateTransform animateColor set discard handler listener audio video
-"""
-_REFUSED_ELEMENTS = frozenset(_REFUSED_ELEMENTS_TEXT.split())
-
-#: Attributes that are kept (presentation and geometry); everything else is dropped.
-_ATTRIBUTES_TEXT = """
-id class style transform d x y x1 y1 x2 y2 cx cy r rx ry fx fy width height viewBox
-preserveAspectRatio points fill fill-opacity fill-rule stroke stroke-width
-stroke-opacity stroke-linecap stroke-linejoin stroke-miterlimit stroke-dasharray
-stroke-dashoffset opacity color display visibility overflow clip-path clip-rule mask
-font-family font-size font-style font-weight font-variant text-anchor dominant-baseline
-alignment-baseline baseline-shift letter-spacing word-spacing text-decoration dx dy
-rotate textLength lengthAdjust offset stop-color stop-opacity gradientUnits
-gradientTransform spreadMethod patternUnits patternContentUnits patternTransform
-clipPathUnits maskUnits maskContentUnits markerWidth markerHeight markerUnits refX refY
-orient marker-start marker-mid marker-end version filterUnits primitiveUnits
-stdDeviation in in2 result mode values type operator k1 k2 k3 k4 flood-color
-flood-opacity radius href startOffset method spacing vector-effect shape-rendering
-text-rendering image-rendering paint-order
-"""
-_ATTRIBUTES = frozenset(_ATTRIBUTES_TEXT.split())
-#: Kept attributes that need no check but their value's (no namespace, no href).
-_PLAIN_KEPT = frozenset(a for a in _ATTRIBUTES if a != "href" and not a.lower().startswith("on"))
 
 #: Entity declarations (expanding ones make an "XML bomb") and DOCTYPEs with an
 #: internal subset. A bare ``<!DOCTYPE svg PUBLIC …>``, as matplotlib writes, is
@@ -100,6 +70,14 @@ def sanitise_svg(data: bytes) -> SvgResult:
     """The SVG rewritten to the allow-list, or a problem naming what was refused."""
     if _DECLARATIONS.search(data):
         return RefusedSvg("holds a DOCTYPE or entity declaration; save it as plain SVG")
+    plain = plain_svg(data)
+    if plain is not None:  # a plain drawing: the bytes below, written without a tree
+        return CleanSvg(plain)
+    return _sanitised_tree(data)
+
+
+def _sanitised_tree(data: bytes) -> SvgResult:
+    """The full allow-list: parse, check and prune the tree, write what is left."""
     try:
         root = ET.fromstring(data)
     except ET.ParseError as exc:

@@ -1,0 +1,165 @@
+"""The SVG allow-list's fast path, for plain drawings: the same bytes, without a tree.
+
+Most SVG images are plain: ASCII, no entities, comments, DOCTYPE or
+namespaced names, and only drawing elements with allow-listed presentation
+attributes whose values hold nothing CSS could use to load or run. For such
+a file the cleaned document can be written straight from the source bytes:
+``plain_svg`` checks well-formedness with expat (the parser ElementTree
+uses, with the same namespace processing), then copies each kept tag with
+its attributes normalised and drops editor metadata and titles with the text
+that follows them up to the next tag, as ``ElementTree.remove`` does.
+
+It refuses nothing itself: anything outside that subset (a refused or
+``<style>`` element, an attribute off the plain list, a suspicious value, a
+character that would need escaping) returns None, and the full allow-list
+in ``_svg_safety`` judges the file, so every refusal and every message
+comes from one place. ``tests/perf/test_svg_plain.py`` checks on generated
+and hostile SVGs that whatever this returns is what the full path writes.
+"""
+
+from __future__ import annotations
+
+import re
+from xml.parsers import expat
+
+from ankigen.render._svg_allowlist import ELEMENTS, PLAIN_ATTRIBUTES, REFUSED_ELEMENTS, SVG
+
+#: What ``ET.tostring(..., encoding="utf-8", xml_declaration=True)`` writes first.
+XML_DECLARATION = b"<?xml version='1.0' encoding='utf-8'?>\n"
+
+_KEPT = frozenset(name.encode() for name in ELEMENTS if name != "style")
+#: Elements the fast path leaves to the full allow-list.
+_JUDGED = frozenset(name.encode() for name in (*REFUSED_ELEMENTS, "style"))
+_PLAIN = frozenset(name.encode() for name in PLAIN_ATTRIBUTES)
+_XMLNS = b' xmlns="' + SVG.encode() + b'"'
+_PROLOG = re.compile(rb"<\?xml[ \t\n](?:[^?]|\?(?!>))*\?>")
+_OTHER_ENCODING = re.compile(rb"encoding[ \t\n]*=[ \t\n]*[\"'](?![Uu][Tt][Ff]-8[\"'])")
+#: A double-quoted attribute value (it never holds "<" or ">": see ``_plain_start``).
+_VALUE = re.compile(rb'="[^"<>]*"')
+#: A tag once its values are gone: written as ElementTree writes it, or not plain.
+_SHAPE = re.compile(rb"/?[A-Za-z_][-A-Za-z0-9_.]*((?: [A-Za-z_][-A-Za-z0-9_.]*)*)/?")
+#: A value the CSS check would look at (``_svg_safety._CSS_SUSPECT``), or one
+#: with white space the parser turns into spaces.
+_JUDGED_VALUE = re.compile(rb'="[^"<>]*(?:[@(:\\\t\n]|-moz-binding)')
+
+
+def plain_svg(data: bytes) -> bytes | None:
+    """The cleaned bytes ``sanitise_svg`` would give, for a plain SVG; else None."""
+    start = _plain_start(data)
+    if start is None:
+        return None
+    root_end = data.find(b">", start)
+    root = data[start + 1 : root_end]
+    attributes = root.replace(_XMLNS, b"", 1)
+    rest = data[root_end + 1 :]
+    if attributes == root or not _plain_root(attributes):
+        return None
+    if not _plain_tags(attributes, rest) or not _well_formed(data):
+        return None
+    head = XML_DECLARATION + b"<svg" + _XMLNS
+    if attributes.endswith(b"/"):
+        return head + attributes[3:-1] + b" />"
+    return _written(head + attributes[3:], rest)
+
+
+def _plain_start(data: bytes) -> int | None:
+    """Where the root element starts, when the bytes are in the plain subset so far.
+
+    Plain bytes hold no ``<`` and no ``>`` but in tags (the counts agree), and
+    their only namespace is the root's.
+    """
+    if not data.isascii() or b"&" in data or b"<!" in data or b"\r" in data:
+        return None
+    start = 0
+    prolog = _PROLOG.match(data)
+    if prolog is not None:
+        if _OTHER_ENCODING.search(prolog.group()):
+            return None  # the bytes would be read in another encoding
+        start = prolog.end()
+    if b"<?" in data[start:] or data.count(b"xmlns") != 1:
+        return None  # processing instructions, or a namespace beyond the root's
+    if data.count(b"<") != data.count(b">"):
+        return None
+    while start < len(data) and data[start] in b" \t\n":
+        start += 1
+    return start if data.startswith(b"<svg", start) else None
+
+
+def _plain_root(attributes: bytes) -> bool:
+    """True when the root element is ``<svg>`` itself (not ``<svgx>`` or ``<svg-1>``)."""
+    return attributes == b"svg" or attributes.startswith((b"svg ", b"svg/"))
+
+
+def _plain_tags(root: bytes, rest: bytes) -> bool:
+    """True when every tag is written as ElementTree writes it, with plain attributes only."""
+    if _JUDGED_VALUE.search(root) or _JUDGED_VALUE.search(rest):
+        return False
+    bodies = {part.partition(b">")[0] for part in _VALUE.sub(b"", rest).split(b"<")[1:]}
+    bodies.add(_VALUE.sub(b"", root))
+    for body in bodies:
+        shape = _SHAPE.fullmatch(body)
+        if shape is None or not _PLAIN.issuperset(shape.group(1).split()):
+            return False
+    return True
+
+
+def _well_formed(data: bytes) -> bool:
+    """True when ElementTree's parser reads the bytes without an error."""
+    parser = expat.ParserCreate(namespace_separator="}")
+    try:
+        parser.Parse(data, True)
+    except expat.ExpatError:
+        return False
+    return True
+
+
+def _written(head: bytes, rest: bytes) -> bytes | None:
+    """The cleaned document: the root's start tag, then every kept node after it, in order."""
+    parts = rest.split(b"<")
+    out = [head]
+    # Where each open kept element's start tag is in ``out``; it ends with ">"
+    # once the element has content (a start tag written so far never does).
+    stack = [0]
+    skipped = 0  # depth inside a dropped element
+    if parts[0]:
+        out[0] += b">" + parts[0]
+    for part in parts[1:]:
+        body, _, text = part.partition(b">")
+        closing = body.startswith(b"/")
+        empty = body.endswith(b"/")
+        if skipped:
+            skipped += -1 if closing else (0 if empty else 1)
+            continue  # the text is inside the dropped element, or its tail
+        if closing:
+            _close(stack.pop(), body, out)
+        else:
+            name = (body[:-1] if empty else body).partition(b" ")[0]
+            if name not in _KEPT:
+                if name in _JUDGED:
+                    return None  # refused, or <style> (its CSS needs the full check)
+                skipped = 0 if empty else 1
+                continue  # the text is inside the dropped element, or its tail
+            _open(stack[-1], out)
+            if empty:
+                out.append(b"<" + body[:-1] + b" />")
+            else:
+                out.append(b"<" + body)
+                stack.append(len(out) - 1)
+        if text and stack:
+            _open(stack[-1], out)
+            out.append(text)
+    return b"".join(out)
+
+
+def _open(index: int, out: list[bytes]) -> None:
+    """Content follows in an open element: its start tag ends with ``>``."""
+    if not out[index].endswith(b">"):
+        out[index] += b">"
+
+
+def _close(index: int, body: bytes, out: list[bytes]) -> None:
+    """The end of an element: its end tag, or ``" />"`` when nothing was kept inside it."""
+    if out[index].endswith(b">"):
+        out.append(b"<" + body + b">")
+    else:
+        out[index] += b" />"
