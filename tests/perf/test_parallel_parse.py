@@ -210,3 +210,19 @@ def test_every_chunk_is_done_once_even_when_a_worker_dies(count: int) -> None:
     assert there and 7 in here  # workers did chunks; the one that died, the parent did
     assert all(v.startswith(f"chunk {n} in ".encode()) for n, v in there.items())
     assert all(str(parent).encode() not in v for v in there.values())
+
+
+def test_more_sections_than_chunks_are_grouped(monkeypatch: pytest.MonkeyPatch) -> None:
+    workers_for_everything(monkeypatch)
+    counts: list[int] = []
+    share = workers.share_chunks
+
+    def spy(count: int, *rest: object) -> None:
+        counts.append(count)
+        share(count, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(parallel, "share_chunks", spy)
+    many = range(workers.MAX_CHUNKS + 50)
+    text = "".join(f"## S{n}\n\nQuestion {n} ::: answer\n\n" for n in many)
+    assert _parse(text, 2) == _parse(text, 1)
+    assert counts and counts[0] <= workers.MAX_CHUNKS

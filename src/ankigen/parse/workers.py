@@ -26,6 +26,7 @@ import contextlib
 import os
 import signal
 import struct
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -34,8 +35,9 @@ from ankigen.timelimit import ignore_interrupts, interrupts_held
 __all__ = ["MAX_CHUNKS", "can_fork", "share_chunks", "usable_cpus"]
 
 _CLAIM = struct.Struct(">I")
-#: At most this many chunks: their numbers must fit in the claims pipe before anyone reads.
-MAX_CHUNKS = 8192
+#: At most this many chunks: their numbers (4 bytes each) must fit in the claims pipe
+#: before anyone reads it, and Linux guarantees a pipe one page (4096 bytes).
+MAX_CHUNKS = 1024
 #: An answer's header: chunk number, 1 if it worked (else 0), length of the bytes.
 _ANSWER = struct.Struct(">IBQ")
 #: Room asked for in a worker's answer pipe, so it seldom waits for this process to read.
@@ -50,8 +52,9 @@ def usable_cpus() -> int:
 
 
 def can_fork() -> bool:
-    """Whether workers can be forked here (not on Windows)."""
-    return hasattr(os, "fork") and hasattr(os, "set_blocking")
+    """Whether workers can be forked here: on Linux (macOS's system libraries do not
+    survive a fork without an exec, and Windows has none)."""
+    return sys.platform.startswith("linux") and hasattr(os, "fork")
 
 
 def share_chunks(
