@@ -36,10 +36,12 @@ from ankigen.parse.workers import MAX_CHUNKS, can_fork, share_chunks
 
 __all__ = ["CHUNK_CHARS", "MIN_CHARS", "SectionText", "parse_rest", "worth_workers"]
 
-#: Characters of sections to parse below which workers cost more than they save (measured:
-#: forking, feeding and merging cost a few milliseconds; markdown-it and the walker parse
-#: about 1.7 MB of the benchmark bank per second).
-MIN_CHARS = 64_000
+#: Characters of sections to parse below which no worker is forked. Measured: a pool costs
+#: 3-8 ms of wall time (4 ms of CPU) and reading results back about 4% of their parse, and
+#: parsing runs at about 1.7 MB of the benchmark bank per second; so below this a worker
+#: would save under about 30 ms, not worth a second process (about 35 MB of resident memory
+#: inherited at the fork, which a summed RSS counts twice). The seed deck is 31 KB.
+MIN_CHARS = 128_000
 #: Characters per chunk handed out at once, about 10 ms of parsing: small, so the parse
 #: ends close together on every core even when the machine's other load slows one down.
 CHUNK_CHARS = 16_000
