@@ -90,7 +90,9 @@ def parse_rest(
     ``shape`` is what the cache key holds besides a section's text.
     """
     numbers = range(first, len(sections))
-    keys = {n: section_key(*shape, sections.section(n).text) for n in numbers} if cache else {}
+    keys = {}
+    if cache is not None:
+        keys = {n: section_key(*shape, sections.section(n).text) for n in numbers}
     missing = [n for n in numbers if cache is None or not cache.holds(keys[n])]
     chars = sum(map(sections.chars, missing))
     chunks = _chunks(missing, sections, max(CHUNK_CHARS, chars // MAX_CHUNKS + 1))
@@ -109,9 +111,9 @@ def parse_rest(
         return transfer.pack([(s.start, fresh(s)) for s in map(sections.section, chunks[chunk])])
 
     def arrived(chunk: int, payload: bytes) -> None:
-        numbers = chunks[chunk]
-        unpacked = transfer.unpack(payload, [sections.starts[number] for number in numbers])
-        for number, (result, stored) in zip(numbers, unpacked, strict=True):
+        chunk_sections = chunks[chunk]
+        unpacked = transfer.unpack(payload, [sections.starts[n] for n in chunk_sections])
+        for number, (result, stored) in zip(chunk_sections, unpacked, strict=True):
             merge.parsed(number, result, stored)
 
     share_chunks(len(chunks), workers, work_here, work_there, arrived)
