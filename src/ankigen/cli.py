@@ -22,6 +22,7 @@ from ankigen.cli_options import (
     build_flags,
     figures_option,
     format_option,
+    jobs_option,
     paths_argument,
     resolve,
     strict_option,
@@ -71,6 +72,7 @@ def main() -> None:
     "importing the new deck over it will do; refuse a note type change under one id.",
 )
 @format_option
+@jobs_option
 def build(
     paths: tuple[Path, ...],
     out_dir: Path | None,
@@ -80,6 +82,7 @@ def build(
     strict: bool | None,
     output_format: str,
     against: Path | None,
+    jobs: int | None,
 ) -> None:
     """Build OUT/<stem>.apkg for each content file in PATHS (default: content/).
 
@@ -90,12 +93,14 @@ def build(
     Example:
       ankigen build                  # every content/*.md of this project
       ankigen build --strict         # as a release does: warnings fail
+      ankigen build -j 1             # parse in this process only
 
     The whole content format: docs/format.md in the ankigen sources.
     """
     with _usage_errors(), interruptible():
         options = dataclasses.replace(
-            resolve(paths, out_dir, figures_dir, math, figure_format, strict), against=against
+            resolve(paths, out_dir, figures_dir, math, figure_format, strict, jobs=jobs),
+            against=against,
         )
         with _progress("Rendering") as progress:
             result = run(options, progress)
@@ -127,6 +132,7 @@ def build(
 @paths_argument
 @build_flags
 @format_option
+@jobs_option
 def check(
     paths: tuple[Path, ...],
     out_dir: Path | None,
@@ -135,6 +141,7 @@ def check(
     figure_format: str,
     strict: bool | None,
     output_format: str,
+    jobs: int | None,
 ) -> None:
     """Parse, validate and run every check in PATHS, without writing a deck.
 
@@ -149,7 +156,9 @@ def check(
     The whole content format: docs/format.md in the ankigen sources.
     """
     with _usage_errors(), interruptible():
-        options = resolve(paths, out_dir, figures_dir, math, figure_format, strict, write=False)
+        options = resolve(
+            paths, out_dir, figures_dir, math, figure_format, strict, write=False, jobs=jobs
+        )
         result = run(options)
     if output_format == "json":
         click.echo(json.dumps(_json_report(result), indent=2))

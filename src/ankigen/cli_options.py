@@ -15,6 +15,7 @@ import click
 from ankigen.commands.build import BuildOptions
 from ankigen.config import settings_for
 from ankigen.model import MathMode
+from ankigen.parse.workers import usable_cpus
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -52,6 +53,16 @@ strict_option = click.option(
     help="Treat every warning (unverified claims, near-miss syntax, ...) as an error "
     "(default: [tool.ankigen] strict, else off).",
 )
+jobs_option = click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Processes that parse a big content file's sections (1: no worker processes; "
+    "default: [tool.ankigen] jobs, else every CPU this process may use). "
+    "The decks are the same whatever N is.",
+)
 format_option = click.option(
     "--format",
     "output_format",
@@ -78,6 +89,7 @@ def resolve(
     figure_format: str = "svg",
     strict: bool | None = None,
     write: bool = True,
+    jobs: int | None = None,
 ) -> BuildOptions:
     """Build options from the command line, filled in from the content's project."""
     settings = settings_for(paths, Path.cwd())
@@ -91,4 +103,5 @@ def resolve(
         write=write,
         strict=settings.strict if strict is None else strict,
         limits=settings.limits,
+        jobs=jobs or settings.jobs or usable_cpus(),
     )

@@ -19,7 +19,7 @@ from ankigen.model import MathMode
 from ankigen.timelimit import LIMIT_SETTINGS, TimeLimits
 
 _FOLDERS = {"content": "content", "figures": "figures", "out": "build"}
-_KNOWN = (*_FOLDERS, "math", "strict", *LIMIT_SETTINGS)
+_KNOWN = (*_FOLDERS, "math", "strict", "jobs", *LIMIT_SETTINGS)
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,8 @@ class ProjectSettings:
 
     ``math`` is the math mode of files whose front matter names none (None:
     image); ``strict`` makes every run strict unless ``--no-strict`` is given;
-    ``limits`` are the time limits of checks, formulas and figures.
+    ``limits`` are the time limits of checks, formulas and figures; ``jobs``
+    the processes that parse a big file (None: every usable CPU).
     """
 
     content: Path
@@ -38,6 +39,7 @@ class ProjectSettings:
     strict: bool = False
     root: Path = Path(".")
     limits: TimeLimits = field(default_factory=TimeLimits)
+    jobs: int | None = None
 
 
 def project_root(paths: Sequence[Path], cwd: Path) -> Path:
@@ -88,6 +90,7 @@ def load_settings(project_dir: Path) -> ProjectSettings:
         strict=_strict(values, pyproject),
         root=project_dir,
         limits=_limits(values, pyproject),
+        jobs=_jobs(values, pyproject),
     )
 
 
@@ -128,6 +131,15 @@ def _strict(values: dict[str, object], pyproject: Path) -> bool:
     value = values.get("strict", False)
     if not isinstance(value, bool):
         raise UsageError(f"{pyproject}: [tool.ankigen] strict must be true or false")
+    return value
+
+
+def _jobs(values: dict[str, object], pyproject: Path) -> int | None:
+    value = values.get("jobs")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise UsageError(f"{pyproject}: [tool.ankigen] jobs must be a whole number, 1 or more")
     return value
 
 

@@ -92,7 +92,7 @@ def _parse(
     """Parse every deck that must be built (``--math`` applied); its problems to ``diagnostics``."""
     decks: list[Deck] = []
     for plan in plans:
-        parsed = parse_source(plan.source, options.default_math, reused)
+        parsed = parse_source(plan.source, options.default_math, reused, options.jobs)
         diagnostics.extend(parsed.diagnostics)
         if parsed.deck is not None:
             decks.append(_with_math(parsed.deck, options.math))

@@ -19,14 +19,17 @@ from ankigen.timelimit import TimeLimits
 
 
 def parse_source(
-    source: ContentFile, default_math: MathMode, cache: MediaCache | None
+    source: ContentFile, default_math: MathMode, cache: MediaCache | None, jobs: int = 1
 ) -> ParseResult:
-    """Parse one content file; with a ``cache``, reuse (and refill) its frozen sections."""
+    """Parse one content file; with a ``cache``, reuse (and refill) its frozen sections.
+
+    ``jobs``: processes that may parse its sections (``parse.parallel``).
+    """
     shown = display_path(source.path)
     if cache is None:
-        return parse_file(source.path, source.root, shown, default_math)
+        return parse_file(source.path, source.root, shown, default_math, jobs=jobs)
     with SectionCache(cache.path(f"{source.path.stem}.sections")) as sections:
-        parsed = parse_file(source.path, source.root, shown, default_math, sections)
+        parsed = parse_file(source.path, source.root, shown, default_math, sections, jobs)
         sections.save()
     return parsed
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import itertools
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
@@ -17,8 +17,9 @@ from ankigen.parse.context import item_contexts
 from ankigen.parse.freeze import freeze_section, normalise_source, note_guid
 from ankigen.parse.frontmatter import FrontMatter, read_front_matter
 from ankigen.parse.markdown import content_parser
+from ankigen.parse.parallel import SectionText, parse_rest, worth_workers
 from ankigen.parse.section_cache import SectionCache, SectionResult, section_key
-from ankigen.parse.sections import OutsideSection, Section, section_starts, sections_of
+from ankigen.parse.sections import OutsideSection, Section, section_bounds, section_starts
 from ankigen.syntax.cloze import written
 
 __all__ = [
@@ -45,11 +46,13 @@ def parse_file(
     display_path: str | None = None,
     default_math: MathMode = MathMode.IMAGE,
     cache: SectionCache | None = None,
+    jobs: int = 1,
 ) -> ParseResult:
     """Read and parse one content file; ``root`` is the content root for images.
 
     ``default_math`` is the math mode of a file whose front matter names none.
     With a ``cache``, sections unchanged since the last parse are not parsed again.
+    ``jobs``: processes that may parse a big file's sections (1: this one only).
     """
     shown = display_path or str(path)
     try:
@@ -68,7 +71,7 @@ def parse_file(
         message = f"not UTF-8 text (byte 0x{raw[start]:02x}); save the file as UTF-8"
         return ParseResult(None, (error(shown, line, message, column=column, code="AG102"),))
     del raw  # a big file is not held twice
-    return parse_text(text, path, root, shown, default_math, cache)
+    return parse_text(text, path, root, shown, default_math, cache, jobs)
 
 
 def parse_text(
@@ -78,16 +81,18 @@ def parse_text(
     display_path: str,
     default_math: MathMode = MathMode.IMAGE,
     cache: SectionCache | None = None,
+    jobs: int = 1,
 ) -> ParseResult:
     """Parse content already read as text (``path`` names the deck and resolves images).
 
     The text is parsed section by section (``parse.sections``): the same
     tokens as one parse of the whole file, but each section's tokens are freed
     once its items are frozen, and with a ``cache`` an unchanged section is
-    not parsed at all.
+    not parsed at all. With ``jobs`` above 1 a big file's sections are parsed in
+    that many processes; the result is the same, diagnostics in the same order.
     """
     try:
-        sink, front, key, results = _parse_sections(text, path, display_path, cache)
+        sink, front, key, results = _parse_sections(text, path, display_path, cache, jobs=jobs)
     except OutsideSection:
         # Never expected (the tests say so); should a cut be wrong, the file is read whole.
         sink, front, key, results = _parse_sections(text, path, display_path, None, True)
@@ -122,27 +127,38 @@ _Sections = tuple[Sink, FrontMatter, str, list[SectionResult]]
 
 
 def _parse_sections(
-    text: str, path: Path, display_path: str, cache: SectionCache | None, whole: bool = False
+    text: str,
+    path: Path,
+    display_path: str,
+    cache: SectionCache | None,
+    whole: bool = False,
+    jobs: int = 1,
 ) -> _Sections:
     """The file's sink (front matter problems, then every section's), front matter, key
-    and every section's result."""
+    and every section's result; with ``jobs`` above 1, a big file's sections are parsed
+    in that many processes (``parse.parallel``), to the same results."""
     sink = Sink(display_path)
     lines = text.splitlines()
     total = len(lines)
     starts = None if whole else section_starts(text, lines)
-    sections = iter([Section(0, text)]) if starts is None else sections_of(text, lines, starts)
+    starts = starts or [0]
+    sections = SectionText(text, starts, section_bounds(text, lines, starts))
     del lines  # each section brings its own (``SectionLines``)
-    opening = next(sections)
+    opening = sections.section(0)
     # Only a file starting with "-" can have front matter: read it before any section.
     first_tokens = content_parser().parse(opening.text) if opening.text[:1] == "-" else None
     front = _front_matter(first_tokens or [], sink)
     # NFC: a file re-saved by an editor that writes decomposed accents keeps its deck ids.
     key = unicodedata.normalize("NFC", front.key or path.stem)
     shape = (display_path, repr(front), key)
-    results: list[SectionResult] = []
-    for section in itertools.chain([opening], sections):
-        results.append(_section(section, total, first_tokens, front, shape, cache))
-        first_tokens = None  # only the opening section's tokens were parsed up front
+    results = [_section(opening, total, first_tokens, front, shape, cache)]
+    del first_tokens, opening  # only the opening section's tokens were parsed up front
+    if worth_workers(len(text), jobs):
+        fresh = partial(_fresh, total=total, front=front, shape=shape)
+        results.extend(parse_rest(sections, 1, fresh, cache, shape, jobs))
+    else:
+        for number in range(1, len(sections)):
+            results.append(_section(sections.section(number), total, None, front, shape, cache))
     for result in results:
         sink.diagnostics.extend(result.diagnostics)
     return sink, front, key, results
@@ -161,14 +177,26 @@ def _section(
     cached = cache.get(cache_key, section.start) if cache is not None else None
     if cached is not None:
         return cached
+    result = _fresh(section, tokens, total=total, front=front, shape=shape)
+    if cache is not None:
+        cache.put(cache_key, result, section.start)
+    return result
+
+
+def _fresh(
+    section: Section,
+    tokens: list[Token] | None = None,
+    *,
+    total: int,
+    front: FrontMatter,
+    shape: tuple[str, str, str],
+) -> SectionResult:
+    """One section parsed and frozen (``tokens``: its markdown-it tokens, if parsed already)."""
     if tokens is None:
         tokens = content_parser().parse(section.text)
     _shift_lines(tokens, section.start)
     display_path, _, key = shape
-    result = freeze_section(tokens, section.lines(total), front, key, display_path)
-    if cache is not None:
-        cache.put(cache_key, result, section.start)
-    return result
+    return freeze_section(tokens, section.lines(total), front, key, display_path)
 
 
 def _placed_items(

@@ -26,7 +26,7 @@ from typing import BinaryIO
 from ankigen.fingerprint import code_fingerprint
 from ankigen.parse.section_codec import KNOWN_FIELDS, SectionResult, decode, encode
 
-__all__ = ["SectionCache", "SectionResult", "section_key"]
+__all__ = ["SectionCache", "SectionResult", "read_record", "record", "section_key"]
 
 _FORMAT = 3
 
@@ -63,7 +63,7 @@ class SectionCache:
         if stored is None:
             return None
         try:
-            result = decode(marshal.loads(stored), start)
+            result = read_record(stored, start)
         except (TypeError, ValueError, EOFError):
             return None
         self.hits += 1
@@ -73,7 +73,15 @@ class SectionCache:
     def put(self, key: str, result: SectionResult, start: int) -> None:
         """Remember a freshly parsed section that starts at line ``start`` (0-based)."""
         if not self._broken:
-            self._write(key, marshal.dumps(encode(result, start)))
+            self._write(key, record(result, start))
+
+    def put_record(self, key: str, stored: bytes) -> None:
+        """Remember a section already encoded by ``record`` (in a worker process)."""
+        self._write(key, stored)
+
+    def holds(self, key: str) -> bool:
+        """Whether the last parse stored ``key`` (``get`` may still refuse a damaged record)."""
+        return self._old.holds(key)
 
     def save(self) -> None:
         """Put this parse's sections (only those) in place of the last ones."""
@@ -108,6 +116,17 @@ class SectionCache:
         assert self._file is not None
         # One name per process: two builds of the same deck never write one file.
         return self._file.with_name(f"{self._file.name}.{os.getpid()}.tmp")
+
+
+def record(result: SectionResult, start: int) -> bytes:
+    """``result`` as the bytes of one record, its lines counted from ``start``."""
+    return marshal.dumps(encode(result, start))
+
+
+def read_record(stored: bytes, start: int) -> SectionResult:
+    """The inverse of ``record``; bytes of another shape raise TypeError, ValueError or
+    EOFError."""
+    return decode(marshal.loads(stored), start)
 
 
 def section_key(*parts: str) -> str:
@@ -147,6 +166,10 @@ class _Records:
             data.close()
             return cls(None, {})
         return cls(data, where)
+
+    def holds(self, key: str) -> bool:
+        """Whether a record is stored under ``key`` (and not given out yet)."""
+        return key in self._where
 
     def pop(self, key: str) -> bytes | None:
         """The bytes stored under ``key`` (each record is given out once)."""

@@ -118,11 +118,19 @@ def sections_of(text: str, lines: list[str], starts: list[int]) -> Iterator[Sect
 
     ``lines`` is read here, at once, and not kept.
     """
-    offsets = [*_offsets(lines, starts), len(text)]
+    offsets = section_bounds(text, lines, starts)
     return (
         Section(start, text[offsets[number] : offsets[number + 1]])
         for number, start in enumerate(starts)
     )
+
+
+def section_bounds(text: str, lines: list[str], starts: list[int]) -> list[int]:
+    """Where each section begins in ``text``, then the text's end (``len(starts) + 1`` offsets).
+
+    Section ``n`` is ``text[bounds[n] : bounds[n + 1]]``.
+    """
+    return [*_offsets(lines, starts), len(text)]
 
 
 def _offsets(lines: list[str], starts: list[int]) -> list[int]:
