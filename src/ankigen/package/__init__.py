@@ -17,7 +17,7 @@ import shutil
 import sqlite3
 import time
 import zipfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,37 +73,6 @@ class _Note(genanki.Note):  # type: ignore[misc]
         super().write_to_db(cursor, self.mtime, deck_id, id_gen)
 
 
-class _StreamedDeck(genanki.Deck):  # type: ignore[misc]
-    """A genanki deck that makes each note only as it writes it.
-
-    Holding every genanki note of a big deck at once (fields, tags, sort field
-    copied per note) was the build's peak memory; made one at a time, each is
-    freed once its row is in the collection. The rows and their order are
-    genanki's own: ``Deck.write_to_db`` writes the deck and its note types
-    (in the order their notes first use them), then every note in order.
-    """
-
-    def __init__(self, deck_id: int, name: str, make: Callable[[int], _Note]) -> None:
-        super().__init__(deck_id, name)
-        self._make = make
-        self._positions: list[int] = []
-
-    def add_position(self, position: int, model: genanki.Model) -> None:
-        """Add the note at ``position`` of the rendered deck (its note type, if new)."""
-        self._positions.append(position)
-        self.add_model(model)  # a dict: the first note of a type sets its place
-
-    def write_to_db(self, cursor: object, timestamp: float, id_gen: object) -> None:
-        """genanki's deck and note type rows, then each note, made just before it is written."""
-        super().write_to_db(cursor, timestamp, id_gen)  # no notes held: deck and types
-        for position in self._positions:
-            self._make(position).write_to_db(cursor, timestamp, self.deck_id, id_gen)
-
-
-def _model(kind: ItemKind) -> genanki.Model:
-    return cloze_model() if kind is ItemKind.CLOZE else reveal_model()
-
-
 def write_deck(
     rendered: RenderedDeck,
     out_dir: Path,
@@ -122,32 +91,29 @@ def write_deck(
     deck = rendered.deck
     times = note_times or {}
     release = release_tag(deck.key, timestamp)
-    notes = rendered.notes
-    ordinals = [card_ordinals(note.kind, note.fields) for note in notes]
-
-    def genanki_note(position: int) -> _Note:
-        note = notes[position]
+    decks: dict[str, genanki.Deck] = {}
+    cards = 0
+    for position, note in enumerate(rendered.notes):
+        target = decks.get(note.deck_name)
+        if target is None:
+            subdeck = "" if note.deck_name == deck.name else note.deck_name
+            target = decks[note.deck_name] = genanki.Deck(
+                deck_id(deck.key, subdeck), note.deck_name
+            )
+        model = cloze_model() if note.kind is ItemKind.CLOZE else reveal_model()
         # `due` is the new-card position: cards come up in the order of the file.
-        return _Note(
-            ordinals[position],
+        gnote = _Note(
+            card_ordinals(note.kind, note.fields),
             times.get(note.guid, timestamp),
-            model=_model(note.kind),
+            model=model,
             fields=list(note.fields),
             guid=note.guid,
             tags=[*note.tags, release],
             due=position,
             sort_field=note.fields[0],
         )
-
-    decks: dict[str, genanki.Deck] = {}
-    for position, note in enumerate(notes):
-        target = decks.get(note.deck_name)
-        if target is None:
-            subdeck = "" if note.deck_name == deck.name else note.deck_name
-            target = decks[note.deck_name] = _StreamedDeck(
-                deck_id(deck.key, subdeck), note.deck_name, genanki_note
-            )
-        target.add_position(position, _model(note.kind))
+        cards += len(gnote.cards)
+        target.add_note(gnote)
     if deck.name not in decks:
         decks[deck.name] = genanki.Deck(deck_id(deck.key), deck.name)
     package = genanki.Package(list(decks.values()))
@@ -156,8 +122,7 @@ def write_deck(
     with MediaPack(cache, deck.stem) as pack:
         _write_atomically(package, rendered.media, target_path, timestamp, pack)
         pack.save()
-    cards = sum(len(cards) for cards in ordinals)
-    return PackagedDeck(target_path, len(notes), cards, len(rendered.media))
+    return PackagedDeck(target_path, len(rendered.notes), cards, len(rendered.media))
 
 
 def _write_atomically(
