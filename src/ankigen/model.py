@@ -29,7 +29,7 @@ class ItemKind(StrEnum):
     CLOZE = "cloze"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Math:
     """One formula as written: TeX source (cloze markers included), display or inline.
 
@@ -42,7 +42,7 @@ class Math:
     column: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ImageRef:
     """An image reference: ``figure:<id>`` or a path relative to the content file."""
 
@@ -58,7 +58,7 @@ class ImageRef:
         return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Fragment:
     """One side of a card as HTML, with slots for math and images.
 
@@ -76,7 +76,7 @@ class Fragment:
         return not self.html.strip()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CodeBlock:
     """A fenced ``check`` or ``formulas`` block: its statements and where they start.
 
@@ -90,7 +90,7 @@ class CodeBlock:
     line: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Claim:
     """A number or formula the item shows, where it stands (1-based line and column).
 
@@ -109,7 +109,7 @@ class Claim:
     required: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Item:
     """One question: a reveal (front/back) or a cloze item, ready to render.
 
@@ -135,7 +135,7 @@ class Item:
     context: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Deck:
     """One content file, parsed: its settings and items in document order."""
 

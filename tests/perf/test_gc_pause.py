@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 from pytest import MonkeyPatch
@@ -10,6 +12,8 @@ from pytest import MonkeyPatch
 from ankigen.commands import build
 from ankigen.commands.discover import ContentFile
 from ankigen.gcpause import no_cyclic_gc, resume_in_worker
+from ankigen.model import MathMode
+from ankigen.package.anki_cards import cloze_ordinals
 
 
 def test_collection_is_paused_inside_and_restored_after() -> None:
@@ -52,3 +56,47 @@ def test_a_build_runs_with_collection_paused(tmp_path: Path, monkeypatch: Monkey
     build.run(build.BuildOptions((tmp_path,), tmp_path / "out", tmp_path / "figures"))
     assert seen == [False]
     assert gc.isenabled()
+
+
+# With the collector paused, a cycle made during a build is never freed: a big
+# deck would keep one per note. What a build makes must go by reference counting.
+BANK = """# Optimisers
+
+## Momentum
+
+What does momentum keep? ::: A running mean of the gradients, $v = \\beta v + g$.
+
+```check
+cite $v = \\beta v + g$
+```
+
+{{c1::Adam}} keeps {{c2::two}} moments of the gradient.
+<!-- id: adam -->
+
+The ==learning rate== scales {{c1::every {{c2::step}}}}.
+"""
+
+
+def _cyclic_garbage(run: Callable[[], object]) -> int:
+    gc.collect()
+    with no_cyclic_gc():
+        run()
+        return gc.collect()  # what reference counting left behind
+
+
+def test_counting_cloze_cards_leaves_no_cycles() -> None:
+    assert _cyclic_garbage(lambda: cloze_ordinals("{{c1::a {{c2::b}}}} and {{c3::c}}")) == 0
+
+
+def test_a_mathjax_build_leaves_no_cycles(tmp_path: Path) -> None:
+    (tmp_path / "content").mkdir()
+    (tmp_path / "content" / "bank.md").write_text(BANK, encoding="utf-8")
+    options = build.BuildOptions(
+        (tmp_path / "content",), tmp_path / "out", tmp_path / "figures", math=MathMode.MATHJAX
+    )
+    build.run(options)  # first use: lazy imports and caches, made once per process
+    shutil.rmtree(tmp_path / "out")
+    result: list[build.BuildResult] = []
+    assert _cyclic_garbage(lambda: result.append(build.run(options))) == 0
+    assert result[0].summary.notes == 3
+    assert not result[0].diagnostics

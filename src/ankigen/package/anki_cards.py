@@ -79,14 +79,14 @@ def cloze_ordinals(text: str) -> tuple[int, ...]:
     """The 0-based ordinals of the cards Anki makes from a cloze field: ``cN`` is card
     ``N-1``, nested clozes included, ``c0`` never."""
     numbers: set[int] = set()
-
-    def collect(nodes: list[_Node]) -> None:
-        for node in nodes:
+    # A stack, not a nested function that calls itself: that function and its
+    # cell form a cycle, which the paused cyclic GC of a build never frees.
+    pending = [_parse(text)]
+    while pending:
+        for node in pending.pop():
             if isinstance(node, _Cloze) and node.number != 0:
                 numbers.add(node.number)
-                collect(node.children)
-
-    collect(_parse(text))
+                pending.append(node.children)
     return tuple(number - 1 for number in sorted(numbers))
 
 

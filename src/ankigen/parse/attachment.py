@@ -14,6 +14,7 @@ walker's state stays the walker's (``parse.states``).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 
 from markdown_it.token import Token
@@ -39,7 +40,8 @@ def attach_fence(
 ) -> None:
     """File a ``formulas`` fence under ``formulas``, a ``check`` under the section's last item."""
     problems.unclosed_fence(fence, lines, sink)
-    code = CodeBlock(fence.info.strip(), fence.content, line_of(fence) + 1)
+    # Interned: one "check" string for the tens of thousands of blocks of a big deck.
+    code = CodeBlock(sys.intern(fence.info.strip()), fence.content, line_of(fence) + 1)
     if code.kind == "formulas":
         formulas.append(code)
         return

@@ -17,7 +17,7 @@ from markdown_it.token import Token
 
 from ankigen import anki_markup
 from ankigen.diagnostics import Sink
-from ankigen.model import Item, ItemKind
+from ankigen.model import Fragment, Item, ItemKind
 from ankigen.parse import token_meta
 from ankigen.parse.claims import item_claims
 from ankigen.parse.fragment import render_blocks, render_inline
@@ -47,7 +47,9 @@ def freeze_section(
     walked = Walker(lines, sink).walk(tokens)
     _mathjax_delimiters(tokens, sink)
     _refused_links(tokens, lines, sink)
-    items = tuple(_freeze(draft, front, key, sink, lines) for draft in walked.drafts)
+    # Items of a section mostly carry the same tags: one tuple each, not one per item.
+    tags: dict[tuple[str, ...], tuple[str, ...]] = {}
+    items = tuple(_freeze(draft, front, key, sink, lines, tags) for draft in walked.drafts)
     return SectionResult(
         walked.title,
         items,
@@ -98,8 +100,12 @@ def _freeze(
     key: str,
     sink: Sink,
     lines: Sequence[str],
+    shared_tags: dict[tuple[str, ...], tuple[str, ...]],
 ) -> Item:
-    """Render a draft's tokens and fix its identity (its subdeck is the file's to name)."""
+    """Render a draft's tokens and fix its identity (its subdeck is the file's to name).
+
+    ``shared_tags`` holds the tag tuples met so far in the section, to reuse.
+    """
     question, answer = with_columns(
         lines,
         render_inline(draft.front, draft.line),
@@ -113,18 +119,20 @@ def _freeze(
     if not is_cloze and answer.is_empty and not answer.maths and not answer.images:
         message = "empty answer: write the answer after ':::'"
         sink.error(draft.line, message, column=at, code="AG106")
-    tags = _unique([*front.tags, *draft.tags, *draft.metadata.tags])
+    tags = tuple(_unique([*front.tags, *draft.tags, *draft.metadata.tags]))
+    tags = shared_tags.setdefault(tags, tags)
+    answer_source = "\n\n".join(s for s in draft.answer_source if s)
     return Item(
         kind=draft.kind,
         line=draft.line,
-        front=question,
-        back=answer,
+        front=_sharing_text(question, draft.question_source),
+        back=_sharing_text(answer, answer_source),
         guid=note_guid(key, draft.metadata.note_id, draft.question_source),
         note_id=draft.metadata.note_id,
-        tags=tuple(tags),
+        tags=tags,
         subdeck=None,
         question_source=draft.question_source,
-        answer_source="\n\n".join(s for s in draft.answer_source if s),
+        answer_source=answer_source,
         checks=tuple(draft.checks),
         claims=item_claims(
             draft.kind,
@@ -134,6 +142,17 @@ def _freeze(
             lines,
         ),
     )
+
+
+def _sharing_text(fragment: Fragment, source: str) -> Fragment:
+    """``fragment``, its HTML the very string ``source`` when the two are equal.
+
+    Plain text renders as itself; a big deck then holds such a text once, not
+    twice (strings never change, so sharing one is safe).
+    """
+    if fragment.html is source or fragment.html != source:
+        return fragment
+    return Fragment(source, fragment.maths, fragment.images)
 
 
 def note_guid(deck_key: str, note_id: str | None, question_source: str) -> str:

@@ -129,9 +129,11 @@ def _decode_item(start: int, value: Any) -> Item:
     # Not Item(*fields): a frozen dataclass sets each field through object.__setattr__,
     # which doubles the cost of decoding the tens of thousands of items of a big deck.
     # KNOWN_FIELDS checks that these are Item's fields, in order, and that it has no
-    # __post_init__ and no slots, so this is the instance Item(*fields) makes.
+    # __post_init__, so this is the instance Item(*fields) makes; each slot's own
+    # descriptor stores its field (Item has slots: no __dict__ to fill at once).
     item = _new(Item)
-    item.__dict__.update(zip(_FIELDS[Item], fields, strict=True))
+    for store, value in zip(_ITEM_SETTERS, fields, strict=True):
+        store(item, value)
     return item
 
 
@@ -173,9 +175,18 @@ _FIELDS: dict[type, tuple[str, ...]] = {
     Claim: ("text", "formula", "line", "column", "required"),
     Diagnostic: ("file", "line", "message", "severity", "detail", "column", "code"),
 }
-KNOWN_FIELDS = all(
-    tuple(f.name for f in dataclasses.fields(cls)) == names
-    and not hasattr(cls, "__post_init__")
-    and not hasattr(cls, "__slots__")
+
+
+def _slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Any, ...]:
+    """Each slot's own setter, in ``names`` order; none unless ``cls`` has exactly these slots."""
+    if getattr(cls, "__slots__", None) != names:
+        return ()
+    return tuple(getattr(cls, name).__set__ for name in names)
+
+
+#: Item's fields stored straight into its slots (see ``_decode_item``).
+_ITEM_SETTERS = _slot_setters(Item, _FIELDS[Item])
+KNOWN_FIELDS = bool(_ITEM_SETTERS) and all(
+    tuple(f.name for f in dataclasses.fields(cls)) == names and not hasattr(cls, "__post_init__")
     for cls, names in _FIELDS.items()
 )
