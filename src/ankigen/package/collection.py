@@ -26,7 +26,7 @@ _CARD = "INSERT INTO cards VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?);"
 _INVALID_HTML_TAG = genanki.Note._INVALID_HTML_TAG_RE
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NoteRow:
     """One note as the database holds it, and its cards' ordinals."""
 
