@@ -898,6 +898,11 @@ def targets(results: dict[str, object]) -> list[str]:
             out.append(f"- {n:,}: peak memory (mathjax cold) <= 1.5x ankdown: "
                        f"{_peak(ag):.0f} MB vs {_peak(ad):.0f} MB = {r:.2f}x "
                        f"({_verdict(r <= 1.5)})")
+            # Summed RSS counts each page a forked worker shares with its parent twice;
+            # summed PSS splits shared pages between the processes that share them.
+            p = ag["tree_pss_mb"] / ad["tree_pss_mb"]
+            out.append(f"  (summed PSS, shared pages counted once: {ag['tree_pss_mb']:.0f} MB vs "
+                       f"{ad['tree_pss_mb']:.0f} MB = {p:.2f}x, {_verdict(p <= 1.5)})")
     media = results.get("media")
     if media:
         runs = media["work"]["2,500 media, cold"]  # type: ignore[index]
