@@ -14,8 +14,8 @@ import click
 
 from ankigen.commands.build import BuildOptions
 from ankigen.config import settings_for
+from ankigen.cpus import usable_cpus
 from ankigen.model import MathMode
-from ankigen.parse.workers import usable_cpus
 
 F = TypeVar("F", bound=Callable[..., Any])
 

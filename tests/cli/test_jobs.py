@@ -9,7 +9,7 @@ from click.testing import CliRunner, Result
 
 from ankigen.cli import main
 from ankigen.cli_options import resolve
-from ankigen.parse.workers import usable_cpus
+from ankigen.cpus import usable_cpus
 from tests.perf.parallel_support import bank, benchmark_bank, workers_for_everything
 
 

@@ -2,28 +2,16 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import watchfiles
 
 from ankigen.commands.watch_filter import InputsFilter
-
-SRC = Path(__file__).resolve().parents[2] / "src"
+from tests.import_probe import loads
 
 
 def test_the_command_line_loads_no_watchfiles() -> None:
-    probe = "import sys, ankigen.cli; print('watchfiles' in sys.modules)"
-    ran = subprocess.run(
-        [sys.executable, "-c", probe],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "PYTHONPATH": str(SRC)},
-    )
-    assert ran.stdout.strip() == "False"
+    assert not loads("ankigen.cli", "watchfiles")
 
 
 def test_the_filter_ignores_the_build_output_and_scratch_files(tmp_path: Path) -> None:

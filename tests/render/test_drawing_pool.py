@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from ankigen import cpus
 from ankigen.render import _drawing_pool as drawing_pool
 from ankigen.render import _formula_drawing as drawing
 from ankigen.render._formula_drawing import render_formula
@@ -38,7 +39,7 @@ def _jobs() -> list[drawing.FormulaJob]:
 def test_pool_draws_what_one_process_draws(monkeypatch: pytest.MonkeyPatch) -> None:
     jobs = _jobs()
     assert len(jobs) >= drawing._POOL_THRESHOLD  # the pool is used
-    monkeypatch.setattr(drawing_pool, "usable_cores", lambda: 2)
+    monkeypatch.setattr(cpus, "usable_cpus", lambda: 2)
     pooled = list(drawing.draw_all(jobs, time_limit=30))
     alone = [drawing._draw_one(job, time_limit=30) for job in jobs]
     assert not [o for o in pooled if isinstance(o, drawing.DrawFailure)]
@@ -77,7 +78,7 @@ def test_chunks_stay_small_and_spread_over_the_workers() -> None:
     assert drawing_pool.chunk_size(30, 2) == 1
     assert drawing_pool.worker_count(30, 2) == 2
     assert drawing_pool.worker_count(1, 4) == 1
-    assert drawing_pool.usable_cores() >= 1
+    assert cpus.usable_cpus() >= 1
 
 
 _WARM_UP = """

@@ -9,10 +9,9 @@ from the cache never pays for it.
 from __future__ import annotations
 
 import ast
-import os
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.import_probe import loads
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "ankigen"
 
@@ -39,12 +38,4 @@ def test_no_package_outside_render_imports_its_modules() -> None:
 
 
 def test_the_facade_loads_no_matplotlib() -> None:
-    probe = "import sys, ankigen.render; print('matplotlib' in sys.modules)"
-    ran = subprocess.run(
-        [sys.executable, "-c", probe],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "PYTHONPATH": str(SRC.parent)},
-    )
-    assert ran.stdout.strip() == "False"
+    assert not loads("ankigen.render", "matplotlib")

@@ -49,12 +49,11 @@ class RowDeck(genanki.Deck):  # type: ignore[misc]
     def add_row(self, row: NoteRow) -> None:
         """Add a note (its model joins the deck's note types, as ``add_note`` would)."""
         _check(row)
+        self.add_model(row.model)
         self.rows.append(row)
 
     def write_to_db(self, cursor: Any, timestamp: float, id_gen: Iterator[int]) -> None:
         """genanki's deck and note-type JSON, then each note and its cards."""
-        for row in self.rows:
-            self.add_model(row.model)
         super().write_to_db(cursor, timestamp, id_gen)  # no genanki notes: only the JSON
         execute = cursor.execute
         deck_id = self.deck_id

@@ -17,7 +17,7 @@ from ankigen.parse.context import item_contexts
 from ankigen.parse.freeze import freeze_section, normalise_source, note_guid
 from ankigen.parse.frontmatter import FrontMatter, read_front_matter
 from ankigen.parse.markdown import content_parser
-from ankigen.parse.parallel import SectionText, parse_rest, worth_workers
+from ankigen.parse.parallel import SectionText, parse_rest
 from ankigen.parse.section_cache import SectionCache, SectionResult, section_key
 from ankigen.parse.sections import OutsideSection, Section, section_bounds, section_starts
 from ankigen.syntax.cloze import written
@@ -153,12 +153,9 @@ def _parse_sections(
     shape = (display_path, repr(front), key)
     results = [_section(opening, total, first_tokens, front, shape, cache)]
     del first_tokens, opening  # only the opening section's tokens were parsed up front
-    if worth_workers(len(text), jobs):
-        fresh = partial(_fresh, total=total, front=front, shape=shape)
-        results.extend(parse_rest(sections, 1, fresh, cache, shape, jobs))
-    else:
-        for number in range(1, len(sections)):
-            results.append(_section(sections.section(number), total, None, front, shape, cache))
+    # The rest: cached, parsed here, or (a big file, jobs above 1) also in workers.
+    fresh = partial(_fresh, total=total, front=front, shape=shape)
+    results.extend(parse_rest(sections, 1, fresh, cache, shape, jobs))
     for result in results:
         sink.diagnostics.extend(result.diagnostics)
     return sink, front, key, results

@@ -34,7 +34,7 @@ from ankigen.parse.section_codec import KNOWN_FIELDS
 from ankigen.parse.sections import Section
 from ankigen.parse.workers import MAX_CHUNKS, can_fork, share_chunks
 
-__all__ = ["CHUNK_CHARS", "MIN_CHARS", "SectionText", "parse_rest", "worth_workers"]
+__all__ = ["CHUNK_CHARS", "MIN_CHARS", "SectionText", "parse_rest"]
 
 #: Characters of sections to parse below which no worker is forked. Measured: a pool costs
 #: 3-8 ms of wall time (4 ms of CPU) and reading results back about 4% of their parse, and

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from ankigen.timelimit import ignore_interrupts, interrupts_held
 
-__all__ = ["MAX_CHUNKS", "can_fork", "share_chunks", "usable_cpus"]
+__all__ = ["MAX_CHUNKS", "can_fork", "share_chunks"]
 
 _CLAIM = struct.Struct(">I")
 #: At most this many chunks: their numbers (4 bytes each) must fit in the claims pipe
@@ -42,13 +42,6 @@ MAX_CHUNKS = 1024
 _ANSWER = struct.Struct(">IBQ")
 #: Room asked for in a worker's answer pipe, so it seldom waits for this process to read.
 _ANSWER_PIPE = 1 << 20
-
-
-def usable_cpus() -> int:
-    """The CPUs this process may run on (its affinity, not the machine's count)."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return os.cpu_count() or 1
 
 
 def can_fork() -> bool:

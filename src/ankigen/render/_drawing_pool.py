@@ -17,19 +17,11 @@
 from __future__ import annotations
 
 import gc
-import os
 
 #: Jobs per chunk, at most: a few tens of milliseconds of drawing.
 MAX_CHUNK = 8
 #: Aim for at least this many chunks per worker, so the work spreads evenly.
 CHUNKS_PER_WORKER = 32
-
-
-def usable_cores() -> int:
-    """Cores this process may run on."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return os.cpu_count() or 1
 
 
 def chunk_size(jobs: int, workers: int) -> int:

@@ -22,6 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 
+from ankigen import cpus
 from ankigen.gcpause import resume_in_worker
 from ankigen.render import _drawing_pool, _fallback_drawing, _tex_syntax
 from ankigen.render._formula_image import RENDER_SETTINGS, FormulaError, RenderedFormula
@@ -179,7 +180,7 @@ DrawOutcome = RenderedFormula | DrawFailure
 
 def draw_all(jobs: list[FormulaJob], time_limit: float) -> Iterator[DrawOutcome]:
     """Outcomes in job order, as they come: every core draws when there are many."""
-    workers = _drawing_pool.worker_count(len(jobs), _drawing_pool.usable_cores())
+    workers = _drawing_pool.worker_count(len(jobs), cpus.usable_cpus())
     draw = partial(_draw_one, time_limit=time_limit)
     if len(jobs) < _POOL_THRESHOLD or workers < 2:
         yield from map(draw, jobs)
