@@ -1,6 +1,6 @@
 """Images in a known folder cost one lstat per reference, with the same answers as
 resolving the whole path; raster images ship from where they are, SVGs as their
-sanitised copy."""
+sanitised bytes, held in memory."""
 
 from __future__ import annotations
 
@@ -78,13 +78,15 @@ def test_a_folder_is_resolved_once(root: Path, monkeypatch: pytest.MonkeyPatch) 
     assert calls == []
 
 
-def test_an_svg_ships_its_sanitised_copy_on_the_fast_path(root: Path) -> None:
+def test_an_svg_ships_its_sanitised_bytes_on_the_fast_path(root: Path) -> None:
     deck = root / "part" / "deck.md"
     cache = MediaCache(root.parent / "cache")
     fast = ship_image("pic.svg", deck, root, cache, place=HERE, folders=Folders(root))
     slow = ship_image("pic.svg", deck, root, cache, place=HERE)
     assert fast == slow
-    assert isinstance(fast, Shipped) and fast.media.path.parent == cache.folder
-    shipped = fast.media.path.read_bytes()
+    # Held in memory: no file in the cache, and never the source file's own bytes.
+    assert isinstance(fast, Shipped) and fast.media.path is None
+    assert not cache.folder.exists()
+    shipped = fast.media.read()
     assert b"<rect" in shipped and b"inkscape" not in shipped
     assert fast.source == (root / "part" / "pic.svg").resolve()

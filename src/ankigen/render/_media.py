@@ -25,10 +25,24 @@ except ImportError:  # Windows: no advisory locks; builds there share no cache a
 
 @dataclass(frozen=True)
 class MediaFile:
-    """A file shipped in the deck: its name in Anki's media folder and its bytes on disk."""
+    """A file shipped in the deck: its name in Anki's media folder, and its bytes.
+
+    The bytes are on disk at ``path`` (a cache file, or a raster image where it
+    is), or held in memory as ``data`` with no ``path``: a sanitised SVG image,
+    so a build of thousands of them creates no file per image (``MediaCache.hold``).
+    """
 
     name: str
-    path: Path
+    path: Path | None
+    data: bytes | None = None
+
+    def read(self) -> bytes:
+        """The bytes that ship: held in memory, or read from ``path``."""
+        if self.data is not None:
+            return self.data
+        if self.path is None:
+            raise ValueError(f"media file {self.name} has neither bytes nor a path")
+        return self.path.read_bytes()
 
 
 @dataclass(frozen=True)
@@ -73,11 +87,26 @@ def content_hash(*parts: str | bytes) -> str:
     return digest.hexdigest()[:20]
 
 
+#: Sanitised SVG bytes one cache holds in memory before it writes them to disk instead.
+HELD_BYTES = 64 * 1024 * 1024
+
+
 class MediaCache:
     """A folder of rendered media keyed by file name (names carry the hash)."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+        self._held = 0
+
+    def hold(self, name: str, data: bytes) -> MediaFile:
+        """Media that needs no cache file: kept in memory, or cached once too many are held.
+
+        Packaging reads the bytes either way; only the memory held is bounded.
+        """
+        if self._held + len(data) > HELD_BYTES:
+            return self.get(name) if self.has(name) else self.put(name, data)
+        self._held += len(data)
+        return MediaFile(name, None, data)
 
     def path(self, name: str) -> Path:
         """Where the media file ``name`` is (or would be) cached."""
