@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.render import Failed, Folders, MediaCache, Place, Shipped, ship_image
+from ankigen.render import Failed, Folders, MediaCache, Place, Shipped, _media, ship_image
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 16
 SVG = (
@@ -90,3 +90,16 @@ def test_an_svg_ships_its_sanitised_bytes_on_the_fast_path(root: Path) -> None:
     shipped = fast.media.read()
     assert b"<rect" in shipped and b"inkscape" not in shipped
     assert fast.source == (root / "part" / "pic.svg").resolve()
+
+
+def test_past_the_memory_budget_an_svg_ships_from_a_cache_file(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deck = root / "part" / "deck.md"
+    held = ship_image("pic.svg", deck, root, MediaCache(root.parent / "a"), place=HERE)
+    monkeypatch.setattr(_media, "HELD_BYTES", 10)
+    cache = MediaCache(root.parent / "cache")
+    written = ship_image("pic.svg", deck, root, cache, place=HERE)
+    assert isinstance(held, Shipped) and isinstance(written, Shipped)
+    assert written.media.path == cache.path(held.media.name)
+    assert written.media.name == held.media.name and written.media.read() == held.media.read()

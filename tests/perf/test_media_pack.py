@@ -57,6 +57,26 @@ def test_unchanged_media_come_from_the_pack(tmp_path: Path) -> None:
     assert changed == deflate(b"<svg>changed, and longer</svg>")
 
 
+def test_held_media_come_from_the_pack_while_their_bytes_are_the_same(tmp_path: Path) -> None:
+    cache = MediaCache(tmp_path / "cache")
+    held = [cache.hold(f"m{i}.svg", f"<svg>{i}</svg>".encode() * 50) for i in range(3)]
+    assert all(file.path is None for file in held)  # in memory: no cache file each
+    with MediaPack(cache, "deck") as pack:
+        first = [pack.deflated(file) for file in held]
+        pack.save()
+    assert first == [deflate(file.read()) for file in held]
+    with MediaPack(cache, "deck") as pack:
+        assert [pack.deflated(file) for file in held] == first
+        assert pack.reused == 3
+    # Other bytes under a name the pack knows (of the same length): deflated afresh.
+    other = MediaFile("m1.svg", None, b"<svg>9</svg>" * 50)
+    on_disk = cache.put("m2.svg", held[2].read())  # the same bytes, now a file: not reused
+    with MediaPack(cache, "deck") as pack:
+        assert pack.deflated(other) == deflate(other.read())
+        assert pack.deflated(on_disk) == first[2]
+        assert pack.reused == 0
+
+
 def test_a_damaged_pack_is_ignored(tmp_path: Path) -> None:
     cache = MediaCache(tmp_path / "cache")
     file = cache.put("m.svg", b"<svg/>")
