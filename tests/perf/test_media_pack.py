@@ -7,6 +7,9 @@ import os
 import zipfile
 from pathlib import Path
 
+import pytest
+
+from ankigen.package import media_pack
 from ankigen.package.media_pack import MediaPack, deflate, write_deflated
 from ankigen.render import MediaCache, MediaFile
 
@@ -97,3 +100,22 @@ def test_a_streamed_entry_equals_writestr() -> None:
     with zipfile.ZipFile(whole, "w", compression=zipfile.ZIP_DEFLATED) as other:
         other.writestr(_entry("c"), payload)
     assert streamed.getvalue() == whole.getvalue()
+
+
+def test_held_bytes_are_reused_only_when_the_entry_inflates_to_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every CRC matches: bytes of the same length under a name the pack knows.
+    monkeypatch.setattr(media_pack.zlib, "crc32", lambda data: 7)
+    cache = MediaCache(tmp_path / "cache")
+    judged = MediaFile("m.svg", None, b"<svg>the bytes judged</svg>")
+    with MediaPack(cache, "deck") as pack:
+        pack.deflated(judged)
+        pack.save()
+    forged = MediaFile("m.svg", None, b"<svg>the bytes JUDGED</svg>")
+    with MediaPack(cache, "deck") as pack:
+        assert pack.deflated(forged).data == deflate(forged.read()).data
+        assert pack.reused == 0
+    with MediaPack(cache, "deck") as pack:
+        assert pack.deflated(judged).data == deflate(judged.read()).data
+        assert pack.reused == 1

@@ -4,8 +4,8 @@ Deflating the same 2,500 images on every rebuild cost more than the rest of
 packaging. After a build the deflated bytes of every media entry go into one
 pack file in the cache (``<stem>.media.pack``); the next build copies an
 entry's bytes from it as they are, when the media file still has the size and
-modification time it had then (bytes held in memory: the same size and CRC
-under the same content-hashed name), and deflates only the rest.
+modification time it had then (bytes held in memory: when the entry of
+their content-hashed name inflates to them), and deflates only the rest.
 
 The bytes written are exactly those ``ZipFile.writestr`` writes: the same
 zlib settings (raw deflate, default level), one ``compress`` call over the
@@ -103,13 +103,17 @@ class MediaPack:
         return self._keep(file.name, version, deflate(file.path.read_bytes()))
 
     def _held(self, name: str, raw: bytes) -> Deflated:
-        """Bytes in memory, deflated: reused from the pack when the entry was made of them."""
+        """Bytes in memory, deflated: reused from the pack when they inflate to these bytes.
+
+        Inflating costs a fraction of deflating, and proves that what ships is
+        exactly the bytes the build judged (a CRC could be matched on purpose).
+        """
         version = (len(raw), _HELD)
         crc = zlib.crc32(raw)
         entry = self._old.get(name)
         if entry and (entry.size, entry.mtime_ns, entry.crc) == (*version, crc):
             data = self._read(entry)
-            if data is not None:
+            if data is not None and _inflates_to(data, raw):
                 self.reused += 1
                 return self._keep(name, version, Deflated(data, crc, entry.size))
         return self._keep(name, version, deflate(raw))
@@ -165,6 +169,16 @@ class MediaPack:
         except OSError:
             return None
         return data if len(data) == entry.length else None
+
+
+def _inflates_to(data: bytes, raw: bytes) -> bool:
+    """True when the raw deflate stream ``data`` holds exactly ``raw`` and ends there."""
+    inflater = zlib.decompressobj(-15)
+    try:
+        inflated = inflater.decompress(data, len(raw) + 1)
+    except zlib.error:
+        return False
+    return inflated == raw and inflater.eof and not inflater.unused_data
 
 
 def write_deflated(archive: ZipFile, info: ZipInfo, deflated: Deflated) -> None:

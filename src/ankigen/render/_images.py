@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import stat
@@ -232,19 +233,24 @@ def _name_problem(target: str, relative: str, root: Path) -> str | None:
         written = "%00" if "%00" in target else "a NUL character"
         return f"image path '{_shown(target)}' contains {written}; remove it from the path"
     name_max, path_max = _name_limits(root)
-    too_long = next((p for p in Path(relative).parts if len(os.fsencode(p)) > name_max), None)
+    encoded = os.fsencode(relative)
+    # A path no longer than a name holds no name that is too long.
+    too_long = None
+    if len(encoded) > name_max:
+        too_long = next((p for p in Path(relative).parts if len(os.fsencode(p)) > name_max), None)
     if too_long is not None:
         return (
             f"image path '{_shown(relative)}' has a file or folder name of "
             f"{len(os.fsencode(too_long))} bytes; this file system allows {name_max}: "
             "rename the file"
         )
-    if len(os.fsencode(relative)) > path_max:
+    if len(encoded) > path_max:
         shown = _shown(relative)
         return f"image path '{shown}' is longer than this file system allows ({path_max} bytes)"
     return None
 
 
+@functools.lru_cache(maxsize=16)
 def _name_limits(root: Path) -> tuple[int, int]:
     """The file system's longest file name and longest path, in bytes."""
     try:

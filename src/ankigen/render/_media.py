@@ -102,9 +102,11 @@ class MediaCache:
         """Media that needs no cache file: kept in memory, or cached once too many are held.
 
         Packaging reads the bytes either way; only the memory held is bounded.
+        A cache file is written even when one of that name exists: what ships
+        is these bytes.
         """
         if self._held + len(data) > HELD_BYTES:
-            return self.get(name) if self.has(name) else self.put(name, data)
+            return self.put(name, data)
         self._held += len(data)
         return MediaFile(name, None, data)
 
