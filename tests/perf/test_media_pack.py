@@ -5,11 +5,11 @@ from __future__ import annotations
 import io
 import os
 import zipfile
+import zlib
 from pathlib import Path
 
 import pytest
 
-from ankigen.package import media_pack
 from ankigen.package.media_pack import MediaPack, deflate, write_deflated
 from ankigen.render import MediaCache, MediaFile
 
@@ -106,7 +106,7 @@ def test_held_bytes_are_reused_only_when_the_entry_inflates_to_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Every CRC matches: bytes of the same length under a name the pack knows.
-    monkeypatch.setattr(media_pack.zlib, "crc32", lambda data: 7)
+    monkeypatch.setattr(zlib, "crc32", lambda data: 7)
     cache = MediaCache(tmp_path / "cache")
     judged = MediaFile("m.svg", None, b"<svg>the bytes judged</svg>")
     with MediaPack(cache, "deck") as pack:
