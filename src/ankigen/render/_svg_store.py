@@ -16,7 +16,9 @@ system's clock would keep its times. And the bytes are sanitised bytes
 only: each is checked, when the build takes it, to hash to the media name
 it ships under, so a damaged store is read again rather than trusted. The
 store's key holds ankigen's code fingerprint: a new allow-list judges every
-file again.
+file again. (The cache folder is ankigen's own, trusted as it is for the
+formula images kept there; an identity with nanosecond times cannot be
+foretold by someone writing a store elsewhere.)
 """
 
 from __future__ import annotations
