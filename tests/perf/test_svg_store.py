@@ -9,7 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.render import Folders, MediaCache, Place, Shipped, _images, _svg_store, ship_image
+from ankigen.render import (
+    Folders,
+    MediaCache,
+    Place,
+    Shipped,
+    _images,
+    _media,
+    _svg_store,
+    ship_image,
+)
 from ankigen.render._svg_store import SvgStore
 
 SVG = (
@@ -160,3 +169,15 @@ def test_the_store_keeps_only_what_the_deck_shows_and_is_not_rewritten_unchanged
     assert (stored.stat().st_mtime_ns, stored.stat().st_ino) == written
     SvgStore(cache, "deck").save()  # a build that no longer shows the image
     assert SvgStore(cache, "deck")._old == {}
+
+
+def test_past_the_memory_budget_nothing_is_stored(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_media, "HELD_BYTES", 10)
+    cache = MediaCache(tmp_path / "cache")
+    first = _built_once(root, cache)
+    assert first.media.path is not None  # written to the cache instead
+    reads = _counting_reads(monkeypatch)
+    assert _ship(root, cache, SvgStore(cache, "deck")) == first
+    assert reads == [root / "pic.svg"]

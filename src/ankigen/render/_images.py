@@ -185,9 +185,10 @@ def _ship_resolved(
     cleaned = sanitise_svg(data)
     if isinstance(cleaned, RefusedSvg):
         return place.failed(f"SVG image '{relative}' {cleaned.reason}", code="AG602")
+    media = cache.hold(svg_name(cleaned.data), cleaned.data)
     if store is not None:
-        store.put(resolved, before, after, cleaned.data)
-    return Shipped(cache.hold(svg_name(cleaned.data), cleaned.data), resolved)
+        store.put(resolved, before, after, media)
+    return Shipped(media, resolved)
 
 
 def _read(path: Path) -> tuple[bytes, os.stat_result, os.stat_result]:

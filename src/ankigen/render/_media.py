@@ -11,7 +11,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,14 +118,16 @@ class MediaCache:
         """True when ``name`` is already cached."""
         return self.path(name).is_file()
 
-    def put(self, name: str, data: bytes) -> MediaFile:
-        """Store bytes under ``name`` atomically, so a crash never leaves half a file."""
+    def put(self, name: str, data: bytes | Sequence[bytes]) -> MediaFile:
+        """Store bytes (or pieces written one after the other) under ``name`` atomically,
+        so a crash never leaves half a file."""
         self.folder.mkdir(parents=True, exist_ok=True)
         target = self.path(name)
         fd, temp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
         try:
             with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
+                for piece in (data,) if isinstance(data, bytes) else data:
+                    handle.write(piece)
             os.replace(temp, target)
         except BaseException:
             Path(temp).unlink(missing_ok=True)

@@ -115,9 +115,12 @@ def _judged_value(text: bytes) -> bool:
     text after a ``>`` cannot be in a value).
     """
     body = text.rstrip(b"\n")
-    if (body == text or body.endswith(b">")) and not any(c in body for c in _JUDGED_CHARACTERS):
-        return False
-    return _JUDGED_VALUE.search(text) is not None
+    if body != text and not body.endswith(b">"):
+        return _JUDGED_VALUE.search(text) is not None
+    for character in _JUDGED_CHARACTERS:
+        if character in body:
+            return _JUDGED_VALUE.search(text) is not None
+    return False
 
 
 def _well_formed(data: bytes) -> bool:

@@ -77,13 +77,21 @@ class SvgStore:
         self._new[key] = entry
         return self._cache.hold(entry[1], entry[2])
 
-    def put(self, source: Path, before: os.stat_result, after: os.stat_result, data: bytes) -> None:
-        """Keep the sanitised bytes of ``source``, read between the two ``fstat`` s given."""
+    def put(
+        self, source: Path, before: os.stat_result, after: os.stat_result, media: MediaFile
+    ) -> None:
+        """Keep the sanitised image of ``source``, read between the two ``fstat`` s given.
+
+        Only images held in memory are kept: the store is no bigger than the
+        memory a build may hold them in (``HELD_BYTES``).
+        """
         version = identity(before)
         newest = max(before.st_mtime_ns, before.st_ctime_ns)
-        if version != identity(after) or self._began_ns - newest < _SETTLED_NS:
-            return  # changing while read, or too recently: read again next time
-        self._new[str(source)] = (version, svg_name(data), data)
+        if media.data is None or version != identity(after):
+            return  # past the memory budget, or changing while read
+        if self._began_ns - newest < _SETTLED_NS:
+            return  # changed too recently: read again next time
+        self._new[str(source)] = (version, media.name, media.data)
         self._changed = True
 
     def save(self) -> None:
@@ -99,7 +107,8 @@ class SvgStore:
             offset += len(data)
         head = {"format": _FORMAT, "code": code_fingerprint(), "entries": index}
         encoded = json.dumps(head, separators=(",", ":")).encode("utf-8")
-        self._cache.put(self._name, _HEADER.pack(len(encoded)) + encoded + b"".join(blobs))
+        # Written piece by piece: no second copy of every image in memory.
+        self._cache.put(self._name, [_HEADER.pack(len(encoded)), encoded, *blobs])
 
     def _load(self) -> dict[str, _Entry]:
         """The last build's entries; none when there is no store, or a damaged or foreign one."""
