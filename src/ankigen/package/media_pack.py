@@ -85,8 +85,8 @@ class MediaPack:
         """The deflated bytes of a media file: from the pack when unchanged, else fresh.
 
         A file on disk is unchanged while it has the size and modification time
-        it had; bytes held in memory while they have the size and CRC the entry
-        was made from (their name is their content hash).
+        it had; bytes held in memory when the entry of their name (their content
+        hash) has their size and CRC and inflates to exactly them.
         """
         if file.data is not None:
             return self._held(file.name, file.data)
