@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.render import Failed, Folders, MediaCache, Place, Shipped, _media, ship_image
+from ankigen.render import Failed, Folders, MediaCache, Place, Shipped, _images, _media, ship_image
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 16
 SVG = (
@@ -103,3 +103,12 @@ def test_past_the_memory_budget_an_svg_ships_from_a_cache_file(
     assert isinstance(held, Shipped) and isinstance(written, Shipped)
     assert written.media.path == cache.path(held.media.name)
     assert written.media.name == held.media.name and written.media.read() == held.media.read()
+
+
+@pytest.mark.skipif(not hasattr(os, "O_NOFOLLOW"), reason="no O_NOFOLLOW here")
+def test_a_symlink_put_in_place_of_a_judged_file_is_not_read(root: Path) -> None:
+    # _read opens what the lstat judged; a symlink swapped in since is refused, not followed.
+    with pytest.raises(OSError):
+        _images._read(root / "link.png")
+    data, before, after = _images._read(root / "img.png")
+    assert data == PNG and before.st_size == after.st_size == len(PNG)

@@ -4,7 +4,10 @@ file changed just before the build reads it again."""
 
 from __future__ import annotations
 
+import io
 import os
+import shutil
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -20,6 +23,7 @@ from ankigen.render import (
     ship_image,
 )
 from ankigen.render._svg_store import SvgStore
+from tests.reliability.support import run_cli
 
 SVG = (
     b'<svg xmlns="http://www.w3.org/2000/svg" width="4"><title>t</title>'
@@ -181,3 +185,41 @@ def test_past_the_memory_budget_nothing_is_stored(
     reads = _counting_reads(monkeypatch)
     assert _ship(root, cache, SvgStore(cache, "deck")) == first
     assert reads == [root / "pic.svg"]
+
+
+def test_builds_from_the_store_write_what_cold_builds_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_svg_store, "_SETTLED_NS", -(10**12))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    content = tmp_path / "content"
+    content.mkdir()
+    deck = content / "deck.md"
+    deck.write_text("# Pictures\n\nWhich one? ::: This one. ![a bar](pic.svg)\n", "utf-8")
+    (content / "pic.svg").write_bytes(SVG)
+
+    def build(out: str) -> bytes:
+        result = run_cli(["build", "content", "--out", out, "--math", "mathjax"])
+        assert result.exit_code == 0, result.output
+        return (tmp_path / out / "deck.apkg").read_bytes()
+
+    def cold() -> bytes:
+        shutil.rmtree(tmp_path / "cold", ignore_errors=True)
+        return build("cold")
+
+    build("out")
+    assert (tmp_path / "out" / ".cache" / "deck.svgs").is_file()
+    deck.write_text(deck.read_text("utf-8").replace("This one.", "This one, here."), "utf-8")
+    reads = _counting_reads(monkeypatch)
+    warm = build("out")
+    assert reads == []  # the image came from the store
+    assert warm == cold()
+    (content / "pic.svg").write_bytes(OTHER)  # same size, another picture
+    reads.clear()
+    warm = build("out")
+    assert reads == [(content / "pic.svg").resolve()]
+    assert warm == cold()
+    with zipfile.ZipFile(io.BytesIO(warm)) as apkg:
+        assert b'x="3"' in apkg.read("0")
