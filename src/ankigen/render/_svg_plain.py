@@ -154,13 +154,21 @@ def _flat(head: bytes, rest: bytes, dropped: set[bytes]) -> bytes | None:
     tail gone, and ``" />"`` for ``"/>"`` (no value and no text holds ``>``
     in a plain document).
     """
+    # Each name is judged on the source as it is, so whether a dropped element
+    # nested in another counts does not hang on the order a set is walked in.
+    for name in dropped:
+        if _has_start_tag(name, _dropped_leaf(name).sub(b"", rest)):
+            return None  # a dropped element with elements inside
     for name in dropped:
         rest = _dropped_leaf(name).sub(b"", rest)
-        if any(b"<" + name + end in rest for end in (b" ", b"/", b">")):
-            return None  # a dropped element with elements inside
     if rest.startswith(b"</") or rest.count(b"></") != rest.count(b"/></"):
         return None  # an element with nothing inside: ElementTree writes "<g />"
     return head + b">" + rest[: rest.rfind(b">") + 1].replace(b"/>", b" />")
+
+
+def _has_start_tag(name: bytes, text: bytes) -> bool:
+    """True when ``text`` still holds a start tag of the element ``name``."""
+    return any(b"<" + name + end in text for end in (b" ", b"/", b">"))
 
 
 @functools.lru_cache(maxsize=64)
