@@ -38,7 +38,7 @@ def _reference(collection: bytes, media: list[MediaFile]) -> bytes:
         names = {str(index): file.name for index, file in enumerate(media)}
         archive.writestr(package._entry("media", date), json.dumps(names))
         for index, file in enumerate(media):
-            archive.writestr(package._entry(str(index), date), file.path.read_bytes())
+            archive.writestr(package._entry(str(index), date), file.read())
     return buffer.getvalue()
 
 
