@@ -201,9 +201,9 @@ def _placed_items(
 ) -> list[Item]:
     """Every item with its subdeck and context line, which depend on the whole file."""
     placed = [
-        _Place(item.kind, item.question_source, section, callout_title)
+        _Place(item.kind, asks, section, callout_title)
         for result in results
-        for item, (section, callout_title) in zip(result.items, result.places, strict=True)
+        for item, (section, callout_title, asks) in zip(result.items, result.places, strict=True)
     ]
     contexts = item_contexts(placed, front, sink)
     items: list[Item] = []
@@ -221,7 +221,7 @@ class _Place(NamedTuple):
     """What the context rule reads of an item (see ``parse.context``); a tuple: cheap."""
 
     kind: ItemKind
-    question_source: str
+    asks: bool
     section: str | None
     callout_title: str | None
 
