@@ -15,8 +15,17 @@ import pytest
 from ankigen import model
 from ankigen.model import Claim, CodeBlock, Fragment, ImageRef, Item, ItemKind, Math
 from ankigen.parse import parse_text
+from ankigen.render import Note
 
-PER_ITEM = [model.Math, model.ImageRef, model.Fragment, model.CodeBlock, model.Claim, model.Item]
+PER_ITEM = [
+    model.Math,
+    model.ImageRef,
+    model.Fragment,
+    model.CodeBlock,
+    model.Claim,
+    model.Item,
+    Note,  # one per item too, alive while the deck is packaged
+]
 
 
 @pytest.mark.parametrize("cls", PER_ITEM, ids=lambda cls: cls.__name__)

@@ -23,7 +23,7 @@ from ankigen.render._media import Failed, MediaCache, MediaFile, Place, ShipResu
 from ankigen.render._note_cache import CachedNote, NoteCache
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Note:
     """One note, ready to package: note type, field HTML, identity, tags and deck."""
 
