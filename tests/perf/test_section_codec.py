@@ -33,8 +33,6 @@ ITEMS = st.builds(
     st.none() | TEXT,
     st.lists(TEXT, max_size=3).map(tuple),
     st.none() | TEXT,
-    TEXT,
-    TEXT,
     st.lists(BLOCKS, max_size=2).map(tuple),
     st.lists(CLAIMS, max_size=3).map(tuple),
     st.none() | TEXT,
@@ -46,7 +44,7 @@ RESULTS = st.builds(
     SectionResult,
     st.none() | TEXT,
     st.lists(ITEMS, max_size=4).map(tuple),
-    st.lists(st.tuples(st.none() | TEXT, st.none() | TEXT), max_size=4).map(tuple),
+    st.lists(st.tuples(st.none() | TEXT, st.none() | TEXT, st.booleans()), max_size=4).map(tuple),
     st.lists(BLOCKS, max_size=2).map(tuple),
     st.lists(DIAGNOSTICS, max_size=2).map(tuple),
 )
