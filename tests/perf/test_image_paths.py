@@ -1,6 +1,6 @@
 """Images in a known folder cost one lstat per reference, with the same answers as
 resolving the whole path; raster images ship from where they are, SVGs as their
-sanitised copy."""
+sanitised bytes, held in memory."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.render import Failed, Folders, MediaCache, Place, Shipped, ship_image
+from ankigen.render import Failed, Folders, MediaCache, Place, Shipped, _images, _media, ship_image
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 16
 SVG = (
@@ -78,13 +78,37 @@ def test_a_folder_is_resolved_once(root: Path, monkeypatch: pytest.MonkeyPatch) 
     assert calls == []
 
 
-def test_an_svg_ships_its_sanitised_copy_on_the_fast_path(root: Path) -> None:
+def test_an_svg_ships_its_sanitised_bytes_on_the_fast_path(root: Path) -> None:
     deck = root / "part" / "deck.md"
     cache = MediaCache(root.parent / "cache")
     fast = ship_image("pic.svg", deck, root, cache, place=HERE, folders=Folders(root))
     slow = ship_image("pic.svg", deck, root, cache, place=HERE)
     assert fast == slow
-    assert isinstance(fast, Shipped) and fast.media.path.parent == cache.folder
-    shipped = fast.media.path.read_bytes()
+    # Held in memory: no file in the cache, and never the source file's own bytes.
+    assert isinstance(fast, Shipped) and fast.media.path is None
+    assert not cache.folder.exists()
+    shipped = fast.media.read()
     assert b"<rect" in shipped and b"inkscape" not in shipped
     assert fast.source == (root / "part" / "pic.svg").resolve()
+
+
+def test_past_the_memory_budget_an_svg_ships_from_a_cache_file(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deck = root / "part" / "deck.md"
+    held = ship_image("pic.svg", deck, root, MediaCache(root.parent / "a"), place=HERE)
+    monkeypatch.setattr(_media, "HELD_BYTES", 10)
+    cache = MediaCache(root.parent / "cache")
+    written = ship_image("pic.svg", deck, root, cache, place=HERE)
+    assert isinstance(held, Shipped) and isinstance(written, Shipped)
+    assert written.media.path == cache.path(held.media.name)
+    assert written.media.name == held.media.name and written.media.read() == held.media.read()
+
+
+@pytest.mark.skipif(not hasattr(os, "O_NOFOLLOW"), reason="no O_NOFOLLOW here")
+def test_a_symlink_put_in_place_of_a_judged_file_is_not_read(root: Path) -> None:
+    # _read opens what the lstat judged; a symlink swapped in since is refused, not followed.
+    with pytest.raises(OSError):
+        _images._read(root / "link.png")
+    data, before, after = _images._read(root / "img.png")
+    assert data == PNG and before.st_size == after.st_size == len(PNG)

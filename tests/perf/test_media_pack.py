@@ -5,7 +5,10 @@ from __future__ import annotations
 import io
 import os
 import zipfile
+import zlib
 from pathlib import Path
+
+import pytest
 
 from ankigen.package.media_pack import MediaPack, deflate, write_deflated
 from ankigen.render import MediaCache, MediaFile
@@ -57,6 +60,26 @@ def test_unchanged_media_come_from_the_pack(tmp_path: Path) -> None:
     assert changed == deflate(b"<svg>changed, and longer</svg>")
 
 
+def test_held_media_come_from_the_pack_while_their_bytes_are_the_same(tmp_path: Path) -> None:
+    cache = MediaCache(tmp_path / "cache")
+    held = [cache.hold(f"m{i}.svg", f"<svg>{i}</svg>".encode() * 50) for i in range(3)]
+    assert all(file.path is None for file in held)  # in memory: no cache file each
+    with MediaPack(cache, "deck") as pack:
+        first = [pack.deflated(file) for file in held]
+        pack.save()
+    assert first == [deflate(file.read()) for file in held]
+    with MediaPack(cache, "deck") as pack:
+        assert [pack.deflated(file) for file in held] == first
+        assert pack.reused == 3
+    # Other bytes under a name the pack knows (of the same length): deflated afresh.
+    other = MediaFile("m1.svg", None, b"<svg>9</svg>" * 50)
+    on_disk = cache.put("m2.svg", held[2].read())  # the same bytes, now a file: not reused
+    with MediaPack(cache, "deck") as pack:
+        assert pack.deflated(other) == deflate(other.read())
+        assert pack.deflated(on_disk) == first[2]
+        assert pack.reused == 0
+
+
 def test_a_damaged_pack_is_ignored(tmp_path: Path) -> None:
     cache = MediaCache(tmp_path / "cache")
     file = cache.put("m.svg", b"<svg/>")
@@ -77,3 +100,22 @@ def test_a_streamed_entry_equals_writestr() -> None:
     with zipfile.ZipFile(whole, "w", compression=zipfile.ZIP_DEFLATED) as other:
         other.writestr(_entry("c"), payload)
     assert streamed.getvalue() == whole.getvalue()
+
+
+def test_held_bytes_are_reused_only_when_the_entry_inflates_to_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every CRC matches: bytes of the same length under a name the pack knows.
+    monkeypatch.setattr(zlib, "crc32", lambda data: 7)
+    cache = MediaCache(tmp_path / "cache")
+    judged = MediaFile("m.svg", None, b"<svg>the bytes judged</svg>")
+    with MediaPack(cache, "deck") as pack:
+        pack.deflated(judged)
+        pack.save()
+    forged = MediaFile("m.svg", None, b"<svg>the bytes JUDGED</svg>")
+    with MediaPack(cache, "deck") as pack:
+        assert pack.deflated(forged).data == deflate(forged.read()).data
+        assert pack.reused == 0
+    with MediaPack(cache, "deck") as pack:
+        assert pack.deflated(judged).data == deflate(judged.read()).data
+        assert pack.reused == 1

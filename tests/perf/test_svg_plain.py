@@ -11,11 +11,14 @@ hostile cases' SVGs and on mutations of them.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+from unittest.mock import patch
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from ankigen.render import _svg_plain as svg_plain
 from ankigen.render import _svg_safety as svg_safety
 from ankigen.render._svg_plain import plain_svg
 from ankigen.render._svg_safety import CleanSvg, sanitise_svg
@@ -111,7 +114,8 @@ def _documents(draw: st.DrawFn) -> bytes:
         close = "/>"
         body = ""
     else:
-        close = f">{body}</{root_name}>"
+        text = draw(st.sampled_from(["", "", "t", "\n "]) if plain else _TEXTS)
+        close = f">{text}{body}</{root_name}>"
     prolog = draw(st.sampled_from(["", '<?xml version="1.0"?>\n']) if plain else _PROLOGS)
     text = prolog + root + attributes + close + draw(st.sampled_from(["", "\n", " "]))
     data = text.encode("utf-8")
@@ -125,8 +129,55 @@ def _documents(draw: st.DrawFn) -> bytes:
 @given(_documents())
 @example(f'<svg xmlns="{SVG_NS}" width="4"><title>t</title>\n<rect x="1"/></svg>'.encode())
 @example(f'<svg xmlns="{SVG_NS}"><g><title>t</title> </g><g> <desc/>x</g></svg>'.encode())
+@example(f'<svg xmlns="{SVG_NS}">text only</svg>'.encode())
+@example(f'<svg xmlns="{SVG_NS}">\n <rect/></svg>'.encode())
 def test_the_fast_path_writes_what_the_full_allow_list_writes(data: bytes) -> None:
     _agrees(data)
+
+
+def test_text_alone_in_the_root_is_closed_with_its_end_tag() -> None:
+    data = f'<svg xmlns="{SVG_NS}" width="2">text only</svg>'.encode()
+    assert _agrees(data)
+    assert plain_svg(data) == (
+        b"<?xml version='1.0' encoding='utf-8'?>\n"
+        b'<svg xmlns="http://www.w3.org/2000/svg" width="2">text only</svg>'
+    )
+
+
+#: Plain documents whose dropped elements hold text only, and ones where they do not.
+_FLAT_CASES = [
+    f'<svg xmlns="{SVG_NS}" width="4"><title>t</title><rect x="1"/>\n</svg>\n',
+    f'<svg xmlns="{SVG_NS}"><desc/>tail<g><title>t</title>x<rect/></g><rect/></svg>',
+    f'<svg xmlns="{SVG_NS}"><g><title>t</title></g></svg>',
+    f'<svg xmlns="{SVG_NS}"><title><desc>t</desc></title><rect/></svg>',
+    f'<svg xmlns="{SVG_NS}"><title>t</title></svg>',
+    f'<svg xmlns="{SVG_NS}"><g></g><rect/></svg>',
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_documents())
+@example(_FLAT_CASES[0].encode())
+def test_the_flat_writer_writes_what_the_walk_writes(data: bytes) -> None:
+    fast = plain_svg(data)
+    with patch.object(svg_plain, "_flat", lambda *_: None):  # every document walked
+        assert plain_svg(data) == fast
+
+
+@pytest.mark.parametrize("text", _FLAT_CASES)
+def test_the_flat_writer_applies_where_it_says(text: str) -> None:
+    data = text.encode()
+    flat: list[bytes | None] = []
+    real = svg_plain._flat
+
+    def recording(*args: Any) -> bytes | None:
+        flat.append(real(*args))
+        return flat[-1]
+
+    with patch.object(svg_plain, "_flat", recording):
+        assert _agrees(data)
+    applies = text in _FLAT_CASES[:2]
+    assert flat and all((written is not None) == applies for written in flat)
 
 
 def _hostile_svgs() -> list[bytes]:

@@ -49,7 +49,7 @@ def test_a_figure_gives_the_same_bytes_every_time(
         )
         assert isinstance(result, Shipped), result
         assert result.media.name.endswith(f".{image_format}")
-        return result.media.path.read_bytes()
+        return result.media.read()
 
     first, second = draw("one"), draw("two")
     assert first == second

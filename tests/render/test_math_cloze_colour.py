@@ -98,7 +98,7 @@ def test_html_gives_every_card_its_own_front_and_back(tmp_path: Path) -> None:
     assert all_copy is not None
     names = {name for _, back, front in clozes for name in (back, front)} | {all_copy.group(1)}
     assert len(names) == 5  # two fronts, two coloured backs, one plain copy
-    svgs = {file.name: file.path.read_bytes() for file in media}
+    svgs = {file.name: file.read() for file in media}
     assert _fills(svgs[all_copy.group(1)]) == {b"#000000"}
     for _, back, front in clozes:
         assert COLOUR in svgs[back] and COLOUR in svgs[front]

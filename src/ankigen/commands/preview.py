@@ -56,7 +56,7 @@ def write_pages(decks: Sequence[RenderedDeck], preview_dir: Path) -> tuple[Previ
     pages = []
     for rendered in decks:
         for media in rendered.media:
-            _write_if_changed(preview_dir / media.name, media.path.read_bytes())
+            _write_if_changed(preview_dir / media.name, media.read())
         cards = deck_cards(rendered)
         uses_mathjax = rendered.deck.math is MathMode.MATHJAX
         page = page_html(

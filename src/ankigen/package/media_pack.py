@@ -4,7 +4,8 @@ Deflating the same 2,500 images on every rebuild cost more than the rest of
 packaging. After a build the deflated bytes of every media entry go into one
 pack file in the cache (``<stem>.media.pack``); the next build copies an
 entry's bytes from it as they are, when the media file still has the size and
-modification time it had then, and deflates only the rest.
+modification time it had then (bytes held in memory: when the entry of
+their content-hashed name inflates to them), and deflates only the rest.
 
 The bytes written are exactly those ``ZipFile.writestr`` writes: the same
 zlib settings (raw deflate, default level), one ``compress`` call over the
@@ -15,7 +16,6 @@ CRC and sizes instead of being patched afterwards.
 from __future__ import annotations
 
 import json
-import os
 import struct
 import zlib
 from dataclasses import dataclass
@@ -26,6 +26,8 @@ from ankigen.render import MediaCache, MediaFile
 
 _HEADER = struct.Struct("<I")  # length of the JSON index that follows it
 _PACK_FORMAT = 1
+#: The modification time an entry made from bytes held in memory is stored with.
+_HELD = -1
 
 
 @dataclass(frozen=True)
@@ -80,15 +82,41 @@ class MediaPack:
             self._handle = None
 
     def deflated(self, file: MediaFile) -> Deflated:
-        """The deflated bytes of a media file: from the pack when unchanged, else fresh."""
+        """The deflated bytes of a media file: from the pack when unchanged, else fresh.
+
+        A file on disk is unchanged while it has the size and modification time
+        it had; bytes held in memory when the entry of their name (their content
+        hash) has their size and CRC and inflates to exactly them.
+        """
+        if file.data is not None:
+            return self._held(file.name, file.data)
+        if file.path is None:
+            raise ValueError(f"media file {file.name} has neither bytes nor a path")
         stat = file.path.stat()
+        version = (stat.st_size, stat.st_mtime_ns)
         entry = self._old.get(file.name)
-        if entry and (entry.size, entry.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
+        if entry and (entry.size, entry.mtime_ns) == version:
             data = self._read(entry)
             if data is not None:
                 self.reused += 1
-                return self._keep(file.name, stat, Deflated(data, entry.crc, entry.size))
-        return self._keep(file.name, stat, deflate(file.path.read_bytes()))
+                return self._keep(file.name, version, Deflated(data, entry.crc, entry.size))
+        return self._keep(file.name, version, deflate(file.path.read_bytes()))
+
+    def _held(self, name: str, raw: bytes) -> Deflated:
+        """Bytes in memory, deflated: reused from the pack when they inflate to these bytes.
+
+        Inflating costs a fraction of deflating, and proves that what ships is
+        exactly the bytes the build judged (a CRC could be matched on purpose).
+        """
+        version = (len(raw), _HELD)
+        crc = zlib.crc32(raw)
+        entry = self._old.get(name)
+        if entry and (entry.size, entry.mtime_ns, entry.crc) == (*version, crc):
+            data = self._read(entry)
+            if data is not None and _inflates_to(data, raw):
+                self.reused += 1
+                return self._keep(name, version, Deflated(data, crc, entry.size))
+        return self._keep(name, version, deflate(raw))
 
     def save(self) -> None:
         """Write this build's pack (only what the deck holds now), if anything changed."""
@@ -107,8 +135,8 @@ class MediaPack:
         encoded = head.encode("utf-8")
         self._cache.put(self._name, _HEADER.pack(len(encoded)) + encoded + b"".join(blobs))
 
-    def _keep(self, name: str, stat: os.stat_result, deflated: Deflated) -> Deflated:
-        entry = _Entry(stat.st_size, stat.st_mtime_ns, deflated.crc, 0, len(deflated.data))
+    def _keep(self, name: str, version: tuple[int, int], deflated: Deflated) -> Deflated:
+        entry = _Entry(*version, deflated.crc, 0, len(deflated.data))
         self._new[name] = (entry, deflated.data)
         return deflated
 
@@ -141,6 +169,16 @@ class MediaPack:
         except OSError:
             return None
         return data if len(data) == entry.length else None
+
+
+def _inflates_to(data: bytes, raw: bytes) -> bool:
+    """True when the raw deflate stream ``data`` holds exactly ``raw`` and ends there."""
+    inflater = zlib.decompressobj(-15)
+    try:
+        inflated = inflater.decompress(data, len(raw) + 1)
+    except zlib.error:
+        return False
+    return inflated == raw and inflater.eof and not inflater.unused_data
 
 
 def write_deflated(archive: ZipFile, info: ZipInfo, deflated: Deflated) -> None:

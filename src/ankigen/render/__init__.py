@@ -1,7 +1,8 @@
 """Render stage: fill each item's math and image slots, producing notes and media.
 
 Input is parsed (and checked) decks; output is ``RenderedDeck`` values whose
-notes hold final field HTML and whose media are files in the cache folder.
+notes hold final field HTML and whose media are files (in the cache folder,
+or image files where they are) or sanitised SVG bytes held in memory.
 Nothing is written outside the cache; packaging happens later.
 
 This module is the stage's one facade: other stages, commands and tests
@@ -10,7 +11,7 @@ named for their role (docs/architecture.md has the table): TeX syntax and
 policy (``_tex_syntax``, ``_tex_policy``, ``_tex_allowlist``), formula images,
 drawing and HTML (``_formula_image``, ``_formula_drawing``, ``_mathtext_drawing``,
 ``_mathtext_highlight``, ``_fallback_drawing``, ``_formula_html``,
-``_math_renderer``), ``_figures``, ``_images``, ``_svg_safety``, ``_media`` and
+``_math_renderer``), ``_figures``, ``_images``, ``_svg_safety``, ``_svg_store``, ``_media`` and
 ``_notes`` (items to notes).
 """
 

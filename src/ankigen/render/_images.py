@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import stat
@@ -19,6 +20,7 @@ from ankigen.render._media import (
     content_hash,
 )
 from ankigen.render._svg_safety import RefusedSvg, sanitise_svg
+from ankigen.render._svg_store import SvgStore, svg_name
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _EXTENSIONS = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp"}
@@ -27,6 +29,8 @@ MAX_IMAGE_BYTES = 20 * 1024 * 1024
 #: Used when the file system does not say how long a file name may be.
 _NAME_MAX = 255
 _PATH_MAX = 4096
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # not on Windows, which has no such symlinks
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 @dataclass
@@ -61,14 +65,16 @@ def ship_image(
     *,
     place: Place,
     folders: Folders | None = None,
+    store: SvgStore | None = None,
 ) -> ShipResult:
     """Ship an image under a collision-free name made from its bytes.
 
     The path must be relative, stay inside the content root once symlinks
     are resolved, and name an existing image file: content is untrusted and
     may not pull in files from elsewhere on the machine. A raster image is
-    shipped from where it is; an SVG is shipped as its sanitised copy in the cache.
-    With ``folders``, a file in a folder already resolved costs one ``lstat``.
+    shipped from where it is; an SVG is shipped as its sanitised bytes, held in
+    memory (``MediaCache.hold``). With ``folders``, a file in a folder already
+    resolved costs one ``lstat``; with a ``store``, an unchanged SVG is not read.
     A failure is an error at ``place``, the reference.
     """
     if _SCHEME.match(target) or target.startswith("//"):
@@ -88,7 +94,8 @@ def ship_image(
     if name_problem is not None:
         return place.failed(name_problem, code="AG655")
     try:
-        return _ship_file(relative, content_file.parent / relative, root, cache, folders, place)
+        path = content_file.parent / relative
+        return _ship_file(relative, path, root, cache, folders, place, store)
     except OSError as exc:
         reason = exc.strerror or str(exc)
         return place.failed(f"image '{_shown(relative)}' cannot be read: {reason}", code="AG657")
@@ -105,11 +112,12 @@ def _ship_file(
     cache: MediaCache,
     folders: Folders | None,
     place: Place,
+    store: SvgStore | None,
 ) -> ShipResult:
     """Judge the file a (well-formed) relative path names, and ship it."""
-    resolved = _plain_file(path, folders)
-    if resolved is not None:
-        return _ship_resolved(relative, resolved, cache, place)
+    plain = _plain_file(path, folders)
+    if plain is not None:
+        return _ship_resolved(relative, *plain, cache, place, store)
     resolved = path.resolve()
     if not resolved.is_relative_to(root.resolve()):
         return place.failed(
@@ -118,11 +126,12 @@ def _ship_file(
         )
     if not resolved.is_file():
         return place.failed(f"image file '{relative}' not found", code="AG320")
-    return _ship_resolved(relative, resolved, cache, place)
+    return _ship_resolved(relative, resolved, resolved.stat(), cache, place, store)
 
 
-def _plain_file(candidate: Path, folders: Folders | None) -> Path | None:
-    """The candidate, when it is a regular file (no symlink) in a folder inside the root.
+def _plain_file(candidate: Path, folders: Folders | None) -> tuple[Path, os.stat_result] | None:
+    """The candidate and its ``lstat``, when it is a regular file (no symlink) in a folder
+    inside the root.
 
     None means "take the slow path": every other case (symlinks, missing files,
     ``..`` at the end) is decided there, with its own message.
@@ -133,15 +142,27 @@ def _plain_file(candidate: Path, folders: Folders | None) -> Path | None:
     if folder is None:
         return None
     try:
-        mode = os.lstat(candidate).st_mode
+        status = os.lstat(candidate)
     except OSError:
         return None
     # Not a symlink, in a resolved folder: this is the path resolve() would give.
-    return folder / candidate.name if stat.S_ISREG(mode) else None
+    return (folder / candidate.name, status) if stat.S_ISREG(status.st_mode) else None
 
 
-def _ship_resolved(relative: str, resolved: Path, cache: MediaCache, place: Place) -> ShipResult:
-    """Judge a resolved regular file inside the root: type, size, and SVG safety."""
+def _ship_resolved(
+    relative: str,
+    resolved: Path,
+    status: os.stat_result,
+    cache: MediaCache,
+    place: Place,
+    store: SvgStore | None,
+) -> ShipResult:
+    """Judge a resolved regular file inside the root: type, size, and SVG safety.
+
+    ``status`` is the file's ``stat``; with a ``store``, an SVG whose file still
+    has the identity it had when the last build read it ships its stored
+    sanitised bytes without being read again.
+    """
     suffix = resolved.suffix.lower()
     if suffix not in _EXTENSIONS:
         return place.failed(
@@ -149,15 +170,13 @@ def _ship_resolved(relative: str, resolved: Path, cache: MediaCache, place: Plac
             code="AG325",
         )
     # Judge the size before reading: a sparse file can claim gigabytes it never stored.
-    size = resolved.stat().st_size
-    if size > MAX_IMAGE_BYTES:
+    if status.st_size > MAX_IMAGE_BYTES:
         return _too_large(relative, place)
-    with resolved.open("rb") as handle:
-        # Read what stat() promised (a 20 MB buffer per read costs a map and a
-        # shrink), then whatever the file grew by since, up to the limit.
-        data = handle.read(size + 1)
-        if len(data) > size:
-            data += handle.read(MAX_IMAGE_BYTES + 1 - len(data))
+    if suffix == ".svg" and store is not None:
+        stored = store.get(resolved, status)
+        if stored is not None:
+            return Shipped(stored, resolved)
+    data, before, after = _read(resolved)
     if len(data) > MAX_IMAGE_BYTES:
         return _too_large(relative, place)
     if suffix != ".svg":
@@ -166,11 +185,38 @@ def _ship_resolved(relative: str, resolved: Path, cache: MediaCache, place: Plac
     cleaned = sanitise_svg(data)
     if isinstance(cleaned, RefusedSvg):
         return place.failed(f"SVG image '{relative}' {cleaned.reason}", code="AG602")
-    data = cleaned.data
-    name = f"ag-img-{content_hash(data)}{suffix}"
-    if cache.has(name):
-        return Shipped(cache.get(name), resolved)
-    return Shipped(cache.put(name, data), resolved)
+    media = cache.hold(svg_name(cleaned.data), cleaned.data)
+    if store is not None:
+        store.put(resolved, before, after, media)
+    return Shipped(media, resolved)
+
+
+def _read(path: Path) -> tuple[bytes, os.stat_result, os.stat_result]:
+    """The file's bytes (up to one past the limit), and its ``fstat`` before and after.
+
+    The file is opened without following a symlink: one put in place of the
+    file since it was judged fails here instead of being read.
+    """
+    fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _CLOEXEC)
+    try:
+        before = os.fstat(fd)
+        chunks: list[bytes] = []
+        read = 0
+        # Ask for what fstat promised and one byte more, then whatever the file
+        # grew by since, up to the limit; stop at the end of the file.
+        while read <= MAX_IMAGE_BYTES:
+            wanted = before.st_size + 1 - read if read <= before.st_size else MAX_IMAGE_BYTES
+            chunk = os.read(fd, min(wanted, MAX_IMAGE_BYTES + 1 - read))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            read += len(chunk)
+            if read == before.st_size:
+                break  # all it promised, and not the byte more: the end
+        after = os.fstat(fd)
+    finally:
+        os.close(fd)
+    return b"".join(chunks), before, after
 
 
 def _too_large(relative: str, place: Place) -> ShipResult:
@@ -188,19 +234,24 @@ def _name_problem(target: str, relative: str, root: Path) -> str | None:
         written = "%00" if "%00" in target else "a NUL character"
         return f"image path '{_shown(target)}' contains {written}; remove it from the path"
     name_max, path_max = _name_limits(root)
-    too_long = next((p for p in Path(relative).parts if len(os.fsencode(p)) > name_max), None)
+    encoded = os.fsencode(relative)
+    # A path no longer than a name holds no name that is too long.
+    too_long = None
+    if len(encoded) > name_max:
+        too_long = next((p for p in Path(relative).parts if len(os.fsencode(p)) > name_max), None)
     if too_long is not None:
         return (
             f"image path '{_shown(relative)}' has a file or folder name of "
             f"{len(os.fsencode(too_long))} bytes; this file system allows {name_max}: "
             "rename the file"
         )
-    if len(os.fsencode(relative)) > path_max:
+    if len(encoded) > path_max:
         shown = _shown(relative)
         return f"image path '{shown}' is longer than this file system allows ({path_max} bytes)"
     return None
 
 
+@functools.lru_cache(maxsize=16)
 def _name_limits(root: Path) -> tuple[int, int]:
     """The file system's longest file name and longest path, in bytes."""
     try:

@@ -11,7 +11,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,10 +25,24 @@ except ImportError:  # Windows: no advisory locks; builds there share no cache a
 
 @dataclass(frozen=True)
 class MediaFile:
-    """A file shipped in the deck: its name in Anki's media folder and its bytes on disk."""
+    """A file shipped in the deck: its name in Anki's media folder, and its bytes.
+
+    The bytes are on disk at ``path`` (a cache file, or a raster image where it
+    is), or held in memory as ``data`` with no ``path``: a sanitised SVG image,
+    so a build of thousands of them creates no file per image (``MediaCache.hold``).
+    """
 
     name: str
-    path: Path
+    path: Path | None
+    data: bytes | None = None
+
+    def read(self) -> bytes:
+        """The bytes that ship: held in memory, or read from ``path``."""
+        if self.data is not None:
+            return self.data
+        if self.path is None:
+            raise ValueError(f"media file {self.name} has neither bytes nor a path")
+        return self.path.read_bytes()
 
 
 @dataclass(frozen=True)
@@ -73,11 +87,28 @@ def content_hash(*parts: str | bytes) -> str:
     return digest.hexdigest()[:20]
 
 
+#: Sanitised SVG bytes one cache holds in memory before it writes them to disk instead.
+HELD_BYTES = 64 * 1024 * 1024
+
+
 class MediaCache:
     """A folder of rendered media keyed by file name (names carry the hash)."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+        self._held = 0
+
+    def hold(self, name: str, data: bytes) -> MediaFile:
+        """Media that needs no cache file: kept in memory, or cached once too many are held.
+
+        Packaging reads the bytes either way; only the memory held is bounded.
+        A cache file is written even when one of that name exists: what ships
+        is these bytes.
+        """
+        if self._held + len(data) > HELD_BYTES:
+            return self.put(name, data)
+        self._held += len(data)
+        return MediaFile(name, None, data)
 
     def path(self, name: str) -> Path:
         """Where the media file ``name`` is (or would be) cached."""
@@ -87,14 +118,16 @@ class MediaCache:
         """True when ``name`` is already cached."""
         return self.path(name).is_file()
 
-    def put(self, name: str, data: bytes) -> MediaFile:
-        """Store bytes under ``name`` atomically, so a crash never leaves half a file."""
+    def put(self, name: str, data: bytes | Sequence[bytes]) -> MediaFile:
+        """Store bytes (or pieces written one after the other) under ``name`` atomically,
+        so a crash never leaves half a file."""
         self.folder.mkdir(parents=True, exist_ok=True)
         target = self.path(name)
         fd, temp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
         try:
             with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
+                for piece in (data,) if isinstance(data, bytes) else data:
+                    handle.write(piece)
             os.replace(temp, target)
         except BaseException:
             Path(temp).unlink(missing_ok=True)

@@ -21,6 +21,7 @@ from ankigen.render._images import Folders, ship_image
 from ankigen.render._math_renderer import MathRenderer
 from ankigen.render._media import Failed, MediaCache, MediaFile, Place, ShipResult
 from ankigen.render._note_cache import CachedNote, NoteCache
+from ankigen.render._svg_store import SvgStore
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,8 @@ class DeckFiller:
         self._note_sources: set[Path] = set()
         self._folders = Folders(deck.root)
         self._stored = stored
+        # An edit build reuses the sanitised SVG images of the last (only when writing).
+        self._svgs = SvgStore(cache, deck.stem) if stored is not None else None
         self._note_media: set[str] = set()
         self._clean = True
         self._keys: dict[int, bytes] = {}
@@ -114,6 +117,8 @@ class DeckFiller:
         notes = tuple(self._note(index, item) for index, item in enumerate(self.deck.items))
         if self._stored is not None:
             self._stored.save()
+        if self._svgs is not None:
+            self._svgs.save()
         media = tuple(self._media[name] for name in sorted(self._media))
         return RenderedDeck(self.deck, notes, media, tuple(sorted(self._sources)))
 
@@ -193,6 +198,7 @@ class DeckFiller:
                 self._cache,
                 place=place,
                 folders=self._folders,
+                store=self._svgs,
             )
         if isinstance(result, Failed):
             self.sink.add(result.diagnostic)

@@ -19,6 +19,7 @@ and hostile SVGs that whatever this returns is what the full path writes.
 
 from __future__ import annotations
 
+import functools
 import re
 from xml.parsers import expat
 
@@ -41,6 +42,8 @@ _SHAPE = re.compile(rb"/?[A-Za-z_][-A-Za-z0-9_.]*((?: [A-Za-z_][-A-Za-z0-9_.]*)*
 #: A value the CSS check would look at (``_svg_safety._CSS_SUSPECT``), or one
 #: with white space the parser turns into spaces.
 _JUDGED_VALUE = re.compile(rb'="[^"<>]*(?:[@(:\\\t\n]|-moz-binding)')
+#: Without one of these, ``_JUDGED_VALUE`` cannot match.
+_JUDGED_CHARACTERS = (b"@", b"(", b":", b"\\", b"\t", b"\n", b"-moz-binding")
 
 
 def plain_svg(data: bytes) -> bytes | None:
@@ -54,12 +57,13 @@ def plain_svg(data: bytes) -> bytes | None:
     rest = data[root_end + 1 :]
     if attributes == root or not _plain_root(attributes):
         return None
-    if not _plain_tags(attributes, rest) or not _well_formed(data):
+    names = _plain_tags(attributes, rest)
+    if names is None or not _well_formed(data):
         return None
     head = XML_DECLARATION + b"<svg" + _XMLNS
     if attributes.endswith(b"/"):
         return head + attributes[3:-1] + b" />"
-    return _written(head + attributes[3:], rest)
+    return _written(head + attributes[3:], rest, names)
 
 
 def _plain_start(data: bytes) -> int | None:
@@ -90,17 +94,33 @@ def _plain_root(attributes: bytes) -> bool:
     return attributes == b"svg" or attributes.startswith((b"svg ", b"svg/"))
 
 
-def _plain_tags(root: bytes, rest: bytes) -> bool:
-    """True when every tag is written as ElementTree writes it, with plain attributes only."""
-    if _JUDGED_VALUE.search(root) or _JUDGED_VALUE.search(rest):
-        return False
+def _plain_tags(root: bytes, rest: bytes) -> set[bytes] | None:
+    """The names of the start tags after the root, when every tag is written as
+    ElementTree writes it, with plain attributes only; else None."""
+    if _judged_value(root) or _judged_value(rest):
+        return None
     bodies = {part.partition(b">")[0] for part in _VALUE.sub(b"", rest).split(b"<")[1:]}
-    bodies.add(_VALUE.sub(b"", root))
-    for body in bodies:
+    for body in (*bodies, _VALUE.sub(b"", root)):
         shape = _SHAPE.fullmatch(body)
         if shape is None or not _PLAIN.issuperset(shape.group(1).split()):
-            return False
-    return True
+            return None
+    return {b.partition(b" ")[0].removesuffix(b"/") for b in bodies if not b.startswith(b"/")}
+
+
+def _judged_value(text: bytes) -> bool:
+    """True when ``_JUDGED_VALUE`` is found in the text.
+
+    Most text holds none of the characters it looks for, which a few
+    substring tests tell faster than the pattern (newlines that end the
+    text after a ``>`` cannot be in a value).
+    """
+    body = text.rstrip(b"\n")
+    if body != text and not body.endswith(b">"):
+        return _JUDGED_VALUE.search(text) is not None
+    for character in _JUDGED_CHARACTERS:
+        if character in body:
+            return _JUDGED_VALUE.search(text) is not None
+    return False
 
 
 def _well_formed(data: bytes) -> bool:
@@ -113,8 +133,53 @@ def _well_formed(data: bytes) -> bool:
     return True
 
 
-def _written(head: bytes, rest: bytes) -> bytes | None:
-    """The cleaned document: the root's start tag, then every kept node after it, in order."""
+def _written(head: bytes, rest: bytes, names: set[bytes]) -> bytes | None:
+    """The cleaned document: the root's start tag, then every kept node after it, in order.
+
+    ``names`` are the names of the start tags in ``rest``.
+    """
+    if names.isdisjoint(_JUDGED):
+        flat = _flat(head, rest, names - _KEPT)
+        if flat is not None:
+            return flat
+    return _walked(head, rest)
+
+
+def _flat(head: bytes, rest: bytes, dropped: set[bytes]) -> bytes | None:
+    """The cleaned document written with a few byte replacements, or None: walk it instead.
+
+    Applies when every dropped element (a title, say) holds text only and no
+    element is left with nothing inside. Then ElementTree's output is the
+    source with those elements cut out with the text after them, the root's
+    tail gone, and ``" />"`` for ``"/>"`` (no value and no text holds ``>``
+    in a plain document).
+    """
+    # Each name is judged on the source as it is, so whether a dropped element
+    # nested in another counts does not hang on the order a set is walked in.
+    for name in dropped:
+        if _has_start_tag(name, _dropped_leaf(name).sub(b"", rest)):
+            return None  # a dropped element with elements inside
+    for name in dropped:
+        rest = _dropped_leaf(name).sub(b"", rest)
+    if rest.startswith(b"</") or rest.count(b"></") != rest.count(b"/></"):
+        return None  # an element with nothing inside: ElementTree writes "<g />"
+    return head + b">" + rest[: rest.rfind(b">") + 1].replace(b"/>", b" />")
+
+
+def _has_start_tag(name: bytes, text: bytes) -> bool:
+    """True when ``text`` still holds a start tag of the element ``name``."""
+    return any(b"<" + name + end in text for end in (b" ", b"/", b">"))
+
+
+@functools.lru_cache(maxsize=64)
+def _dropped_leaf(name: bytes) -> re.Pattern[bytes]:
+    """An element ``name`` with no element inside, and the text after it up to the next tag."""
+    tag = re.escape(name)
+    return re.compile(rb"<%s(?: [^>]*)?(?:/>|>[^<]*</%s>)[^<]*" % (tag, tag))
+
+
+def _walked(head: bytes, rest: bytes) -> bytes | None:
+    """The cleaned document, written node by node."""
     parts = rest.split(b"<")
     out = [head]
     # Where each open kept element's start tag is in ``out``; it ends with ">"
@@ -122,7 +187,8 @@ def _written(head: bytes, rest: bytes) -> bytes | None:
     stack = [0]
     skipped = 0  # depth inside a dropped element
     if parts[0]:
-        out[0] += b">" + parts[0]
+        out[0] += b">"
+        out.append(parts[0])  # apart: the root's start tag must still end with ">"
     for part in parts[1:]:
         body, _, text = part.partition(b">")
         closing = body.startswith(b"/")
