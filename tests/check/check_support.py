@@ -18,18 +18,16 @@ let T_comm_ring = alpha*log(k, 2) + (k - 1)/k * M/beta
 
 
 def make_item(line: int, answer: str = "", checks: Sequence[CodeBlock] = ()) -> Item:
-    """A reveal item at ``line`` with the given answer source and check blocks."""
+    """A reveal item at ``line`` with the given answer and check blocks."""
     return Item(
         kind=ItemKind.REVEAL,
         line=line,
         front=Fragment("q"),
-        back=Fragment("a"),
+        back=Fragment(answer or "a"),
         guid=f"guid{line}",
         note_id=None,
         tags=(),
         subdeck=None,
-        question_source="q",
-        answer_source=answer,
         checks=tuple(checks),
     )
 

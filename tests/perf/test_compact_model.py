@@ -15,8 +15,17 @@ import pytest
 from ankigen import model
 from ankigen.model import Claim, CodeBlock, Fragment, ImageRef, Item, ItemKind, Math
 from ankigen.parse import parse_text
+from ankigen.render import Note
 
-PER_ITEM = [model.Math, model.ImageRef, model.Fragment, model.CodeBlock, model.Claim, model.Item]
+PER_ITEM = [
+    model.Math,
+    model.ImageRef,
+    model.Fragment,
+    model.CodeBlock,
+    model.Claim,
+    model.Item,
+    Note,  # one per item too, alive while the deck is packaged
+]
 
 
 @pytest.mark.parametrize("cls", PER_ITEM, ids=lambda cls: cls.__name__)
@@ -37,8 +46,6 @@ def _item() -> Item:
         note_id=None,
         tags=("t",),
         subdeck=None,
-        question_source="What is $x^2$?",
-        answer_source="A square.",
         checks=(CodeBlock("check", "cite $x^2$", 4),),
         claims=(Claim("x^2", formula=True, line=3, column=7, required=False),),
     )
@@ -68,13 +75,13 @@ cite $x$
 """
 
 
-def test_plain_text_is_held_once_and_tags_once_per_section(tmp_path: Path) -> None:
+def test_items_keep_no_markdown_and_tags_once_per_section(tmp_path: Path) -> None:
     deck = parse_text(SECTION, tmp_path / "bank.md", tmp_path, "bank.md").deck
     assert deck is not None
     plain, marked = deck.items
-    # Plain text renders as itself: the HTML is the source string, not a copy.
-    assert plain.front.html == plain.question_source == "The {{c1::plain}} text of a cloze."
-    assert plain.front.html is plain.question_source
+    # The markdown an item was read from is not kept: only what later stages read.
+    assert not hasattr(plain, "question_source") and not hasattr(plain, "answer_source")
+    assert plain.front.html == "The {{c1::plain}} text of a cloze."
     # Markup renders to other text: the fragment keeps its own HTML.
     assert marked.back.html == "A <code>marked</code> answer."
     assert marked.front.html == "What is a <em>marked</em> question?"

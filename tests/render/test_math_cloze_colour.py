@@ -78,8 +78,6 @@ def test_html_gives_every_card_its_own_front_and_back(tmp_path: Path) -> None:
         None,
         (),
         None,
-        tex,
-        "",
     )
     deck = Deck(tmp_path / "d.md", "d.md", tmp_path, "D", "d", MathMode.IMAGE, (item,))
     cache = MediaCache(tmp_path / "cache")

@@ -36,8 +36,8 @@ __all__ = ["ItemRun", "ProvenChecks"]
 _FORMAT = 3
 #: Item fields a check run reads, and those it never reads (the card's text and identity).
 _READ = ("kind", "line", "checks", "claims", "context")
-_UNREAD = ("front", "back", "guid", "note_id", "tags", "subdeck", "question_source")
-_KNOWN_FIELDS = {f.name for f in dataclasses.fields(Item)} == {*_READ, *_UNREAD, "answer_source"}
+_UNREAD = ("front", "back", "guid", "note_id", "tags", "subdeck")
+_KNOWN_FIELDS = {f.name for f in dataclasses.fields(Item)} == {*_READ, *_UNREAD}
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,9 @@ from ankigen.parse.context import item_contexts
 from ankigen.parse.freeze import freeze_section, normalise_source, note_guid
 from ankigen.parse.frontmatter import FrontMatter, read_front_matter
 from ankigen.parse.markdown import content_parser
-from ankigen.parse.parallel import SectionText, parse_rest
+from ankigen.parse.parallel import parse_rest
 from ankigen.parse.section_cache import SectionCache, SectionResult, section_key
+from ankigen.parse.section_text import SectionText
 from ankigen.parse.sections import OutsideSection, Section, section_bounds, section_starts
 from ankigen.syntax.cloze import written
 
@@ -71,7 +72,9 @@ def parse_file(
         message = f"not UTF-8 text (byte 0x{raw[start]:02x}); save the file as UTF-8"
         return ParseResult(None, (error(shown, line, message, column=column, code="AG102"),))
     del raw  # a big file is not held twice
-    return parse_text(text, path, root, shown, default_math, cache, jobs)
+    owned = [text]
+    del text  # `owned` holds the only reference, which the parse lets go (``_parse_owned``)
+    return _parse_owned(owned, path, root, shown, default_math, cache, jobs)
 
 
 def parse_text(
@@ -91,11 +94,29 @@ def parse_text(
     not parsed at all. With ``jobs`` above 1 a big file's sections are parsed in
     that many processes; the result is the same, diagnostics in the same order.
     """
+    return _parse_owned([text], path, root, display_path, default_math, cache, jobs)
+
+
+def _parse_owned(
+    owned: list[str],
+    path: Path,
+    root: Path,
+    display_path: str,
+    default_math: MathMode,
+    cache: SectionCache | None,
+    jobs: int,
+) -> ParseResult:
+    """``parse_text`` of the one text in ``owned``, which is taken out of it: when the
+    caller holds no other reference, the string is freed once its sections are cut
+    (before parse workers are forked, ``parse.section_text``)."""
+    sections = _cut(owned.pop())
     try:
-        sink, front, key, results = _parse_sections(text, path, display_path, cache, jobs=jobs)
+        sink, front, key, results = _parse_sections(sections, path, display_path, cache, jobs)
     except OutsideSection:
         # Never expected (the tests say so); should a cut be wrong, the file is read whole.
-        sink, front, key, results = _parse_sections(text, path, display_path, None, True)
+        sections = _cut(sections.whole(), whole=True)
+        sink, front, key, results = _parse_sections(sections, path, display_path, None, 1)
+    del sections  # the file's text goes before the deck is put together
 
     title = next((r.title for r in results if r.title is not None), None)
     name = front.deck or title or path.stem
@@ -126,24 +147,28 @@ def parse_text(
 _Sections = tuple[Sink, FrontMatter, str, list[SectionResult]]
 
 
+def _cut(text: str, whole: bool = False) -> SectionText:
+    """The file's text and its sections (one, the whole file, with ``whole`` or when it
+    cannot be cut)."""
+    lines = text.splitlines()
+    starts = None if whole else section_starts(text, lines)
+    starts = starts or [0]
+    # Each section brings its own lines (``SectionLines``): the file's are not kept.
+    return SectionText(text, starts, section_bounds(text, lines, starts), len(lines))
+
+
 def _parse_sections(
-    text: str,
+    sections: SectionText,
     path: Path,
     display_path: str,
     cache: SectionCache | None,
-    whole: bool = False,
-    jobs: int = 1,
+    jobs: int,
 ) -> _Sections:
     """The file's sink (front matter problems, then every section's), front matter, key
     and every section's result; with ``jobs`` above 1, a big file's sections are parsed
     in that many processes (``parse.parallel``), to the same results."""
     sink = Sink(display_path)
-    lines = text.splitlines()
-    total = len(lines)
-    starts = None if whole else section_starts(text, lines)
-    starts = starts or [0]
-    sections = SectionText(text, starts, section_bounds(text, lines, starts))
-    del lines  # each section brings its own (``SectionLines``)
+    total = sections.total
     opening = sections.section(0)
     # Only a file starting with "-" can have front matter: read it before any section.
     first_tokens = content_parser().parse(opening.text) if opening.text[:1] == "-" else None
@@ -201,9 +226,9 @@ def _placed_items(
 ) -> list[Item]:
     """Every item with its subdeck and context line, which depend on the whole file."""
     placed = [
-        _Place(item.kind, item.question_source, section, callout_title)
+        _Place(item.kind, asks, section, callout_title)
         for result in results
-        for item, (section, callout_title) in zip(result.items, result.places, strict=True)
+        for item, (section, callout_title, asks) in zip(result.items, result.places, strict=True)
     ]
     contexts = item_contexts(placed, front, sink)
     items: list[Item] = []
@@ -221,7 +246,7 @@ class _Place(NamedTuple):
     """What the context rule reads of an item (see ``parse.context``); a tuple: cheap."""
 
     kind: ItemKind
-    question_source: str
+    asks: bool
     section: str | None
     callout_title: str | None
 

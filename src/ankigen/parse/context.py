@@ -27,15 +27,15 @@ _CLOSERS = "\"'\u201d\u2019\u00bb*_) \t"
 
 
 class Placed(Protocol):
-    """What the rule reads of an item: a walker's ``Draft``, or a frozen item's place."""
+    """What the rule reads of an item: its kind and place, and whether it asks a question."""
 
     @property
     def kind(self) -> ItemKind:
         """Reveal or cloze."""
 
     @property
-    def question_source(self) -> str:
-        """The question's markdown."""
+    def asks(self) -> bool:
+        """Whether the question, as written, ends in a question mark (``is_question``)."""
 
     @property
     def section(self) -> str | None:
@@ -80,7 +80,7 @@ def _statement_sections(drafts: Sequence[Placed]) -> set[str]:
     return {
         section
         for section, items in by_section.items()
-        if all(d.kind is ItemKind.REVEAL and not is_question(d.question_source) for d in items)
+        if all(d.kind is ItemKind.REVEAL and not d.asks for d in items)
     }
 
 

@@ -17,9 +17,10 @@ from markdown_it.token import Token
 
 from ankigen import anki_markup
 from ankigen.diagnostics import Sink
-from ankigen.model import Fragment, Item, ItemKind
+from ankigen.model import Item, ItemKind
 from ankigen.parse import token_meta
 from ankigen.parse.claims import item_claims
+from ankigen.parse.context import is_question
 from ankigen.parse.fragment import render_blocks, render_inline
 from ankigen.parse.frontmatter import FrontMatter
 from ankigen.parse.math_columns import with_columns
@@ -53,7 +54,10 @@ def freeze_section(
     return SectionResult(
         walked.title,
         items,
-        tuple((draft.section, draft.callout_title) for draft in walked.drafts),
+        tuple(
+            (draft.section, draft.callout_title, is_question(draft.question_source))
+            for draft in walked.drafts
+        ),
         tuple(walked.formulas),
         tuple(sink.diagnostics),
     )
@@ -121,18 +125,15 @@ def _freeze(
         sink.error(draft.line, message, column=at, code="AG106")
     tags = tuple(_unique([*front.tags, *draft.tags, *draft.metadata.tags]))
     tags = shared_tags.setdefault(tags, tags)
-    answer_source = "\n\n".join(s for s in draft.answer_source if s)
     return Item(
         kind=draft.kind,
         line=draft.line,
-        front=_sharing_text(question, draft.question_source),
-        back=_sharing_text(answer, answer_source),
+        front=question,
+        back=answer,
         guid=note_guid(key, draft.metadata.note_id, draft.question_source),
         note_id=draft.metadata.note_id,
         tags=tags,
         subdeck=None,
-        question_source=draft.question_source,
-        answer_source=answer_source,
         checks=tuple(draft.checks),
         claims=item_claims(
             draft.kind,
@@ -142,17 +143,6 @@ def _freeze(
             lines,
         ),
     )
-
-
-def _sharing_text(fragment: Fragment, source: str) -> Fragment:
-    """``fragment``, its HTML the very string ``source`` when the two are equal.
-
-    Plain text renders as itself; a big deck then holds such a text once, not
-    twice (strings never change, so sharing one is safe).
-    """
-    if fragment.html is source or fragment.html != source:
-        return fragment
-    return Fragment(source, fragment.maths, fragment.images)
 
 
 def note_guid(deck_key: str, note_id: str | None, question_source: str) -> str:

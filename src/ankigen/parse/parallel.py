@@ -31,10 +31,11 @@ from ankigen.parse.section_cache import (
     section_key,
 )
 from ankigen.parse.section_codec import KNOWN_FIELDS
+from ankigen.parse.section_text import SectionText
 from ankigen.parse.sections import Section
 from ankigen.parse.workers import MAX_CHUNKS, can_fork, share_chunks
 
-__all__ = ["CHUNK_CHARS", "MIN_CHARS", "SectionText", "parse_rest"]
+__all__ = ["CHUNK_CHARS", "MIN_CHARS", "parse_rest"]
 
 #: Characters of sections to parse below which no worker is forked. Measured: a pool costs
 #: 3-8 ms of wall time (4 ms of CPU) and reading results back about 4% of their parse, and
@@ -53,27 +54,6 @@ Fresh = Callable[[Section], SectionResult]
 def worth_workers(chars: int, jobs: int) -> bool:
     """Whether ``chars`` characters to parse are worth forking for, with ``jobs`` allowed."""
     return jobs > 1 and chars >= MIN_CHARS and can_fork()
-
-
-@dataclass(frozen=True)
-class SectionText:
-    """A file's text and where its sections are; each section's text is cut when asked for."""
-
-    text: str
-    starts: list[int]
-    bounds: list[int]
-
-    def __len__(self) -> int:
-        return len(self.starts)
-
-    def section(self, number: int) -> Section:
-        """Section ``number`` (0-based), its text cut from the file's."""
-        start, end = self.bounds[number], self.bounds[number + 1]
-        return Section(self.starts[number], self.text[start:end])
-
-    def chars(self, number: int) -> int:
-        """The length of section ``number``'s text."""
-        return self.bounds[number + 1] - self.bounds[number]
 
 
 def parse_rest(
@@ -108,7 +88,9 @@ def parse_rest(
             merge.parsed(number, fresh(sections.section(number)))
 
     def work_there(chunk: int) -> bytes:
-        return transfer.pack([(s.start, fresh(s)) for s in map(sections.section, chunks[chunk])])
+        done = [(s.start, fresh(s)) for s in map(sections.section, chunks[chunk])]
+        sections.forget()  # this worker will not read them again
+        return transfer.pack(done)
 
     def arrived(chunk: int, payload: bytes) -> None:
         chunk_sections = chunks[chunk]
@@ -116,6 +98,7 @@ def parse_rest(
         for number, (result, stored) in zip(chunk_sections, unpacked, strict=True):
             merge.parsed(number, result, stored)
 
+    sections.share()  # the text is not copied into the workers (``parse.section_text``)
     share_chunks(len(chunks), workers, work_here, work_there, arrived)
     merge.flush(final=True)
     return merge.done

@@ -25,15 +25,16 @@ class SectionResult:
     """What one section parsed to.
 
     ``items`` have no subdeck and no context line yet (both depend on the
-    whole file); ``places`` holds each item's ``##`` section name and callout
-    title, from which the file works them out. ``diagnostics`` come in the
+    whole file); ``places`` holds each item's ``##`` section name, callout
+    title and whether its question asks one (ends in ``?``), from which the
+    file works them out. ``diagnostics`` come in the
     order a whole-file parse finds them (walker, MathJax delimiters, refused
     links, then freezing).
     """
 
     title: str | None
     items: tuple[Item, ...]
-    places: tuple[tuple[str | None, str | None], ...]
+    places: tuple[tuple[str | None, str | None, bool], ...]
     formulas: tuple[CodeBlock, ...]
     diagnostics: tuple[Diagnostic, ...]
 
@@ -62,8 +63,6 @@ def _item(item: Item, start: int) -> tuple[Any, ...]:
         item.note_id,
         item.tags,
         item.subdeck,
-        item.question_source,
-        item.answer_source,
         tuple(_block(block, start) for block in item.checks),
         tuple((c.text, c.formula, c.line - start, c.column, c.required) for c in item.claims),
         item.context,
@@ -95,7 +94,7 @@ def decode(value: Any, start: int) -> SectionResult:
     return SectionResult(
         title,
         tuple([_decode_item(start, item) for item in items]),
-        tuple((section, callout) for section, callout in places),
+        tuple((section, callout, bool(asks)) for section, callout, asks in places),
         tuple(CodeBlock(kind, text, line + start) for kind, text, line in formulas),
         tuple(
             Diagnostic(file, line + start, message, Severity(severity), detail, column, code)
@@ -105,8 +104,7 @@ def decode(value: Any, start: int) -> SectionResult:
 
 
 def _decode_item(start: int, value: Any) -> Item:
-    (kind, line, front, back, guid, note_id, tags, subdeck, question, answer, checks, claims,
-     context) = value  # fmt: skip
+    kind, line, front, back, guid, note_id, tags, subdeck, checks, claims, context = value
     if checks:
         checks = tuple([CodeBlock(k, text, at + start) for k, text, at in checks])
     if claims:
@@ -120,8 +118,6 @@ def _decode_item(start: int, value: Any) -> Item:
         note_id,
         tags,
         subdeck,
-        question,
-        answer,
         checks,
         claims,
         context,
@@ -162,8 +158,6 @@ _FIELDS: dict[type, tuple[str, ...]] = {
         "note_id",
         "tags",
         "subdeck",
-        "question_source",
-        "answer_source",
         "checks",
         "claims",
         "context",

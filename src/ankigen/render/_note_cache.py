@@ -56,8 +56,6 @@ _ITEM_UNREAD = (
     "note_id",
     "tags",
     "subdeck",
-    "question_source",
-    "answer_source",
     "checks",
     "claims",
 )

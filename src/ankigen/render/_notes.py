@@ -24,7 +24,7 @@ from ankigen.render._note_cache import CachedNote, NoteCache
 from ankigen.render._svg_store import SvgStore
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Note:
     """One note, ready to package: note type, field HTML, identity, tags and deck."""
 
