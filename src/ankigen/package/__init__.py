@@ -183,8 +183,8 @@ def _write_zip(
         with collection.open("rb") as rows, archive.open(entry, "w") as stored:
             shutil.copyfileobj(rows, stored, 1 << 20)
         archive.writestr(_entry("media", date), json.dumps(media_map))
-        for index, file in enumerate(media):
-            write_deflated(archive, _entry(str(index), date), pack.deflated(file))
+        for index, deflated in enumerate(pack.deflated_all(media)):
+            write_deflated(archive, _entry(str(index), date), deflated)
 
 
 def _entry(name: str, date: tuple[int, ...]) -> zipfile.ZipInfo:
