@@ -2,6 +2,8 @@
 
 Each stage takes and returns plain data; this module only wires them
 together and decides, from the diagnostics, whether decks are written.
+Render is started before check (its formula images draw in worker processes
+while this one checks) and finished after it.
 Around it: ``plan.py`` (which decks are up to date), ``reuse.py`` (what an
 edit reuses), ``publish.py`` (staged writing), ``build_types.py`` (options
 and results).
@@ -32,9 +34,10 @@ from ankigen.render import (
     MediaCache,
     Progress,
     RenderedDeck,
+    Rendering,
     RenderReport,
     RenderSettings,
-    render_decks,
+    start_rendering,
 )
 from ankigen.stamp import save_stamp
 
@@ -52,9 +55,11 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
 
     decks = _parse(todo.values(), options, reused, diagnostics)
     diagnostics.extend(key_collisions(deck_keys(decks, plans)))
-    reports = {deck.path: check_source(deck, options.limits, reused) for deck in decks}
-    diagnostics.extend(d for report in reports.values() for d in report.diagnostics)
-    rendering = _render(decks, reports, options, cache, progress)
+    # Formula images are drawn by worker processes from here on, while this one checks.
+    with _start_render(decks, options, cache) as started:
+        reports = {deck.path: check_source(deck, options.limits, reused) for deck in decks}
+        diagnostics.extend(d for report in reports.values() for d in report.diagnostics)
+        rendering = _render(started, decks, reports, progress)
     diagnostics.extend(rendering.diagnostics)
     # With --strict every warning of every stage is an error, so it stops the build too.
     diagnostics = strictly(diagnostics, options.strict)
@@ -99,25 +104,31 @@ def _parse(
     return decks
 
 
-def _render(
-    decks: list[Deck],
-    reports: dict[Path, CheckReport],
-    options: BuildOptions,
-    cache: MediaCache,
-    progress: Progress | None,
-) -> RenderReport:
-    """Render every parsed deck, with the formulas its checks compiled for its figures."""
-    return render_decks(
+def _start_render(decks: list[Deck], options: BuildOptions, cache: MediaCache) -> Rendering:
+    """Check every parsed deck's formulas and start drawing their missing images (``-j``)."""
+    return start_rendering(
         decks,
-        formulas={path: report.formulas for path, report in reports.items()},
-        formulas_source={deck.path: "\n".join(b.text for b in deck.formulas) for deck in decks},
-        settings=RenderSettings(
+        RenderSettings(
             options.figures_dir,
             cache.folder,
             options.figure_format,
             options.limits,
             reuse_notes=options.write,  # `check` neither reads nor fills the caches
+            jobs=options.jobs,
         ),
+    )
+
+
+def _render(
+    started: Rendering,
+    decks: list[Deck],
+    reports: dict[Path, CheckReport],
+    progress: Progress | None,
+) -> RenderReport:
+    """Render every parsed deck, with the formulas its checks compiled for its figures."""
+    return started.finish(
+        formulas={path: report.formulas for path, report in reports.items()},
+        formulas_source={deck.path: "\n".join(b.text for b in deck.formulas) for deck in decks},
         progress=progress,
     )
 

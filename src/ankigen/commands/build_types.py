@@ -36,7 +36,8 @@ class BuildOptions:
     against: Path | None = None
     #: Seconds checks, formula images and figures may take ([tool.ankigen] *-time-limit).
     limits: TimeLimits = field(default_factory=TimeLimits)
-    #: Processes that may parse a big file's sections (1: this one only); never changes a deck.
+    #: Processes that parse a big file's sections and draw formula images (1: this one only);
+    #: never changes a deck.
     jobs: int = 1
 
 

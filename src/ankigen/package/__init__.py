@@ -227,8 +227,8 @@ def _write_media(
     cut off); their infos, in order."""
     with zipfile.ZipFile(tail, "w", compression=zipfile.ZIP_DEFLATED) as part:
         part.writestr(_entry("media", date), media_map)
-        for index, file in enumerate(media):
-            write_deflated(part, _entry(str(index), date), pack.deflated(file))
+        for index, deflated in enumerate(pack.deflated_all(media)):
+            write_deflated(part, _entry(str(index), date), deflated)
         entries, end = tuple(part.filelist), part.start_dir
     os.truncate(tail, end)
     return entries

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ankigen.cpus import usable_cpus
 from ankigen.diagnostics import Diagnostic, Sink, sort_diagnostics
 from ankigen.model import Deck, MathMode
 from ankigen.render._figures import FIGURE_FONT_SIZE, MIN_TEXT_PX, Formulas, draw_figure
@@ -56,6 +57,8 @@ class RenderSettings:
     limits: TimeLimits = field(default_factory=TimeLimits)
     #: Reuse (and refill) each deck's rendered notes in ``cache_dir`` (``_note_cache``).
     reuse_notes: bool = False
+    #: Processes that draw formula images (``-j``); 1: this one; None: every usable CPU.
+    jobs: int | None = None
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,75 @@ class RenderReport:
     notes_reused: int = 0
 
 
+class Rendering:
+    """A render under way: every deck's formulas checked, the missing images being drawn.
+
+    Made right after parsing (``start_rendering``), so that worker processes
+    draw the formula images while this process checks the decks; ``finish``
+    then fills the notes, with what the checks compiled for the figures. Use
+    it in a ``with`` block: leaving it early stops the workers.
+    """
+
+    def __init__(self, decks: list[Deck], settings: RenderSettings) -> None:
+        cache = MediaCache(settings.cache_dir)
+        self._maths = MathRenderer(cache, settings.limits.formula)
+        self._figures = FigureDrawer(
+            settings.figures_dir, settings.figure_format, settings.limits.figure, cache
+        )
+        # One sink per deck (its file), all reporting into one list in the order found.
+        self._diagnostics: list[Diagnostic] = []
+        self._fillers = [
+            DeckFiller(
+                deck,
+                Sink(deck.display_path, self._diagnostics),
+                self._maths,
+                self._figures,
+                cache,
+                _stored_notes(deck, settings),
+            )
+            for deck in decks
+        ]
+        for filler in self._fillers:
+            self._maths.prepare(filler.deck, filler.sink, skip=filler.reused)
+        self._maths.start_drawing(settings.jobs or usable_cpus())
+
+    def __enter__(self) -> Rendering:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._maths.stop_drawing()
+
+    def finish(
+        self,
+        formulas: Mapping[Path, Formulas],
+        formulas_source: Mapping[Path, str],
+        progress: Progress | None = None,
+    ) -> RenderReport:
+        """Every deck rendered: the images collected, figures drawn, the notes filled."""
+        self._maths.draw_pending(progress)
+        rendered = [
+            filler.rendered(
+                formulas.get(filler.deck.path, {}), formulas_source.get(filler.deck.path, "")
+            )
+            for filler in self._fillers
+        ]
+        # Formulas that could not be drawn come last, as they always have: the
+        # order of two diagnostics at one place is the order they are printed in.
+        self._maths.report_undrawn()
+        return RenderReport(
+            tuple(rendered),
+            tuple(sort_diagnostics(self._diagnostics)),
+            rendered=self._maths.drawn + self._figures.drawn,
+            cached=self._maths.reused + self._figures.reused,
+            notes_reused=sum(filler.hits for filler in self._fillers),
+        )
+
+
+def start_rendering(decks: list[Deck], settings: RenderSettings) -> Rendering:
+    """Check and plan every deck's formulas, and start drawing the missing images."""
+    return Rendering(decks, settings)
+
+
 def render_decks(
     decks: list[Deck],
     formulas: Mapping[Path, Formulas],
@@ -78,40 +150,8 @@ def render_decks(
     progress: Progress | None = None,
 ) -> RenderReport:
     """Render every deck: formulas (drawn in parallel, cached), figures and images."""
-    cache = MediaCache(settings.cache_dir)
-    maths = MathRenderer(cache, settings.limits.formula)
-    figures = FigureDrawer(
-        settings.figures_dir, settings.figure_format, settings.limits.figure, cache
-    )
-    # One sink per deck (its file), all reporting into one list in the order found.
-    diagnostics: list[Diagnostic] = []
-    fillers = [
-        DeckFiller(
-            deck,
-            Sink(deck.display_path, diagnostics),
-            maths,
-            figures,
-            cache,
-            formulas.get(deck.path, {}),
-            formulas_source.get(deck.path, ""),
-            _stored_notes(deck, settings),
-        )
-        for deck in decks
-    ]
-    for filler in fillers:
-        maths.prepare(filler.deck, filler.sink, skip=filler.reused)
-    maths.draw_pending(progress)
-    rendered = [filler.rendered() for filler in fillers]
-    # Formulas that could not be drawn come last, as they always have: the
-    # order of two diagnostics at one place is the order they are printed in.
-    maths.report_undrawn()
-    return RenderReport(
-        tuple(rendered),
-        tuple(sort_diagnostics(diagnostics)),
-        rendered=maths.drawn + figures.drawn,
-        cached=maths.reused + figures.reused,
-        notes_reused=sum(filler.hits for filler in fillers),
-    )
+    with start_rendering(decks, settings) as rendering:
+        return rendering.finish(formulas, formulas_source, progress)
 
 
 def _stored_notes(deck: Deck, settings: RenderSettings) -> NoteCache | None:
@@ -145,6 +185,7 @@ __all__ = [
     "RenderSettings",
     "RenderedDeck",
     "RenderedFormula",
+    "Rendering",
     "ShipResult",
     "Shipped",
     "SvgResult",
@@ -157,5 +198,6 @@ __all__ = [
     "render_formula",
     "sanitise_svg",
     "ship_image",
+    "start_rendering",
     "tex_problem",
 ]

@@ -1,7 +1,10 @@
 """How the process pool that draws formula images is sized, fed and started (issue 12).
 
-* **Workers**: one per core this process may run on (its CPU affinity, not the
-  machine's core count), never more than there are drawings.
+* **Workers**: the build's ``-j`` (default: one per core this process may run
+  on, its CPU affinity, not the machine's core count), never more than there
+  are drawings; ``-j 1`` draws in the build's own process.
+* **When**: forked right after parsing (``render.start_rendering``), so they
+  draw while the build checks its decks, which needs no image.
 * **Chunks**: small. ``pool.map`` hands a worker its next chunk when it is
   done with one, so with small chunks a worker the machine's other load slows
   down simply takes fewer of them, and the last chunk ends close to the
@@ -29,9 +32,9 @@ def chunk_size(jobs: int, workers: int) -> int:
     return max(1, min(MAX_CHUNK, jobs // (workers * CHUNKS_PER_WORKER)))
 
 
-def worker_count(jobs: int, cores: int) -> int:
-    """Workers for ``jobs`` drawings on ``cores`` cores (1: draw in this process)."""
-    return max(1, min(cores, jobs))
+def worker_count(jobs: int, processes: int) -> int:
+    """Workers for ``jobs`` drawings when ``processes`` may draw (1: draw in this process)."""
+    return max(1, min(processes, jobs))
 
 
 def warm_up(*, highlighted: bool = False) -> None:

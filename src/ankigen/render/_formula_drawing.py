@@ -11,8 +11,9 @@ and ziamath's layout time grows about twice per level (``\\boxed{`` nested 12 de
 takes seconds, 20 deep minutes). Formulas past the depth guard are refused
 before either engine sees them; the time limit stops whatever else is slow.
 
-Many formulas are drawn in a process pool (``draw_all``), each under the
-limits (``draw_within_limits``), so one slow formula cannot stall the build.
+Many formulas are drawn in a process pool (``FormulaDrawing``, started early
+so the workers draw while the build checks), each under the limits
+(``draw_within_limits``), so one slow formula cannot stall the build.
 """
 
 from __future__ import annotations
@@ -178,24 +179,65 @@ class DrawFailure:
 DrawOutcome = RenderedFormula | DrawFailure
 
 
-def draw_all(jobs: list[FormulaJob], time_limit: float) -> Iterator[DrawOutcome]:
-    """Outcomes in job order, as they come: every core draws when there are many."""
-    workers = _drawing_pool.worker_count(len(jobs), cpus.usable_cpus())
-    draw = partial(_draw_one, time_limit=time_limit)
-    if len(jobs) < _POOL_THRESHOLD or workers < 2:
-        yield from map(draw, jobs)
-        return
-    # the workers inherit the loaded engines and fonts
-    _drawing_pool.warm_up(highlighted=any(job.highlight for job in jobs))
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
-    try:
-        chunks = _drawing_pool.chunk_size(len(jobs), workers)
-        with interrupts_held():  # the workers are forked here
-            outcomes = pool.map(draw, jobs, chunksize=chunks)
-        yield from outcomes
-    finally:
+class FormulaDrawing:
+    """Formula images being drawn, from the moment this is made; their outcomes in job order.
+
+    With many jobs and ``processes`` above 1, worker processes (at most
+    ``processes``) are forked here and start drawing at once, so this process
+    can go on with other work (the build checks its decks) until it asks for
+    the ``outcomes``. Few jobs, or one process: they are drawn here, when asked.
+    Close it (``close``, or ``with``) to stop the workers early.
+    """
+
+    def __init__(self, jobs: Sequence[FormulaJob], time_limit: float, processes: int) -> None:
+        self.jobs = tuple(jobs)
+        self._draw = partial(_draw_one, time_limit=time_limit)
+        self._pool: ProcessPoolExecutor | None = None
+        self._pooled: Iterator[DrawOutcome] | None = None
+        workers = _drawing_pool.worker_count(len(self.jobs), processes)
+        if len(self.jobs) < _POOL_THRESHOLD or workers < 2:
+            return
+        # the workers inherit the loaded engines and fonts
+        _drawing_pool.warm_up(highlighted=any(job.highlight for job in self.jobs))
+        self._pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
+        try:
+            chunks = _drawing_pool.chunk_size(len(self.jobs), workers)
+            with interrupts_held():  # the workers are forked here, and every chunk queued
+                self._pooled = self._pool.map(self._draw, self.jobs, chunksize=chunks)
+        except BaseException:
+            self.close()
+            raise
+
+    def __enter__(self) -> FormulaDrawing:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def outcomes(self) -> Iterator[DrawOutcome]:
+        """Each job's outcome, in job order, as they come (drawn here without workers)."""
+        if self._pooled is None:
+            yield from map(self._draw, self.jobs)
+            return
+        try:
+            yield from self._pooled
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """End the workers; drawings not yet started are dropped, not waited for."""
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+
+def draw_all(
+    jobs: list[FormulaJob], time_limit: float, processes: int | None = None
+) -> Iterator[DrawOutcome]:
+    """Outcomes in job order, as they come: ``processes`` draw (default: every usable CPU)."""
+    with FormulaDrawing(jobs, time_limit, processes or cpus.usable_cpus()) as drawing:
         # After Ctrl-C or SIGTERM, drawings not yet started are dropped, not waited for.
-        pool.shutdown(cancel_futures=True)
+        yield from drawing.outcomes()
 
 
 def _start_worker() -> None:

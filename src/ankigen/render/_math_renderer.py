@@ -12,14 +12,15 @@ import json
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
+from ankigen.cpus import usable_cpus
 from ankigen.diagnostics import Sink
 from ankigen.model import Deck, ItemKind, Math, MathMode
 from ankigen.render._formula_drawing import (
     FORMULA_TIME_LIMIT,
     DrawFailure,
     DrawOutcome,
+    FormulaDrawing,
     FormulaJob,
-    draw_all,
 )
 from ankigen.render._formula_html import (
     ClozeVariants,
@@ -58,6 +59,7 @@ class MathRenderer:
         self._invalid: set[tuple[str, bool]] = set()
         self._used: set[str] = set()
         self._drawn_names: set[str] = set()
+        self._drawing: FormulaDrawing | None = None
 
     # -- validation and planning ------------------------------------------
 
@@ -128,20 +130,45 @@ class MathRenderer:
 
     # -- drawing -----------------------------------------------------------
 
+    def start_drawing(self, processes: int) -> None:
+        """Start drawing every planned image not drawn yet: in up to ``processes`` processes.
+
+        With many images, worker processes draw them from now on, while this
+        process goes on (the build checks its decks); ``draw_pending`` collects them.
+        """
+        if self._drawing is not None:
+            return
+        jobs = [
+            job
+            for job, _, _ in self._pending.values()
+            if job.name not in self._drawn_names and job.name not in self._failed
+        ]
+        if jobs:
+            self._drawing = FormulaDrawing(jobs, self._time_limit, processes)
+
+    def stop_drawing(self) -> None:
+        """Stop the workers of a drawing not collected (the build failed or was stopped)."""
+        drawing, self._drawing = self._drawing, None
+        if drawing is not None:
+            drawing.close()
+
     def draw_pending(self, progress: Callable[[int, int], None] | None = None) -> None:
-        """Draw every planned image that is not cached, in parallel when worthwhile.
+        """Draw (or collect, once started) every planned image that is not cached.
 
         A formula that could not be drawn is kept for :meth:`report_undrawn`.
         """
-        jobs = [job for job, _, _ in self._pending.values()]
-        if not jobs:
+        self.start_drawing(usable_cpus())  # unless started earlier, with the build's -j
+        drawing, self._drawing = self._drawing, None
+        if drawing is None:
             return
-        total = len(jobs)
-        outcomes = draw_all(jobs, self._time_limit)
-        for done, (job, outcome) in enumerate(zip(jobs, outcomes, strict=True), 1):
-            self._store(job, outcome)
-            if progress is not None:
-                progress(done, total)
+        total = len(drawing.jobs)
+        with drawing:
+            for done, (job, outcome) in enumerate(
+                zip(drawing.jobs, drawing.outcomes(), strict=True), 1
+            ):
+                self._store(job, outcome)
+                if progress is not None:
+                    progress(done, total)
         self._save_index()
 
     def report_undrawn(self) -> None:

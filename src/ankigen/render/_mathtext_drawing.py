@@ -96,7 +96,13 @@ def display_style(tex: str) -> str:
 
 def render_mathtext(tex: str, highlight: Sequence[str] = ()) -> RenderedFormula:
     """Draw TeX that mathtext knows (rewritten, in display style if wanted); raise FormulaError."""
-    s = f"${tex}$"
+    try:
+        return _drawn(f"${tex}$", tex, highlight)
+    finally:
+        mathtext_svg.release_fonts(_PROP)
+
+
+def _drawn(s: str, tex: str, highlight: Sequence[str]) -> RenderedFormula:
     # A highlighted formula is parsed again by _highlight through matplotlib's
     # parser cache; a plain one once, with the fonts resolved once per process.
     parse = text_to_path.mathtext_parser.parse if highlight else mathtext_svg.parse

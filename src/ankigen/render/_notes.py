@@ -62,8 +62,6 @@ class DeckFiller:
         maths: MathRenderer,
         figures: FigureDrawer,
         cache: MediaCache,
-        formulas: Formulas,
-        formulas_source: str,
         stored: NoteCache | None = None,
     ) -> None:
         self.deck = deck
@@ -71,8 +69,9 @@ class DeckFiller:
         self._maths = maths
         self._figures = figures
         self._cache = cache
-        self._formulas = formulas
-        self._formulas_source = formulas_source
+        #: What the deck's checks compiled for its figures (given to ``rendered``).
+        self._formulas: Formulas = {}
+        self._formulas_source = ""
         self._media: dict[str, MediaFile] = {}
         self._sources: set[Path] = set()
         self._note_sources: set[Path] = set()
@@ -107,11 +106,14 @@ class DeckFiller:
         """The indexes of the items whose notes come from an earlier build (not filled again)."""
         return frozenset(self._known)
 
-    def rendered(self) -> RenderedDeck:
+    def rendered(self, formulas: Formulas, formulas_source: str) -> RenderedDeck:
         """Every item of the deck as a note, with the media the notes reference.
 
-        The images and figures that could not be shipped are errors in the sink.
+        ``formulas`` (and their source) are what the deck's checks compiled,
+        given to its figure scripts. The images and figures that could not be
+        shipped are errors in the sink.
         """
+        self._formulas, self._formulas_source = formulas, formulas_source
         notes = tuple(self._note(index, item) for index, item in enumerate(self.deck.items))
         if self._stored is not None:
             self._stored.save()
