@@ -11,6 +11,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -26,14 +27,13 @@ from ankigen.cli_options import (
 )
 from ankigen.commands.build import BuildResult
 from ankigen.commands.discover import discover
-from ankigen.commands.init import create_project
-from ankigen.commands.preview import PreviewResult
-from ankigen.commands.preview import preview as run_preview
-from ankigen.commands.watch import Rebuild, watched_folders
-from ankigen.commands.watch import watch as run_watch
 from ankigen.diagnostics import Diagnostic
 from ankigen.errors import UsageError
 from ankigen.paths import display_path
+
+if TYPE_CHECKING:  # each command loads its own module when it runs (a build loads none)
+    from ankigen.commands.preview import PreviewResult
+    from ankigen.commands.watch import Rebuild
 
 
 @click.command()
@@ -55,6 +55,8 @@ def init(directory: Path) -> None:
     The whole content format: docs/format.md in the ankigen sources.
     """
     try:
+        from ankigen.commands.init import create_project
+
         project = create_project(directory)
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
@@ -109,6 +111,8 @@ def preview(
     """
     with _usage_errors():
         options = resolve(paths, None, figures_dir, math, figure_format, strict, write=False)
+        from ankigen.commands.preview import preview as run_preview
+
         result = run_preview(options, preview_dir or options.out_dir / "preview")
     print_diagnostics(result.build.diagnostics)
     if result.build.failed:
@@ -175,6 +179,9 @@ def watch(
 
     The whole content format: docs/format.md in the ankigen sources.
     """
+    from ankigen.commands.watch import watch as run_watch
+    from ankigen.commands.watch import watched_folders
+
     with _usage_errors():
         options = resolve(paths, out_dir, figures_dir, math, figure_format, strict)
         discover(options.paths)  # a missing path is a usage error, before watching starts

@@ -10,12 +10,14 @@ edit to one of several equal numbers makes a new, unquoted claim.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ankigen.diagnostics import Sink
 from ankigen.model import Claim, Item
 from ankigen.parse.claims import formula_key, number_key
 
-from ._ast import Quote, Statement
+if TYPE_CHECKING:  # the checker's tree loads when a check runs, not for every build
+    from ._ast import Quote, Statement
 
 #: Code of the warning for a claim no check quotes or cites.
 UNVERIFIED = "AG201"

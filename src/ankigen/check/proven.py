@@ -59,6 +59,8 @@ class ProvenChecks:
 
     def __init__(self, file: Path | None) -> None:
         self._file = file if _KNOWN_FIELDS else None
+        #: The keys of the last deck asked about (``known`` and then ``record`` want them).
+        self._last: tuple[Deck, float, dict[int, str]] | None = None
 
     def known(self, deck: Deck, time_limit: float) -> dict[int, ItemRun]:
         """The recorded runs of ``deck``'s items that have checks, by item index."""
@@ -66,7 +68,7 @@ class ProvenChecks:
         if not stored:
             return {}
         found: dict[int, ItemRun] = {}
-        for index, key in _keys(deck, time_limit).items():
+        for index, key in self._keys(deck, time_limit).items():
             value = stored.get(key)
             if value is None:
                 continue
@@ -80,7 +82,7 @@ class ProvenChecks:
         """Keep the passing ``runs`` (by item index) of this check of ``deck``, and only those."""
         if self._file is None:
             return
-        keys = _keys(deck, time_limit)
+        keys = self._keys(deck, time_limit)
         passing = {
             keys[i]: _encode(run, deck.items[i].line)
             for i, run in runs.items()
@@ -93,6 +95,15 @@ class ProvenChecks:
             temp.replace(self._file)
         except (OSError, ValueError):
             temp.unlink(missing_ok=True)  # no record this time; the build goes on
+
+    def _keys(self, deck: Deck, time_limit: float) -> dict[int, str]:
+        """``_keys`` of this deck, worked out once (the same deck object, the same limit)."""
+        last = self._last
+        if last is not None and last[0] is deck and last[1] == time_limit:
+            return last[2]
+        keys = _keys(deck, time_limit)
+        self._last = (deck, time_limit, keys)
+        return keys
 
 
 def _keys(deck: Deck, time_limit: float) -> dict[int, str]:
@@ -112,8 +123,8 @@ def _item_key(digest: Any, item: Item) -> str:
     read = (
         item.kind.value,
         item.context,
-        tuple((b.kind, b.text, b.line - base) for b in item.checks),
-        tuple((c.text, c.formula, c.line - base, c.column, c.required) for c in item.claims),
+        tuple([(b.kind, b.text, b.line - base) for b in item.checks]),
+        tuple([(c.text, c.formula, c.line - base, c.column, c.required) for c in item.claims]),
     )
     try:
         # marshal version 2 writes no back-references: equal values give equal bytes.

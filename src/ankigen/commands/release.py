@@ -38,8 +38,16 @@ class DeckTimes:
 def deck_times(rendered: RenderedDeck, clock: BuildClock, settings: Sequence[Path]) -> DeckTimes:
     """Each note's time from its inputs: the content file, the settings, what it shows."""
     shared = [rendered.deck.path, *settings]
-    notes = {note.guid: clock.time_of([*shared, *note.sources]) for note in rendered.notes}
-    return DeckTimes(max([clock.time_of(shared), *notes.values()]), notes)
+    # One time per set of inputs, not per note: most notes show no file, so they all
+    # have the deck's inputs only (a build sees one snapshot of each input's time).
+    by_inputs: dict[tuple[Path, ...], float] = {}
+    notes: dict[str, float] = {}
+    for note in rendered.notes:
+        known = by_inputs.get(note.sources)
+        if known is None:
+            known = by_inputs[note.sources] = clock.time_of([*shared, *note.sources])
+        notes[note.guid] = known
+    return DeckTimes(max([clock.time_of(shared), *by_inputs.values()]), notes)
 
 
 @contextmanager

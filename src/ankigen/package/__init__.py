@@ -17,7 +17,9 @@ import shutil
 import sqlite3
 import time
 import zipfile
+import zlib
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,7 +28,7 @@ import genanki
 from ankigen.model import ItemKind
 from ankigen.package.anki_cards import cloze_ordinals
 from ankigen.package.collection import NoteRow, RowDeck
-from ankigen.package.media_pack import MediaPack, write_deflated
+from ankigen.package.media_pack import Deflated, MediaPack, write_deflated
 from ankigen.package.note_types import cloze_model, reveal_model
 from ankigen.package.release import release_tag
 from ankigen.render import MediaCache, MediaFile, RenderedDeck
@@ -175,16 +177,80 @@ def _write_zip(
     each by the file name the cards reference.
     """
     date = time.gmtime(max(timestamp, 315532800))[:6]  # zip dates start in 1980
-    media_map = {str(index): file.name for index, file in enumerate(media)}
+    media_map = json.dumps({str(index): file.name for index, file in enumerate(media)})
     with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        # Streamed: a 100,000-note collection is never held in memory whole.
-        # zlib's output does not depend on how its input is cut into writes.
         entry = _entry("collection.anki2", date)
-        with collection.open("rb") as rows, archive.open(entry, "w") as stored:
-            shutil.copyfileobj(rows, stored, 1 << 20)
-        archive.writestr(_entry("media", date), json.dumps(media_map))
+        if not media:
+            # Streamed: a 100,000-note collection is never held in memory whole.
+            # zlib's output does not depend on how its input is cut into writes.
+            with collection.open("rb") as rows, archive.open(entry, "w") as stored:
+                shutil.copyfileobj(rows, stored, 1 << 20)
+            archive.writestr(_entry("media", date), media_map)
+            return
+        # With media, zlib deflates the collection on another core (it lets go of the
+        # GIL) while this thread writes the map and the media entries to a scratch zip;
+        # its entries are then appended after the collection's as they are.
+        tail = _scratch(target, ".media.tmp")
+        try:
+            with ThreadPoolExecutor(1) as worker:
+                deflating = worker.submit(_deflate_file, collection)
+                entries = _write_media(tail, media, media_map, date, pack)
+                deflated = deflating.result()
+            write_deflated(archive, entry, deflated)
+            _append_entries(archive, tail, entries)
+        finally:
+            tail.unlink(missing_ok=True)
+
+
+def _deflate_file(path: Path) -> Deflated:
+    """A file deflated as ``ZipFile`` deflates an entry (read in large pieces: each
+    ``compress`` call runs without the GIL, so few calls keep it off the other thread's way)."""
+    compressor = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15)
+    pieces: list[bytes] = []
+    crc = size = 0
+    with path.open("rb") as rows:
+        while chunk := rows.read(4 << 20):
+            crc, size = zlib.crc32(chunk, crc), size + len(chunk)
+            pieces.append(compressor.compress(chunk))
+    pieces.append(compressor.flush())
+    return Deflated(b"".join(pieces), crc, size)
+
+
+def _write_media(
+    tail: Path,
+    media: Sequence[MediaFile],
+    media_map: str,
+    date: tuple[int, ...],
+    pack: MediaPack,
+) -> tuple[zipfile.ZipInfo, ...]:
+    """The map and media entries, as a zip of their own in ``tail`` (its central directory
+    cut off); their infos, in order."""
+    with zipfile.ZipFile(tail, "w", compression=zipfile.ZIP_DEFLATED) as part:
+        part.writestr(_entry("media", date), media_map)
         for index, deflated in enumerate(pack.deflated_all(media)):
-            write_deflated(archive, _entry(str(index), date), deflated)
+            write_deflated(part, _entry(str(index), date), deflated)
+        entries, end = tuple(part.filelist), part.start_dir
+    os.truncate(tail, end)
+    return entries
+
+
+def _append_entries(
+    archive: zipfile.ZipFile, tail: Path, entries: tuple[zipfile.ZipInfo, ...]
+) -> None:
+    """Append ``tail``'s entries (local headers and data, which hold no offset) as they are;
+    the central directory ``archive`` writes on close then lists them at their new place."""
+    fp = archive.fp
+    if fp is None:
+        raise ValueError("the zip file is closed")
+    base = archive.start_dir
+    fp.seek(base)
+    with tail.open("rb") as part:
+        shutil.copyfileobj(part, fp, 1 << 20)
+    for info in entries:
+        info.header_offset += base
+        archive.filelist.append(info)
+        archive.NameToInfo[info.filename] = info
+    archive.start_dir = fp.tell()
 
 
 def _entry(name: str, date: tuple[int, ...]) -> zipfile.ZipInfo:

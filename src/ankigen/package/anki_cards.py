@@ -78,6 +78,38 @@ def render_template(
 def cloze_ordinals(text: str) -> tuple[int, ...]:
     """The 0-based ordinals of the cards Anki makes from a cloze field: ``cN`` is card
     ``N-1``, nested clozes included, ``c0`` never."""
+    flat = _flat_cloze_numbers(text)
+    if flat is None:
+        return _tree_cloze_ordinals(text)
+    return tuple(number - 1 for number in sorted(flat))
+
+
+def _flat_cloze_numbers(text: str) -> set[int] | None:
+    """The cloze numbers of a field whose clozes do not nest (as nearly all do); None for
+    any other field (a cloze inside a cloze, a number past 0xFFFF), which is parsed whole.
+
+    With no nesting, a cloze that is closed makes a card and one left open at the end
+    vanishes; a ``}}`` outside a cloze is text. That is what ``_parse`` makes of such a
+    field, without building its nodes (``tests/perf/test_cloze_tokens_fast_path.py``).
+    """
+    numbers: set[int] = set()
+    open_number = 0  # 0: no cloze open (c0 makes no card either way)
+    is_open = False
+    for marker in _MARKER.finditer(text):
+        number = marker[1]
+        if number is None:
+            if is_open and open_number:
+                numbers.add(open_number)
+            is_open = False
+            continue
+        if is_open or len(number) > 5 or int(number) > 0xFFFF:
+            return None
+        open_number, is_open = int(number), True
+    return numbers
+
+
+def _tree_cloze_ordinals(text: str) -> tuple[int, ...]:
+    """``cloze_ordinals`` for any field: every cloze, nested ones too, from its nodes."""
     numbers: set[int] = set()
     # A stack, not a nested function that calls itself: that function and its
     # cell form a cycle, which the paused cyclic GC of a build never frees.

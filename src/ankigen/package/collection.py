@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import genanki
 
@@ -26,9 +25,12 @@ _CARD = "INSERT INTO cards VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?);"
 _INVALID_HTML_TAG = genanki.Note._INVALID_HTML_TAG_RE
 
 
-@dataclass(frozen=True, slots=True)
-class NoteRow:
-    """One note as the database holds it, and its cards' ordinals."""
+class NoteRow(NamedTuple):
+    """One note as the database holds it, and its cards' ordinals.
+
+    A named tuple: as immutable as a frozen dataclass, and made several times faster
+    (one per note of every build).
+    """
 
     model: genanki.Model
     fields: tuple[str, ...]

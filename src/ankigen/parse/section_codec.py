@@ -106,30 +106,29 @@ def decode(value: Any, start: int) -> SectionResult:
 def _decode_item(start: int, value: Any) -> Item:
     kind, line, front, back, guid, note_id, tags, subdeck, checks, claims, context = value
     if checks:
-        checks = tuple([CodeBlock(k, text, at + start) for k, text, at in checks])
+        checks = tuple([_code_block(k, text, at + start) for k, text, at in checks])
     if claims:
-        claims = tuple([Claim(t, f, at + start, column, r) for t, f, at, column, r in claims])
-    fields = (
-        _KINDS[kind],
-        line + start,
-        _decode_fragment(start, *front),
-        _decode_fragment(start, *back),
-        guid,
-        note_id,
-        tags,
-        subdeck,
-        checks,
-        claims,
-        context,
-    )
-    # Not Item(*fields): a frozen dataclass sets each field through object.__setattr__,
+        claims = tuple([_claim(t, f, at + start, column, r) for t, f, at, column, r in claims])
+    # Not Item(...): a frozen dataclass sets each field through object.__setattr__,
     # which doubles the cost of decoding the tens of thousands of items of a big deck.
     # KNOWN_FIELDS checks that these are Item's fields, in order, and that it has no
-    # __post_init__, so this is the instance Item(*fields) makes; each slot's own
+    # __post_init__, so this is the instance Item(...) makes; each slot's own
     # descriptor stores its field (Item has slots: no __dict__ to fill at once).
+    # Written out, not in a loop: the loop would cost as much as it saves.
+    (set_kind, set_line, set_front, set_back, set_guid, set_note_id, set_tags, set_subdeck,
+     set_checks, set_claims, set_context) = _ITEM  # fmt: skip
     item = _new(Item)
-    for store, value in zip(_ITEM_SETTERS, fields, strict=True):
-        store(item, value)
+    set_kind(item, _KINDS[kind])
+    set_line(item, line + start)
+    set_front(item, _decode_fragment(start, *front))
+    set_back(item, _decode_fragment(start, *back))
+    set_guid(item, guid)
+    set_note_id(item, note_id)
+    set_tags(item, tags)
+    set_subdeck(item, subdeck)
+    set_checks(item, checks)
+    set_claims(item, claims)
+    set_context(item, context)
     return item
 
 
@@ -137,10 +136,45 @@ def _decode_fragment(
     start: int, html: str, maths: tuple[Any, ...], images: tuple[Any, ...]
 ) -> Fragment:
     if maths:
-        maths = tuple([Math(tex, d, line + start, column) for tex, d, line, column in maths])
+        maths = tuple([_math(tex, d, line + start, column) for tex, d, line, column in maths])
     if images:
         images = tuple([ImageRef(target, alt, line + start) for target, alt, line in images])
-    return Fragment(html, maths, images)
+    set_html, set_maths, set_images = _FRAGMENT
+    fragment = _new(Fragment)
+    set_html(fragment, html)
+    set_maths(fragment, maths)
+    set_images(fragment, images)
+    return fragment
+
+
+def _math(tex: str, display: bool, line: int, column: int) -> Math:
+    set_tex, set_display, set_line, set_column = _MATH
+    math = _new(Math)
+    set_tex(math, tex)
+    set_display(math, display)
+    set_line(math, line)
+    set_column(math, column)
+    return math
+
+
+def _code_block(kind: str, text: str, line: int) -> CodeBlock:
+    set_kind, set_text, set_line = _CODE_BLOCK
+    block = _new(CodeBlock)
+    set_kind(block, kind)
+    set_text(block, text)
+    set_line(block, line)
+    return block
+
+
+def _claim(text: str, formula: bool, line: int, column: int, required: bool) -> Claim:
+    set_text, set_formula, set_line, set_column, set_required = _CLAIM
+    claim = _new(Claim)
+    set_text(claim, text)
+    set_formula(claim, formula)
+    set_line(claim, line)
+    set_column(claim, column)
+    set_required(claim, required)
+    return claim
 
 
 _KINDS = {kind.value: kind for kind in ItemKind}
@@ -172,15 +206,19 @@ _FIELDS: dict[type, tuple[str, ...]] = {
 
 
 def _slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Any, ...]:
-    """Each slot's own setter, in ``names`` order; none unless ``cls`` has exactly these slots."""
+    """Each slot's own setter, in ``names`` order; Nones unless ``cls`` has exactly these slots."""
     if getattr(cls, "__slots__", None) != names:
-        return ()
+        return (None,) * len(names)
     return tuple(getattr(cls, name).__set__ for name in names)
 
 
-#: Item's fields stored straight into its slots (see ``_decode_item``).
-_ITEM_SETTERS = _slot_setters(Item, _FIELDS[Item])
-KNOWN_FIELDS = bool(_ITEM_SETTERS) and all(
+#: The fields of these classes are stored straight into their slots (see ``_decode_item``).
+_ITEM, _FRAGMENT, _MATH, _CODE_BLOCK, _CLAIM = (
+    _slot_setters(cls, _FIELDS[cls]) for cls in (Item, Fragment, Math, CodeBlock, Claim)
+)
+KNOWN_FIELDS = all(
+    None not in setters for setters in (_ITEM, _FRAGMENT, _MATH, _CODE_BLOCK, _CLAIM)
+) and all(
     tuple(f.name for f in dataclasses.fields(cls)) == names and not hasattr(cls, "__post_init__")
     for cls, names in _FIELDS.items()
 )
