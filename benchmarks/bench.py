@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
+import itertools
 import json
 import os
 import platform
@@ -925,8 +926,41 @@ def targets(results: dict[str, object]) -> list[str]:
         out.append(f"- CPU per item (mathjax cold, start-up subtracted) within ±5% "
                    f"(largest / smallest <= 1.10): {shown}; spread {100 * spread:.0f}% "
                    f"({_verdict(spread <= 0.10)})")
+        out.extend(_drift(sizes))
     out.append("")
     return out
+
+
+def _drift(sizes: dict[int, dict[str, dict[str, dict[str, float]]]]) -> list[str]:
+    """Marginal CPU per item between sizes, ankigen's beside ankdown's.
+
+    Sizes run minutes apart, and this VM's speed drifts over minutes. ankdown
+    does the same work per item at every size, so its marginal cost per item
+    (start-up cancels out) shows the drift, and ankigen's over ankdown's shows
+    how ankigen scales with the drift taken out.
+    """
+    ordered = sorted(sizes)
+    if len(ordered) < 3 or any("ankdown" not in sizes[n]["mathjax cold"] for n in ordered):
+        return []
+    pairs = list(itertools.pairwise(ordered))
+
+    def marginal(tool: str) -> list[float]:
+        cpu = {n: sizes[n]["mathjax cold"][tool]["cpu_s"] for n in ordered}
+        return [(cpu[big] - cpu[small]) / (big - small) * 1e6 for small, big in pairs]
+
+    def shown(costs: list[float]) -> str:
+        steps = zip(pairs, costs, strict=True)
+        return ", ".join(f"{small:,}->{big:,}: {v:.0f} us" for (small, big), v in steps)
+
+    ankigen, ankdown = marginal("ankigen"), marginal("ankdown")
+    ratios = [a / b for a, b in zip(ankigen, ankdown, strict=True)]
+    spread = (max(ratios) - min(ratios)) / min(ratios)
+    return [
+        f"  (marginal CPU per item, start-up cancelled: ankdown {shown(ankdown)}; "
+        f"ankigen {shown(ankigen)}; ankigen ÷ ankdown "
+        + ", ".join(f"{r:.2f}x" for r in ratios)
+        + f", spread {100 * spread:.0f}%: ankdown's own cost per item moves with the machine)"
+    ]
 
 
 def machine() -> dict[str, object]:
