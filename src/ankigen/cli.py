@@ -93,7 +93,7 @@ def build(
     Example:
       ankigen build                  # every content/*.md of this project
       ankigen build --strict         # as a release does: warnings fail
-      ankigen build -j 1             # parse in this process only
+      ankigen build -j 1             # parse and draw in this process only
 
     The whole content format: docs/format.md in the ankigen sources.
     """

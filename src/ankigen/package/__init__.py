@@ -17,10 +17,10 @@ import shutil
 import sqlite3
 import time
 import zipfile
-import zlib
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import genanki
@@ -28,7 +28,7 @@ import genanki
 from ankigen.model import ItemKind
 from ankigen.package.anki_cards import cloze_ordinals
 from ankigen.package.collection import NoteRow, RowDeck
-from ankigen.package.media_pack import Deflated, MediaPack, write_deflated
+from ankigen.package.media_pack import Deflated, MediaPack, deflate_pieces, write_deflated
 from ankigen.package.note_types import cloze_model, reveal_model
 from ankigen.package.release import release_tag
 from ankigen.render import MediaCache, MediaFile, RenderedDeck
@@ -203,17 +203,10 @@ def _write_zip(
 
 
 def _deflate_file(path: Path) -> Deflated:
-    """A file deflated as ``ZipFile`` deflates an entry (read in large pieces: each
-    ``compress`` call runs without the GIL, so few calls keep it off the other thread's way)."""
-    compressor = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15)
-    pieces: list[bytes] = []
-    crc = size = 0
+    """A file deflated as ``ZipFile`` deflates an entry, read in large pieces (few
+    ``compress`` calls keep this thread off the other thread's way)."""
     with path.open("rb") as rows:
-        while chunk := rows.read(4 << 20):
-            crc, size = zlib.crc32(chunk, crc), size + len(chunk)
-            pieces.append(compressor.compress(chunk))
-    pieces.append(compressor.flush())
-    return Deflated(b"".join(pieces), crc, size)
+        return deflate_pieces(iter(partial(rows.read, 4 << 20), b""))
 
 
 def _write_media(

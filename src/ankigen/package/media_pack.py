@@ -20,10 +20,10 @@ import json
 import struct
 import zlib
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import Any, BinaryIO
 from zipfile import ZIP_DEFLATED, ZipFile, ZipInfo
 
 from ankigen.render import MediaCache, MediaFile
@@ -59,9 +59,27 @@ class _Entry:
 
 def deflate(raw: bytes) -> Deflated:
     """Deflate as ``zipfile`` does for ``ZIP_DEFLATED`` at the default level."""
-    compressor = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15)
+    compressor = _zip_compressor()
     data = compressor.compress(raw) + compressor.flush()
     return Deflated(data, zlib.crc32(raw), len(raw))
+
+
+def deflate_pieces(pieces: Iterable[bytes]) -> Deflated:
+    """``deflate`` of the pieces joined, without joining them (zlib's output does not
+    depend on how its input is cut; each ``compress`` call runs without the GIL)."""
+    compressor = _zip_compressor()
+    out: list[bytes] = []
+    crc = size = 0
+    for piece in pieces:
+        crc, size = zlib.crc32(piece, crc), size + len(piece)
+        out.append(compressor.compress(piece))
+    out.append(compressor.flush())
+    return Deflated(b"".join(out), crc, size)
+
+
+def _zip_compressor() -> Any:
+    """A compressor with ``zipfile``'s settings: raw deflate, the default level."""
+    return zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15)
 
 
 class MediaPack:
