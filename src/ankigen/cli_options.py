@@ -99,6 +99,7 @@ def resolve(
         figures_dir=figures_dir or settings.figures,
         math=MathMode(math) if math else None,
         default_math=settings.math or MathMode.IMAGE,
+        default_claims=settings.claims,
         figure_format=figure_format,
         write=write,
         strict=settings.strict if strict is None else strict,

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ankigen.errors import UsageError
-from ankigen.model import MathMode
+from ankigen.model import ClaimLevel, MathMode
 from ankigen.timelimit import LIMIT_SETTINGS, TimeLimits
 
 _FOLDERS = {"content": "content", "figures": "figures", "out": "build"}
-_KNOWN = (*_FOLDERS, "math", "strict", "jobs", *LIMIT_SETTINGS)
+_KNOWN = (*_FOLDERS, "math", "claims", "strict", "jobs", *LIMIT_SETTINGS)
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,8 @@ class ProjectSettings:
     figures: Path
     out: Path
     math: MathMode | None = None
+    #: Which numbers and formulas are claims in files whose front matter names no level.
+    claims: ClaimLevel = ClaimLevel.ANSWERS
     strict: bool = False
     root: Path = Path(".")
     limits: TimeLimits = field(default_factory=TimeLimits)
@@ -88,6 +90,7 @@ def load_settings(project_dir: Path) -> ProjectSettings:
         folder("figures"),
         folder("out"),
         math=_math(values, pyproject),
+        claims=_claims(values, pyproject),
         strict=_strict(values, pyproject),
         root=project_dir,
         limits=_limits(values, pyproject),
@@ -117,6 +120,15 @@ def _table(pyproject: Path) -> dict[str, object] | None:
     if not isinstance(table, dict):
         raise UsageError(f"{pyproject}: [tool.ankigen] must be a table")
     return table
+
+
+def _claims(values: dict[str, object], pyproject: Path) -> ClaimLevel:
+    value = values.get("claims", ClaimLevel.ANSWERS.value)
+    try:
+        return ClaimLevel(str(value))
+    except ValueError:
+        levels = " or ".join(f'"{level.value}"' for level in ClaimLevel)
+        raise UsageError(f"{pyproject}: [tool.ankigen] claims must be {levels}") from None
 
 
 def _math(values: dict[str, object], pyproject: Path) -> MathMode | None:

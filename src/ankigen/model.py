@@ -22,6 +22,17 @@ class MathMode(StrEnum):
     MATHJAX = "mathjax"
 
 
+class ClaimLevel(StrEnum):
+    """Which numbers and formulas on a card are claims a check must quote (format section 18).
+
+    ``answers``: those of the answer, cloze text and Extra (section 12's coverage);
+    ``off``: none (a bank with no checks); its checks still run and quotes must hold.
+    """
+
+    ANSWERS = "answers"
+    OFF = "off"
+
+
 class ItemKind(StrEnum):
     """The note type an item becomes."""
 
@@ -150,6 +161,8 @@ class Deck:
     tags: tuple[str, ...] = field(default=())
     #: Line of ``key:`` in the front matter; 0 when the key is the file name.
     key_line: int = 0
+    #: Which numbers and formulas on its cards are claims (front matter, else the project's).
+    claims: ClaimLevel = ClaimLevel.ANSWERS
 
     @property
     def stem(self) -> str:

@@ -75,7 +75,7 @@ def run_checks(
         quotes: list[Quote] = []
         for block in item.checks:
             quotes.extend(run.check_block(block, dict(scope), item))
-        warn_unverified(sink, item, quotes)
+        warn_unverified(sink, item, quotes, deck.claims)
         if item.checks:
             found = tuple(sink.diagnostics[before[0] :])
             ran[index] = ItemRun(found, run.checks - before[1], run.failed - before[2])

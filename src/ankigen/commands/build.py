@@ -97,7 +97,9 @@ def _parse(
     """Parse every deck that must be built (``--math`` applied); its problems to ``diagnostics``."""
     decks: list[Deck] = []
     for plan in plans:
-        parsed = parse_source(plan.source, options.default_math, reused, options.jobs)
+        parsed = parse_source(
+            plan.source, options.default_math, reused, options.jobs, options.default_claims
+        )
         diagnostics.extend(parsed.diagnostics)
         if parsed.deck is not None:
             decks.append(_with_math(parsed.deck, options.math))

@@ -13,7 +13,7 @@ from pathlib import Path
 from ankigen.commands.diff import DeckDiff
 from ankigen.diagnostics import Diagnostic
 from ankigen.errors import AnkigenError
-from ankigen.model import MathMode
+from ankigen.model import ClaimLevel, MathMode
 from ankigen.package import PackagedDeck
 from ankigen.render import RenderedDeck
 from ankigen.timelimit import TimeLimits
@@ -30,6 +30,8 @@ class BuildOptions:
     figure_format: str = "svg"
     #: The math mode of files whose front matter names none (the project's default).
     default_math: MathMode = MathMode.IMAGE
+    #: The claim level of files whose front matter names none (the project's default).
+    default_claims: ClaimLevel = ClaimLevel.ANSWERS
     write: bool = True
     strict: bool = False
     #: The release learners have (an .apkg, or a folder of them): report what this one changes.

@@ -47,6 +47,7 @@ def plan_deck(
         for part in (
             options.math,
             options.default_math,
+            options.default_claims,
             options.figure_format,
             options.figures_dir.resolve(),
             source.root.resolve(),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ankigen.check import CheckReport, ProvenChecks, check_deck
 from ankigen.commands.discover import ContentFile
-from ankigen.model import Deck, MathMode
+from ankigen.model import ClaimLevel, Deck, MathMode
 from ankigen.parse import ParseResult, SectionCache, parse_file
 from ankigen.paths import display_path
 from ankigen.render import MediaCache
@@ -19,7 +19,11 @@ from ankigen.timelimit import TimeLimits
 
 
 def parse_source(
-    source: ContentFile, default_math: MathMode, cache: MediaCache | None, jobs: int = 1
+    source: ContentFile,
+    default_math: MathMode,
+    cache: MediaCache | None,
+    jobs: int = 1,
+    default_claims: ClaimLevel = ClaimLevel.ANSWERS,
 ) -> ParseResult:
     """Parse one content file; with a ``cache``, reuse (and refill) its frozen sections.
 
@@ -27,9 +31,13 @@ def parse_source(
     """
     shown = display_path(source.path)
     if cache is None:
-        return parse_file(source.path, source.root, shown, default_math, jobs=jobs)
+        return parse_file(
+            source.path, source.root, shown, default_math, jobs=jobs, default_claims=default_claims
+        )
     with SectionCache(cache.path(f"{source.path.stem}.sections")) as sections:
-        parsed = parse_file(source.path, source.root, shown, default_math, sections, jobs)
+        parsed = parse_file(
+            source.path, source.root, shown, default_math, sections, jobs, default_claims
+        )
         sections.save()
     return parsed
 

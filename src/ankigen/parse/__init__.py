@@ -12,7 +12,7 @@ from typing import NamedTuple
 from markdown_it.token import Token
 
 from ankigen.diagnostics import Diagnostic, Sink, error, sort_diagnostics
-from ankigen.model import Deck, Item, ItemKind, MathMode
+from ankigen.model import ClaimLevel, Deck, Item, ItemKind, MathMode
 from ankigen.parse.context import item_contexts
 from ankigen.parse.freeze import freeze_section, normalise_source, note_guid
 from ankigen.parse.frontmatter import FrontMatter, read_front_matter
@@ -48,10 +48,12 @@ def parse_file(
     default_math: MathMode = MathMode.IMAGE,
     cache: SectionCache | None = None,
     jobs: int = 1,
+    default_claims: ClaimLevel = ClaimLevel.ANSWERS,
 ) -> ParseResult:
     """Read and parse one content file; ``root`` is the content root for images.
 
-    ``default_math`` is the math mode of a file whose front matter names none.
+    ``default_math`` is the math mode of a file whose front matter names none,
+    ``default_claims`` its claim level.
     With a ``cache``, sections unchanged since the last parse are not parsed again.
     ``jobs``: processes that may parse a big file's sections (1: this one only).
     """
@@ -74,7 +76,7 @@ def parse_file(
     del raw  # a big file is not held twice
     owned = [text]
     del text  # `owned` holds the only reference, which the parse lets go (``_parse_owned``)
-    return _parse_owned(owned, path, root, shown, default_math, cache, jobs)
+    return _parse_owned(owned, path, root, shown, default_math, cache, jobs, default_claims)
 
 
 def parse_text(
@@ -85,6 +87,7 @@ def parse_text(
     default_math: MathMode = MathMode.IMAGE,
     cache: SectionCache | None = None,
     jobs: int = 1,
+    default_claims: ClaimLevel = ClaimLevel.ANSWERS,
 ) -> ParseResult:
     """Parse content already read as text (``path`` names the deck and resolves images).
 
@@ -94,7 +97,7 @@ def parse_text(
     not parsed at all. With ``jobs`` above 1 a big file's sections are parsed in
     that many processes; the result is the same, diagnostics in the same order.
     """
-    return _parse_owned([text], path, root, display_path, default_math, cache, jobs)
+    return _parse_owned([text], path, root, display_path, default_math, cache, jobs, default_claims)
 
 
 def _parse_owned(
@@ -105,6 +108,7 @@ def _parse_owned(
     default_math: MathMode,
     cache: SectionCache | None,
     jobs: int,
+    default_claims: ClaimLevel = ClaimLevel.ANSWERS,
 ) -> ParseResult:
     """``parse_text`` of the one text in ``owned``, which is taken out of it: when the
     caller holds no other reference, the string is freed once its sections are cut
@@ -140,6 +144,7 @@ def _parse_owned(
         formulas=tuple(block for result in results for block in result.formulas),
         tags=front.tags,
         key_line=1 + front.key_line if front.key_line else 0,
+        claims=front.claims or default_claims,
     )
     return ParseResult(deck, tuple(sort_diagnostics(sink.diagnostics)))
 

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 import yaml
 
 from ankigen.diagnostics import Sink
-from ankigen.model import MathMode
+from ankigen.model import ClaimLevel, MathMode
 
-_KNOWN_KEYS = ("deck", "key", "tags", "subdecks", "math", "context", "prompt")
+_KNOWN_KEYS = ("deck", "key", "tags", "subdecks", "math", "context", "prompt", "claims")
 #: Front matter is a flat mapping with one list (tags); anything deeper is refused
 #: before PyYAML's recursive composer could overflow the stack.
 MAX_FRONT_MATTER_DEPTH = 8
@@ -33,6 +33,8 @@ class FrontMatter:
     #: ``prompt:`` per section heading: the line shown, or None for no line.
     prompts: tuple[tuple[str, str | None], ...] = ()
     prompt_line_offset: int = 0
+    #: ``claims:``: which numbers and formulas are claims (None: the project's default).
+    claims: ClaimLevel | None = None
 
 
 def read_front_matter(text: str, sink: Sink) -> FrontMatter:
@@ -68,6 +70,7 @@ def read_front_matter(text: str, sink: Sink) -> FrontMatter:
         "tags": _tags(data, text, sink),
         "subdecks": _boolean(data, "subdecks", text, sink),
         "math": _math(data, text, sink),
+        "claims": _claims(data, text, sink),
         "context": _context(data, text, sink),
         "prompts": _prompts(data, text, sink),
         "prompt_line_offset": _line_of_key(text, "prompt") if "prompt" in data else 0,
@@ -178,6 +181,25 @@ def _math(data: dict[object, object], text: str, sink: Sink) -> MathMode | None:
             _line_of_key(text, "math"),
             f"front matter 'math' must be 'image' or 'mathjax', not '{value}'",
             code="AG116",
+        )
+        return None
+
+
+def _claims(data: dict[object, object], text: str, sink: Sink) -> ClaimLevel | None:
+    value = data.get("claims")
+    if value is None:
+        return None
+    # YAML 1.1 reads a bare ``off`` as False.
+    word = "off" if value is False else str(value)
+    try:
+        return ClaimLevel(word)
+    except ValueError:
+        levels = " or ".join(f"'{level.value}'" for level in ClaimLevel)
+        sink.error(
+            _line_of_key(text, "claims"),
+            f"front matter 'claims' must be {levels}, not '{value}'",
+            column=1,
+            code="AG117",
         )
         return None
 
