@@ -109,7 +109,9 @@ def _parse_owned(
     """``parse_text`` of the one text in ``owned``, which is taken out of it: when the
     caller holds no other reference, the string is freed once its sections are cut
     (before parse workers are forked, ``parse.section_text``)."""
-    sections = _cut(owned.pop())
+    # The one place content enters: NFC, as Anki stores every field, so that what
+    # the build judges and writes is what Anki keeps (columns count NFC characters).
+    sections = _cut(unicodedata.normalize("NFC", owned.pop()))
     try:
         sink, front, key, results = _parse_sections(sections, path, display_path, cache, jobs)
     except OutsideSection:
@@ -119,7 +121,7 @@ def _parse_owned(
     del sections  # the file's text goes before the deck is put together
 
     title = next((r.title for r in results if r.title is not None), None)
-    name = front.deck or title or path.stem
+    name = front.deck or title or unicodedata.normalize("NFC", path.stem)
     items = _placed_items(results, front, name, sink)
     _duplicate_guids(items, sink)
     if not items:
