@@ -16,6 +16,7 @@ from ankigen.model import Deck, Item, ItemKind, MathMode
 from ankigen.parse.context import item_contexts
 from ankigen.parse.freeze import freeze_section, normalise_source, note_guid
 from ankigen.parse.frontmatter import FrontMatter, read_front_matter
+from ankigen.parse.headings import first_title_only, subdecks_under_title
 from ankigen.parse.markdown import content_parser
 from ankigen.parse.parallel import parse_rest
 from ankigen.parse.section_cache import SectionCache, SectionResult, section_key
@@ -183,8 +184,7 @@ def _parse_sections(
     # The rest: cached, parsed here, or (a big file, jobs above 1) also in workers.
     fresh = partial(_fresh, total=total, front=front, shape=shape)
     results.extend(parse_rest(sections, 1, fresh, cache, shape, jobs))
-    for result in results:
-        sink.diagnostics.extend(result.diagnostics)
+    sink.diagnostics.extend(first_title_only((r.title, r.diagnostics) for r in results))
     return sink, front, key, results
 
 
@@ -233,6 +233,10 @@ def _placed_items(
         for item, (section, callout_title, asks) in zip(result.items, result.places, strict=True)
     ]
     contexts = item_contexts(placed, front, sink)
+    if front.subdecks and front.deck is None:
+        lines = (item.line for result in results for item in result.items)
+        sections = (place.section for place in placed)
+        subdecks_under_title(zip(lines, sections, strict=True), name, sink)
     items: list[Item] = []
     for item, place, context in zip(
         (item for result in results for item in result.items), placed, contexts, strict=True
