@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from anki.collection import Collection, ImportAnkiPackageRequest
+from anki.config import Config
 from anki.notes import Note
 
 
@@ -26,9 +27,11 @@ class ImportLog:
 
 @contextmanager
 def fresh_collection() -> Iterator[Collection]:
-    """A new empty collection, as a fresh Anki profile has."""
+    """A new empty collection, as a fresh Anki profile has: it NFC-normalises every
+    field it imports (said here, not left to a default, since safety is judged after it)."""
     with tempfile.TemporaryDirectory(prefix="ankigen-test-") as folder:
         collection = Collection(os.path.join(folder, "collection.anki2"))
+        collection.set_config_bool(Config.Bool.NORMALIZE_NOTE_TEXT, True)
         try:
             yield collection
         finally:

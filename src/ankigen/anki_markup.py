@@ -16,13 +16,20 @@ field HTML the build writes goes through this module:
 - a backslash before ``( ) [ ]`` in text is wrapped in its own element:
   MathJax looks for delimiters only within one run of text between two
   elements, so the pair never reaches it, while the learner still reads
-  ``\\(`` exactly as written.
+  ``\\(`` exactly as written;
+- a cloze hint is text like any other: Anki draws it as ``[hint]``, so a hint
+  that would become a command inside those brackets is made inert
+  (``inert_hints``);
+- a finished field is written as Anki stores it, NFC-normalised, with no
+  combining mark left where the normalisation would compose it with a tag's
+  ``<``, ``=`` or ``>`` (``as_anki_stores``).
 """
 
 from __future__ import annotations
 
 import html
 import re
+import unicodedata
 
 #: The ``[`` of every bracket command Anki reads in a field (case-insensitive,
 #: as Anki's LaTeX pattern is): ``[sound:``, ``[anki:``, ``[latex]``,
@@ -75,6 +82,112 @@ def inert(field_html: str) -> str:
 def inert_commands(field_html: str) -> str:
     """Make only the bracket commands inert (for TeX that MathJax must still read whole)."""
     return _COMMAND_BRACKET.sub("&#91;", field_html)
+
+
+def inert_hints(field_html: str) -> str:
+    """Make every cloze hint of a finished field inert once Anki wraps it in ``[`` ``]``.
+
+    Anki reads a field's clozes as ``anki_cloze_runs`` does and draws an active
+    cloze's hint as ``[hint]``: a hint ``sound:boom.mp3`` (or ``latex]x[/latex``,
+    ``anki:tts …]hi[/anki:tts``, ``$]x[/$``) would become a command there. Such a
+    hint's first character is written as a character reference (the learner
+    reads the same text; Anki's command patterns never match one), and any
+    bracket command inside it made inert as in any other text.
+    """
+    if "::" not in field_html:
+        return field_html  # no hint can stand in the field: the common case
+    return "".join(
+        _inert_hint(text) if depth else text for text, depth in anki_cloze_runs(field_html)
+    )
+
+
+def _inert_hint(text: str) -> str:
+    """A run of text inside a cloze, with the hint it sets (after its first ``::``) inert."""
+    head, separator, hint = text.partition("::")
+    if not separator or not _COMMAND_BRACKET.search("[" + hint + "]"):
+        return text
+    hint = inert_commands(hint)
+    if _COMMAND_BRACKET.match("[" + hint + "]"):
+        hint = f"&#{ord(hint[0])};{hint[1:]}"
+    return head + separator + hint
+
+
+#: A cloze opener or closer as Anki's parser reads a finished field (strict ``{{cN::``).
+_ANKI_MARKER = re.compile(r"\{\{c([0-9]+)::|\}\}")
+#: How many clozes Anki keeps open at once; an opener beyond is ignored, its ``}}`` still closes.
+ANKI_MAX_NESTING = 10
+#: The largest cloze number Anki's parser reads (a larger one is text).
+_ANKI_MAX_PARSED = 0xFFFF
+
+
+def anki_cloze_number(digits: str) -> int | None:
+    """The number of an opener's digits as Anki's parser reads it, or None when Anki
+    reads the opener as text (past 0xFFFF; never ``int`` on thousands of digits)."""
+    significant = digits.lstrip("0")
+    if len(significant) > 5:
+        return None
+    number = int(significant or "0")
+    return number if number <= _ANKI_MAX_PARSED else None
+
+
+def anki_cloze_runs(field_html: str) -> list[tuple[str, int]]:
+    """The field cut as Anki's cloze parser cuts it: markers and runs of text, each
+    with how many clozes are open around it (0 for text outside clozes and for
+    the markers themselves). Joined, the pieces are the field. One linear pass."""
+    runs: list[tuple[str, int]] = []
+    depth = 0
+    position = run_start = 0
+    while (marker := _ANKI_MARKER.search(field_html, position)) is not None:
+        digits = marker[1]
+        if digits is not None and anki_cloze_number(digits) is None:
+            position = marker.start() + 1  # text, like any other character
+            continue
+        runs.append((field_html[run_start : marker.start()], depth))
+        runs.append((marker[0], 0))
+        if digits is not None:
+            depth = min(depth + 1, ANKI_MAX_NESTING)
+        elif depth:
+            depth -= 1
+        position = run_start = marker.end()
+    runs.append((field_html[run_start:], depth))
+    return runs
+
+
+#: A tag's ``<``, ``=`` or ``>`` followed by a non-ASCII run: NFC composes U+0338
+#: (alone or after other marks, which it reorders) with those three into
+#: ``≮ ≠ ≯``, and no other ASCII character composes with anything.
+_MARKUP_THEN_MARKS = re.compile(r"(?<=[<=>])[^\x00-\u02ff]+")
+
+
+def as_anki_stores(field_html: str) -> str:
+    """A finished field as Anki stores it on import (NFC), with its markup intact.
+
+    Anki normalises every field to NFC: a combining mark right after a tag's
+    ``>`` would compose with it, the tag would no longer close and the text
+    after it would become attributes. Each combining mark that follows a
+    ``<``, ``=`` or ``>`` is written as a character reference first (the
+    browser shows the same mark; NFC never sees one), then the field is
+    normalised, so Anki's own normalisation changes nothing.
+    """
+    if field_html.isascii():
+        return field_html
+    guarded = _MARKUP_THEN_MARKS.sub(_marks_as_references, field_html)
+    return unicodedata.normalize("NFC", guarded)
+
+
+#: Characters that may not be starters to Anki's (possibly newer) Unicode tables:
+#: marks, and code points this Python's tables do not know yet.
+_MAYBE_MARKS = frozenset({"Mn", "Mc", "Me", "Cn"})
+
+
+def _marks_as_references(run: re.Match[str]) -> str:
+    text = run.group(0)
+    marks = 0
+    while marks < len(text) and (
+        unicodedata.combining(text[marks]) or unicodedata.category(text[marks]) in _MAYBE_MARKS
+    ):
+        marks += 1
+    return "".join(f"&#{ord(mark)};" for mark in text[:marks]) + text[marks:]
 
 
 def split_cloze_separators(text_html: str) -> str:

@@ -28,7 +28,10 @@ SHARED = {
     "AG210": "an assertion that does not hold: the message shows both sides",
     "AG211": "a statement off the grammar: 'syntax error at column N: ...'",
     "AG212": "a statement that cannot be decided: the message says why",
+    "AG134": "a tag under ankigen::: one message (syntax/tags.py) for front matter and metadata",
     "AG505": "a cloze's own braces run into its '}}': worded for text and for a formula",
+    "AG620": "a subdeck Anki refuses: syntax/decks.py's message, at the heading or under the title",
+    "AG621": "a deck name Anki refuses: syntax/decks.py's message, for front matter or the title",
     "AG602": "an unsafe SVG: the same check for an image and a figure",
     "AG663": "a formula too deeply nested to draw: found before and while drawing",
 }

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import sqlite3
+import tempfile
 import tomllib
+import unicodedata
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,9 +72,14 @@ def judged_sides(collection: Collection, apkg: Path, *, mathjax: bool) -> list[S
     Removing the notes lets one collection serve every case of a test module.
     """
     media = _media_names(apkg)
+    written = written_fields(apkg)
     import_deck(collection, apkg)
     sides: list[Side] = []
     try:
+        for note_id in collection.find_notes(""):
+            note = collection.get_note(note_id)
+            changed = _import_changes(written.get(note.guid, ()), tuple(note.fields))
+            sides.append(Side(f"note {note.guid} on import", changed, ""))
         for card_id in collection.find_cards("", order="c.due, c.ord"):
             card = collection.get_card(card_id)
             for label, html, tags in (
@@ -84,6 +92,36 @@ def judged_sides(collection: Collection, apkg: Path, *, mathjax: bool) -> list[S
     finally:
         collection.remove_notes(collection.find_notes(""))
     return sides
+
+
+def written_fields(apkg: Path) -> dict[str, tuple[str, ...]]:
+    """Each note's fields as the deck file holds them (before Anki imports them), by GUID."""
+    with zipfile.ZipFile(apkg) as archive, tempfile.TemporaryDirectory() as folder:
+        newer = "collection.anki21" in archive.namelist()
+        name = "collection.anki21" if newer else "collection.anki2"
+        database = Path(archive.extract(name, folder))
+        with sqlite3.connect(database) as connection:
+            rows = connection.execute("select guid, flds from notes").fetchall()
+        connection.close()
+    return {guid: tuple(fields.split("\x1f")) for guid, fields in rows}
+
+
+def _import_changes(written: tuple[str, ...], stored: tuple[str, ...]) -> tuple[str, ...]:
+    """How Anki's import (its NFC normalisation) changed a note's fields: nothing, when
+    what ankigen wrote and judged is what Anki keeps."""
+    problems = [
+        f"field {number} changed on import: {before!r} -> {after!r}"
+        for number, (before, after) in enumerate(zip(written, stored, strict=False), 1)
+        if before != after
+    ]
+    if len(written) != len(stored):
+        problems.append(f"{len(written)} fields written, {len(stored)} stored")
+    problems += [
+        f"field {number} not NFC after import"
+        for number, value in enumerate(stored, 1)
+        if not unicodedata.is_normalized("NFC", value)
+    ]
+    return tuple(problems)
 
 
 def media_problems(apkg: Path) -> list[str]:

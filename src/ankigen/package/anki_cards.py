@@ -12,13 +12,18 @@ package): ``{{Field}}``, ``{{#Field}}...{{/Field}}``, ``{{^Field}}``,
   other clozes show their text in ``<span class="cloze-inactive">``;
 - a side with no active cloze renders empty (Anki makes no such card);
 - inside MathJax ``\\(...\\)`` and ``\\[...\\]`` the spans are stripped again.
+
+Fields are rendered as Anki stores them: NFC-normalised on import.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+
+from ankigen.anki_markup import anki_cloze_number
 
 #: An opening ``{{cN::`` (its number in group 1) or a closing ``}}`` (no group).
 _MARKER = re.compile(r"\{\{c([0-9]+)::|\}\}")
@@ -43,7 +48,9 @@ class CardSides:
 def render_card(
     question_template: str, answer_template: str, fields: Mapping[str, str], ordinal: int
 ) -> CardSides:
-    """Render card ``ordinal`` (0-based) of a note, both sides, as Anki does (without CSS)."""
+    """Render card ``ordinal`` (0-based) of a note, both sides, as Anki does (without CSS):
+    its fields as Anki stores them (NFC), the note type's templates applied."""
+    fields = {name: unicodedata.normalize("NFC", value) for name, value in fields.items()}
     front = render_template(question_template, fields, ordinal, front_side=None)
     back = render_template(answer_template, fields, ordinal, front_side=front)
     return CardSides(ordinal, front, back)
@@ -102,9 +109,12 @@ def _flat_cloze_numbers(text: str) -> set[int] | None:
                 numbers.add(open_number)
             is_open = False
             continue
-        if is_open or len(number) > 5 or int(number) > 0xFFFF:
+        if is_open or len(number) > 5:
             return None
-        open_number, is_open = int(number), True
+        parsed = anki_cloze_number(number)
+        if parsed is None:
+            return None
+        open_number, is_open = parsed, True
     return numbers
 
 
@@ -174,13 +184,13 @@ def _tokens(text: str) -> list[int | str | None]:
     position = 0
     run_start = 0
     while (marker := _MARKER.search(text, position)) is not None:
-        number = marker[1]
-        if number is not None and int(number) > 0xFFFF:
+        number = None if marker[1] is None else anki_cloze_number(marker[1])
+        if marker[1] is not None and number is None:
             position = marker.start() + 1  # text, like any other character
             continue
         if run_start < marker.start():
             tokens.append(text[run_start : marker.start()])
-        tokens.append(None if number is None else int(number))
+        tokens.append(number)
         position = run_start = marker.end()
     if run_start < len(text):
         tokens.append(text[run_start:])

@@ -13,8 +13,7 @@ from __future__ import annotations
 import time
 
 from ankigen.parse.slug import slugify
-
-ROOT = "ankigen"
+from ankigen.syntax.tags import ROOT
 
 
 def deck_tag(deck_key: str) -> str:

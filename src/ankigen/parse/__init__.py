@@ -16,6 +16,7 @@ from ankigen.model import ClaimLevel, Deck, Item, ItemKind, MathMode
 from ankigen.parse.context import item_contexts
 from ankigen.parse.freeze import freeze_section, normalise_source, note_guid
 from ankigen.parse.frontmatter import FrontMatter, read_front_matter
+from ankigen.parse.headings import first_title_only, subdecks_under_title
 from ankigen.parse.markdown import content_parser
 from ankigen.parse.parallel import parse_rest
 from ankigen.parse.section_cache import SectionCache, SectionResult, section_key
@@ -113,7 +114,9 @@ def _parse_owned(
     """``parse_text`` of the one text in ``owned``, which is taken out of it: when the
     caller holds no other reference, the string is freed once its sections are cut
     (before parse workers are forked, ``parse.section_text``)."""
-    sections = _cut(owned.pop())
+    # The one place content enters: NFC, as Anki stores every field, so that what
+    # the build judges and writes is what Anki keeps (columns count NFC characters).
+    sections = _cut(unicodedata.normalize("NFC", owned.pop()))
     try:
         sink, front, key, results = _parse_sections(sections, path, display_path, cache, jobs)
     except OutsideSection:
@@ -123,7 +126,7 @@ def _parse_owned(
     del sections  # the file's text goes before the deck is put together
 
     title = next((r.title for r in results if r.title is not None), None)
-    name = front.deck or title or path.stem
+    name = front.deck or title or unicodedata.normalize("NFC", path.stem)
     items = _placed_items(results, front, name, sink)
     _duplicate_guids(items, sink)
     if not items:
@@ -186,8 +189,7 @@ def _parse_sections(
     # The rest: cached, parsed here, or (a big file, jobs above 1) also in workers.
     fresh = partial(_fresh, total=total, front=front, shape=shape)
     results.extend(parse_rest(sections, 1, fresh, cache, shape, jobs))
-    for result in results:
-        sink.diagnostics.extend(result.diagnostics)
+    sink.diagnostics.extend(first_title_only((r.title, r.diagnostics) for r in results))
     return sink, front, key, results
 
 
@@ -236,6 +238,10 @@ def _placed_items(
         for item, (section, callout_title, asks) in zip(result.items, result.places, strict=True)
     ]
     contexts = item_contexts(placed, front, sink)
+    if front.subdecks and front.deck is None:
+        lines = (item.line for result in results for item in result.items)
+        sections = (place.section for place in placed)
+        subdecks_under_title(zip(lines, sections, strict=True), name, sink)
     items: list[Item] = []
     for item, place, context in zip(
         (item for result in results for item in result.items), placed, contexts, strict=True

@@ -69,7 +69,8 @@ def attach_trailing_metadata(paragraph: Paragraph, state: ItemState, sink: Sink)
     comment = trailing_comment(paragraph.children)
     target = metadata_target(state)
     if comment is not None and target is not None:
-        _apply(target, comment, paragraph.end_line, sink)
+        last_line = paragraph.source.rstrip("\n").rsplit("\n", 1)[-1]
+        _apply(target, comment, paragraph.end_line, sink, last_line.rfind(comment) + 1)
 
 
 def attach_metadata_after(html_block: Token, state: ItemState, sink: Sink) -> bool:
@@ -79,11 +80,11 @@ def attach_metadata_after(html_block: Token, state: ItemState, sink: Sink) -> bo
         return False
     if line_of(html_block) != target.last_line + 1:
         return False
-    _apply(target, html_block.content, line_of(html_block), sink)
+    _apply(target, html_block.content, line_of(html_block), sink, 1)
     return True
 
 
-def _apply(draft: Draft, comment: str, line: int, sink: Sink) -> None:
-    metadata = parse_comment(comment, line, sink)
+def _apply(draft: Draft, comment: str, line: int, sink: Sink, column: int) -> None:
+    metadata = parse_comment(comment, line, sink, column)
     if metadata is not None:
         draft.metadata = metadata

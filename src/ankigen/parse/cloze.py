@@ -91,6 +91,16 @@ def read_cloze_item(
     number_marks(front)
     for at in cloze_problems(front, line, Locator(lines)):
         report(at, sink)
+    marks = [token_meta.cloze_number(c) or 0 for c in front if c.type == "mark_open"]
+    if max(marks, default=0) > syntax.MAX_NUMBER:
+        sink.error(
+            line,
+            f"this item's ==marks== are numbered past c{syntax.MAX_NUMBER}, the highest Anki "
+            f"makes a card for (a mark takes the number after the item's highest): "
+            f"number its clozes at most c{syntax.MAX_NUMBER}",
+            column=lines[line - 1].find("==") + 1,
+            code=syntax.MARKS_TOO_HIGH,
+        )
     if extra is not None and has_cloze(extra):
         sink.error(
             line,

@@ -23,6 +23,7 @@ from ankigen.parse.claims import item_claims
 from ankigen.parse.context import is_question
 from ankigen.parse.fragment import render_blocks, render_inline
 from ankigen.parse.frontmatter import FrontMatter
+from ankigen.parse.headings import deck_name_problems
 from ankigen.parse.math_columns import with_columns
 from ankigen.parse.paragraph import BREAKS
 from ankigen.parse.section_codec import SectionResult
@@ -46,6 +47,7 @@ def freeze_section(
     """
     sink = Sink(display_path)
     walked = Walker(lines, sink).walk(tokens)
+    deck_name_problems(tokens, front.deck, front.subdecks, sink)
     _mathjax_delimiters(tokens, sink)
     _refused_links(tokens, lines, sink)
     # Items of a section mostly carry the same tags: one tuple each, not one per item.

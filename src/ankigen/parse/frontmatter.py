@@ -8,6 +8,8 @@ import yaml
 
 from ankigen.diagnostics import Sink
 from ankigen.model import ClaimLevel, MathMode
+from ankigen.syntax import decks
+from ankigen.syntax import tags as tags_syntax
 
 _KNOWN_KEYS = ("deck", "key", "tags", "subdecks", "math", "context", "prompt", "claims")
 #: Front matter is a flat mapping with one list (tags); anything deeper is refused
@@ -75,6 +77,10 @@ def read_front_matter(text: str, sink: Sink) -> FrontMatter:
         "prompts": _prompts(data, text, sink),
         "prompt_line_offset": _line_of_key(text, "prompt") if "prompt" in data else 0,
     }
+    deck = values["deck"]
+    if isinstance(deck, str) and (why := decks.problem(deck, "front matter 'deck'")):
+        line, column = _place_of(text, "deck", deck[:40])
+        sink.error(line, why, column=column, code=decks.DECK_TOO_DEEP)
     key_line = _line_of_key(text, "key") if values["key"] is not None else 0
     return FrontMatter(**values, key_line=key_line)  # type: ignore[arg-type]
 
@@ -159,7 +165,24 @@ def _tags(data: dict[object, object], text: str, sink: Sink) -> tuple[str, ...]:
             code="AG114",
         )
         return ()
-    return tuple(tags)
+    reserved = [t for t in tags if tags_syntax.is_reserved(t)]
+    for tag in reserved:
+        line, column = _place_of(text, "tags", tag)
+        sink.error(
+            line, tags_syntax.reserved_message(tag), column=column, code=tags_syntax.RESERVED
+        )
+    return () if reserved else tuple(tags)
+
+
+def _place_of(text: str, key: str, value: str) -> tuple[int, int]:
+    """The line and column of ``value`` at or after ``key``'s line (column 0: not found)."""
+    start = _line_of_key(text, key)
+    lines = text.splitlines()
+    for number in range(start, len(lines) + 1):
+        column = lines[number - 1].find(value, len(key) + 1 if number == start else 0)
+        if column >= 0:
+            return number, column + 1
+    return start, 0
 
 
 def _boolean(data: dict[object, object], key: str, text: str, sink: Sink) -> bool:

@@ -8,13 +8,20 @@ open item is the walker's business (``parse.states``), not this module's.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from markdown_it.token import Token
 
-from ankigen.parse.paragraph import plain_text
+from ankigen.diagnostics import Diagnostic, Sink
+from ankigen.parse.paragraph import line_of, plain_text
 from ankigen.parse.slug import slugify
 from ankigen.parse.states import Section
+from ankigen.syntax import decks
+
+#: What a section's deck name stands under when the deck's name is not known
+#: here (it is the file's ``#`` title, possibly in another section).
+_UNKNOWN_DECK = "deck"
 
 
 @dataclass(frozen=True)
@@ -36,3 +43,63 @@ def read_heading(
     if open_token.tag == "h2":
         return AfterHeading(title, Section(text, slugify(text) or None))
     return AfterHeading(title, section)
+
+
+def section_deck_name(deck: str | None, section: str) -> str:
+    """The subdeck a ``##`` section makes under ``deck`` (a one-name stand-in when the
+    title, read elsewhere, names the deck)."""
+    return f"{deck or _UNKNOWN_DECK}::{section}"
+
+
+def deck_name_problems(
+    tokens: Sequence[Token], deck: str | None, subdecks: bool, sink: Sink
+) -> None:
+    """Report the headings of a section that would name a deck Anki refuses, at their line.
+
+    With no front matter ``deck``, the first ``#`` heading is the deck's name
+    (``DECK_TOO_DEEP``; only the file's first title counts, which the caller
+    knows); with ``subdecks``, each ``##`` heading adds a level (``SUBDECK_TOO_DEEP``).
+    """
+    title_seen = False
+    for index, token in enumerate(tokens):
+        if token.type != "heading_open" or token.level != 0:
+            continue
+        text = plain_text(tokens[index + 1].children or [])
+        if token.tag == "h1" and deck is None and not title_seen:
+            title_seen = True
+            why, code = decks.problem(text, "the title"), decks.DECK_TOO_DEEP
+        elif token.tag == "h2" and subdecks:
+            name = section_deck_name(deck, text)
+            why, code = decks.problem(name, "this section (subdecks: true)"), decks.SUBDECK_TOO_DEEP
+        else:
+            continue
+        if why is not None:
+            sink.error(line_of(token), why, column=1, code=code)
+
+
+def first_title_only(
+    sections: Iterable[tuple[str | None, Sequence[Diagnostic]]],
+) -> Iterator[Diagnostic]:
+    """Each section's (title, diagnostics) in file order, flattened: a title problem
+    counts only in the section whose ``#`` heading is the file's first (a later
+    ``#`` heading only ends a section; each section, parsed alone, took its own
+    first ``#`` for the title)."""
+    title_seen = False
+    for title, diagnostics in sections:
+        for diagnostic in diagnostics:
+            if not (title_seen and diagnostic.code == decks.DECK_TOO_DEEP):
+                yield diagnostic
+        title_seen = title_seen or title is not None
+
+
+def subdecks_under_title(placed: Iterable[tuple[int, str | None]], deck: str, sink: Sink) -> None:
+    """The sections that only the title's own ``::`` makes too deep, at the line of
+    their first item (``deck_name_problems`` saw each under a one-name stand-in)."""
+    reported: set[str] = set()
+    for line, section in placed:
+        if section is None or section in reported:
+            continue
+        reported.add(section)
+        why = decks.problem(f"{deck}::{section}", f"the section '{section[:40]}' (subdecks: true)")
+        if why is not None and decks.problem(section_deck_name(None, section), "") is None:
+            sink.error(line, why, column=1, code=decks.SUBDECK_TOO_DEEP)

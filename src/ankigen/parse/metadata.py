@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 from ankigen.diagnostics import Sink
+from ankigen.syntax import tags as tags_syntax
 
 _COMMENT = re.compile(r"^<!--(.*?)-->\s*$", re.DOTALL)
 _FIELD = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*:(.*)$", re.DOTALL)
@@ -27,12 +28,14 @@ def is_comment(html: str) -> bool:
     return _COMMENT.match(html.strip()) is not None
 
 
-def parse_comment(html: str, line: int, sink: Sink) -> Metadata | None:
-    """Read a comment (at ``line``) as metadata when it has an ``id:`` or ``tags:`` field.
+def parse_comment(html: str, line: int, sink: Sink, column: int = 0) -> Metadata | None:
+    """Read a comment (at ``line``, ``column``: 0 when unknown) as metadata when it has
+    an ``id:`` or ``tags:`` field.
 
     Other comments (``<!-- TODO -->``) are not metadata: None. A metadata
-    comment with an unknown field is an error (reported to ``sink``, and
-    None), so a typo such as ``tag:`` does not pass silently.
+    comment with an unknown field, or a tag in ankigen's own namespace, is an
+    error (reported to ``sink``, and None), so a typo such as ``tag:`` does not
+    pass silently.
     """
     match = _COMMENT.match(html.strip())
     if match is None:
@@ -64,4 +67,21 @@ def parse_comment(html: str, line: int, sink: Sink) -> Metadata | None:
         message = f"metadata id '{note_id}' must be one word, without spaces"
         sink.error(line, message, code="AG132")
         return None
-    return Metadata(note_id or None, tuple(fields.get("tags", "").split()))
+    tags = tuple(fields.get("tags", "").split())
+    reserved = [tag for tag in tags if tags_syntax.is_reserved(tag)]
+    for tag in reserved:
+        _report_reserved(html, tag, line, column, sink)
+    if reserved:
+        return None
+    return Metadata(note_id or None, tags)
+
+
+def _report_reserved(html: str, tag: str, line: int, column: int, sink: Sink) -> None:
+    """A reserved tag, at its own line and column inside the comment."""
+    offset = max(html.find(tag, html.find("tags")), 0)
+    line_start = html.rfind("\n", 0, offset) + 1
+    if line_start:
+        column = 1  # on a later line of the comment, counted from that line's start
+    at = offset - line_start + column if column else 0
+    message = tags_syntax.reserved_message(tag)
+    sink.error(line + html.count("\n", 0, offset), message, column=at, code=tags_syntax.RESERVED)

@@ -129,7 +129,10 @@ class DeckFiller:
         source = anki_markup.inert(html.escape(f"{self.deck.path.name}:{item.line}"))
         deck_name = item.subdeck or self.deck.name
         shown = tuple(sorted(self._note_sources))
-        fields = (front, back, source)
+        if item.kind is ItemKind.CLOZE:
+            front = anki_markup.inert_hints(front)  # Anki draws a hint as "[hint]"
+        # Every field as Anki stores it (NFC), so its normalisation changes no markup.
+        fields = tuple(anki_markup.as_anki_stores(value) for value in (front, back, source))
         return Note(item.kind, fields, item.guid, item.tags, deck_name, item.line, shown)
 
     def _sides(self, index: int, item: Item) -> tuple[str, str]:

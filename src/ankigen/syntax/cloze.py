@@ -11,7 +11,9 @@ cloze at the first ``}}``; the rules below follow that reading.
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ankigen.syntax import Finding
@@ -19,8 +21,6 @@ from ankigen.syntax import Finding
 #: An opening marker, matched case-insensitively and with the number optional,
 #: so that ``{{C1::`` and ``{{c::`` can be reported instead of ignored.
 OPENER = re.compile(r"\{\{c(\d*)::", re.IGNORECASE)
-#: A whole cloze as Anki matches it: the shortest text up to ``}}``.
-_CLOZE = re.compile(OPENER.pattern + r"(.*?)\}\}", re.IGNORECASE | re.DOTALL)
 #: An innermost cloze (one holding no other opener): its text and hint in group 2.
 _INNERMOST = re.compile(
     OPENER.pattern + rf"((?:(?!{OPENER.pattern}).)*?)\}}\}}", re.IGNORECASE | re.DOTALL
@@ -37,6 +37,11 @@ EMPTY = "AG503"
 UNCLOSED = "AG504"
 BRACES = "AG505"
 NESTED_IN_MATH = "AG506"
+TOO_HIGH = "AG507"
+MARKS_TOO_HIGH = "AG508"
+
+#: The highest cloze number Anki makes a card for (``{{c501::`` gives an empty card).
+MAX_NUMBER = 500
 ONE_COLON = "AG510"
 ONE_BRACE = "AG511"
 SPACED = "AG512"
@@ -48,15 +53,39 @@ def has_cloze(text: str) -> bool:
 
 
 def ordinals(text: str) -> list[int]:
-    """The numbers of the ``{{cN::`` markers in ``text``, in order."""
-    return [int(m.group(1)) for m in OPENER.finditer(text) if m.group(1)]
+    """The numbers of the ``{{cN::`` markers in ``text``, in order (one past
+    ``MAX_NUMBER`` stands for any number above it, however many digits it has)."""
+    return [number(m.group(1)) for m in OPENER.finditer(text) if m.group(1)]
+
+
+def number(digits: str) -> int:
+    """An opener's number; any number above ``MAX_NUMBER`` is read as ``MAX_NUMBER + 1``
+    (never ``int`` on thousands of digits)."""
+    significant = digits.lstrip("0")
+    if len(significant) > len(str(MAX_NUMBER)):
+        return MAX_NUMBER + 1
+    return min(int(significant or "0"), MAX_NUMBER + 1)
 
 
 def spans(text: str) -> list[tuple[int, int]]:
     """Where each cloze of ``text`` starts and ends (its hint included)."""
     if "{{" not in text:
         return []  # the common case: no cloze can start
-    return [(m.start(), m.end()) for m in _CLOZE.finditer(text)]
+    return [(opener.start(), close + 2) for opener, close in _clozes(text)]
+
+
+def _clozes(text: str) -> Iterator[tuple[re.Match[str], int]]:
+    """Each whole cloze as Anki matches it, an opener and the first ``}}`` after it (its
+    opener, the index of that ``}}``), in one linear pass: a regular expression
+    ``opener(.*?)}}`` would scan to the end of the text from every unclosed
+    opener (quadratic); this stops at the first one, as no later one can close."""
+    position = 0
+    while (opener := OPENER.search(text, position)) is not None:
+        close = text.find("}}", opener.end())
+        if close < 0:
+            return  # no later opener can be closed either
+        yield opener, close
+        position = close + 2
 
 
 def strip_markers(text: str) -> str:
@@ -86,17 +115,29 @@ def written(number: int, text: str, hint: str | None = None) -> str:
 
 
 def _opener_finding(opener: re.Match[str]) -> Finding | None:
-    number = opener.group(1)
+    digits = opener.group(1)
     written = opener.group(0)
     if written[2] == "C":
         message = (
-            f"cloze '{written}' must be lower case, '{{{{c{number}::', or Anki makes no card for it"
+            f"cloze '{written}' must be lower case, '{{{{c{digits}::', or Anki makes no card for it"
         )
         return Finding(opener.start(), written, message, UPPER_CASE)
-    if not number or int(number) == 0:
+    if not digits.strip("0"):
         message = f"cloze '{written}' needs a number from 1 up, e.g. '{{{{c1::'"
         return Finding(opener.start(), written, message, NO_NUMBER)
+    if number(digits) > MAX_NUMBER:
+        return too_high(opener.start(), written)
     return None
+
+
+def too_high(start: int, written: str) -> Finding:
+    """A cloze numbered above ``MAX_NUMBER``: Anki makes an empty card for it."""
+    shown = written if len(written) <= 20 else written[:12] + "…" + written[-3:]
+    message = (
+        f"cloze '{shown}' is numbered above c{MAX_NUMBER}, the highest Anki makes a "
+        f"card for: number the clozes of an item from c1 up, at most c{MAX_NUMBER}"
+    )
+    return Finding(start, written, message, TOO_HIGH)
 
 
 def _empty(start: int, written: str) -> Finding:
@@ -120,28 +161,34 @@ def text_problems(text: str, plain: str) -> list[Finding]:
     own braces run into its ``}}`` can be found.
     """
     problems = [f for f in map(_opener_finding, OPENER.finditer(text)) if f is not None]
-    closed_at: set[int] = set()
-    for cloze in _CLOZE.finditer(text):
-        closed_at.add(cloze.start())
-        if not cloze.group(2).split("::", 1)[0].strip():
-            problems.append(_empty(cloze.start(), cloze.group(0)))
-    for cloze in _CLOZE.finditer(plain):
-        body = cloze.group(2)
+    closed = list(_clozes(text))
+    for opener, close in closed:
+        if not text[opener.end() : close].split("::", 1)[0].strip():
+            problems.append(_empty(opener.start(), text[opener.start() : close + 2]))
+    for opener, close in _clozes(plain):
+        body = plain[opener.end() : close]
         if "{{" not in body and body.count("{") != body.count("}"):
             message = (
-                f"cloze '{cloze.group(0)}' ends at the first '}}}}', inside your braces "
-                "(Anki reads it so): put a space between the braces, '} }}'"
+                f"cloze '{plain[opener.start() : close + 2]}' ends at the first '}}}}', inside "
+                "your braces (Anki reads it so): put a space between the braces, '} }}'"
             )
-            problems.append(Finding(cloze.start(), cloze.group(0), message, BRACES))
+            written = plain[opener.start() : close + 2]
+            problems.append(Finding(opener.start(), written, message, BRACES))
+    starts = [opener.start() for opener, _ in closed]
+    ends = [close + 2 for _, close in closed]
+    closed_at = set(starts)
     for opener in OPENER.finditer(text):
-        if opener.start() not in closed_at and not _inside_cloze(text, opener.start()):
+        position = opener.start()
+        if position not in closed_at and not _inside(starts, ends, position):
             problems.append(_unclosed(opener))
     return problems
 
 
-def _inside_cloze(text: str, position: int) -> bool:
-    """True for an opener nested inside another cloze (Anki allows nesting in text)."""
-    return any(start < position < end for start, end in spans(text))
+def _inside(starts: list[int], ends: list[int], position: int) -> bool:
+    """True for an opener nested inside another cloze (Anki allows nesting in text):
+    the clozes do not overlap, so only the last one starting before it can hold it."""
+    index = bisect.bisect_left(starts, position) - 1
+    return index >= 0 and position < ends[index]
 
 
 def near_misses(text: str) -> list[Finding]:

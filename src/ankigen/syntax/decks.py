@@ -1,0 +1,44 @@
+"""Deck names: the ``::`` that nests a deck in another, and what Anki imports.
+
+A deck's name is its front matter ``deck:`` or its ``#`` title; with
+``subdecks: true`` each ``##`` section adds ``::<heading>``. Every ``::`` is
+a level to Anki, and Anki refuses a whole package whose deck is nested more
+than 11 levels ("deck nesting level too deep", measured with the ``anki``
+package: ``a::…::a`` of 11 names imports, 12 does not). A name is also kept
+to ``MAX_NAME_LENGTH`` characters: Anki imports longer ones, but a name of
+thousands of characters is no name a learner can read in a deck list.
+"""
+
+from __future__ import annotations
+
+#: The most names a deck's full name may hold (``a::b`` holds two).
+MAX_LEVELS = 11
+#: The longest full deck name, in characters.
+MAX_NAME_LENGTH = 1000
+
+SUBDECK_TOO_DEEP = "AG620"
+DECK_TOO_DEEP = "AG621"
+
+
+def levels(name: str) -> int:
+    """How many names Anki reads in a deck name (``a::b::c``: three)."""
+    return name.count("::") + 1
+
+
+def problem(name: str, what: str) -> str | None:
+    """Why Anki would refuse (or a learner could not read) deck ``name``, or None.
+
+    ``what`` names where the name comes from, for the message (``"the section"``).
+    """
+    if levels(name) > MAX_LEVELS:
+        return (
+            f"{what} makes a deck nested {levels(name)} levels deep ('::' nests a deck), "
+            f"and Anki refuses to import a deck nested more than {MAX_LEVELS}: "
+            "write fewer '::' in it"
+        )
+    if len(name) > MAX_NAME_LENGTH:
+        return (
+            f"{what} makes a deck name of {len(name)} characters, more than "
+            f"{MAX_NAME_LENGTH}: shorten it"
+        )
+    return None

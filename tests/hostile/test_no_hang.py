@@ -1,0 +1,51 @@
+"""Hostile sizes: scans that were cubic or quadratic in a paragraph's length are linear.
+
+No clock is read. Each input is sized so that the old scan would hold the suite
+for minutes to hours (2,000 unclosed openers in 16 KB took ``check`` far past
+800 openers' 43 s; the scan after ``:::`` was quadratic), while a linear scan
+ends in well under a second. genanki's quadratic broken-tag pattern over one
+answer line of links is tested beside the rows it no longer checks
+(``tests/perf/test_collection_rows.py``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ankigen.parse import parse_text
+from ankigen.syntax import cloze
+from tests.reliability.support import run_cli
+
+UNCLOSED = "{{c1::a "
+
+
+def test_check_reports_2000_unclosed_openers_in_16_kb(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("content").mkdir()
+    Path("content/stall.md").write_text(f"# Stall\n\nThe {UNCLOSED * 2000}end.\n", "utf-8")
+    result = run_cli(["check", "content", "--out", "out"])
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.stderr
+    assert result.stderr.count("is never closed") == 2000
+    assert "content/stall.md:3:5: cloze '{{c1::' is never closed" in result.stderr
+
+
+def test_unclosed_scan_of_100000_openers_is_linear() -> None:
+    # Cubic before: one scan of every cloze for each unclosed opener.
+    closed = "{{c2::closed}} "
+    text = closed + UNCLOSED * 100_000
+    problems = cloze.text_problems(text, text)
+    assert sum(p.code == cloze.UNCLOSED for p in problems) == 100_000
+    assert cloze.spans(text) == [(0, len(closed) - 1)]
+
+
+def test_unclosed_openers_after_the_separator_are_scanned_once() -> None:
+    # Quadratic before: the near-miss mask of the answer's line scanned to its end
+    # from every opener.
+    text = "# Answer\n\nQ ::: " + UNCLOSED * 50_000 + "\n"
+    parsed = parse_text(text, Path("answer.md"), Path("."), "answer.md")
+    assert [d.code for d in parsed.diagnostics] == ["AG125"]
