@@ -1,0 +1,71 @@
+"""Each figure of a build drawn once, and the time the figures of each content file share."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+
+from ankigen.render._figures import Formulas, draw_figure, is_budget_spent
+from ankigen.render._media import Failed, MediaCache, Place, ShipResult
+from ankigen.timelimit import TimeLimits
+
+__all__ = ["FigureDrawer"]
+
+
+class FigureDrawer:
+    """Draws each (figure, formulas) pair at most once per build."""
+
+    def __init__(
+        self,
+        figures_dir: Path,
+        image_format: str,
+        limits: TimeLimits,
+        cache: MediaCache,
+        project: Path,
+    ) -> None:
+        self._figures_dir = figures_dir
+        self._image_format = image_format
+        self._limits = limits
+        self._cache = cache
+        self._project = project
+        self._results: dict[tuple[str, str], ShipResult] = {}
+        #: Seconds each content file's figure scripts have taken so far.
+        self._spent: dict[str, float] = {}
+        self.drawn = 0
+        self.reused = 0
+
+    def draw(
+        self, figure_id: str, formulas: Formulas, formulas_source: str, place: Place
+    ) -> ShipResult:
+        """The figure drawn with these formulas, drawn now or earlier in this build.
+
+        A figure that failed fails the same way at every reference; each
+        reference gets the error at its own ``place``.
+        """
+        key = (figure_id, formulas_source)
+        if key not in self._results or is_budget_spent(self._results[key]):
+            spent = self._spent.get(place.file, 0.0)
+            started = time.monotonic()
+            result = draw_figure(
+                figure_id,
+                self._figures_dir,
+                formulas,
+                formulas_source,
+                self._image_format,
+                self._cache,
+                self._limits.figure,
+                place=place,
+                budget=self._limits.figure_deck - spent,
+                project=self._project,
+            )
+            self._spent[place.file] = spent + time.monotonic() - started
+            if not isinstance(result, Failed):
+                self.drawn += result.drawn
+                self.reused += not result.drawn
+            self._results[key] = result  # kept for the next reference; a spent budget is not
+        result = self._results[key]
+        if isinstance(result, Failed):
+            moved = dataclasses.replace(result.diagnostic, file=place.file, line=place.line)
+            return Failed(moved)
+        return result
