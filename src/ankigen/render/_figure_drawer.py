@@ -6,7 +6,7 @@ import dataclasses
 import time
 from pathlib import Path
 
-from ankigen.render._figures import Formulas, draw_figure, is_budget_spent
+from ankigen.render._figures import Formulas, draw_figure
 from ankigen.render._media import Failed, MediaCache, Place, ShipResult
 from ankigen.timelimit import TimeLimits
 
@@ -44,28 +44,43 @@ class FigureDrawer:
         reference gets the error at its own ``place``.
         """
         key = (figure_id, formulas_source)
-        if key not in self._results or is_budget_spent(self._results[key]):
-            spent = self._spent.get(place.file, 0.0)
-            started = time.monotonic()
-            result = draw_figure(
-                figure_id,
-                self._figures_dir,
-                formulas,
-                formulas_source,
-                self._image_format,
-                self._cache,
-                self._limits.figure,
-                place=place,
-                budget=self._limits.figure_deck - spent,
-                project=self._project,
-            )
-            self._spent[place.file] = spent + time.monotonic() - started
-            if not isinstance(result, Failed):
-                self.drawn += result.drawn
-                self.reused += not result.drawn
-            self._results[key] = result  # kept for the next reference; a spent budget is not
-        result = self._results[key]
+        result = self._results.get(key)
+        if result is None:
+            result = self._draw(figure_id, formulas, formulas_source, place)
         if isinstance(result, Failed):
             moved = dataclasses.replace(result.diagnostic, file=place.file, line=place.line)
             return Failed(moved)
+        return result
+
+    def _draw(
+        self, figure_id: str, formulas: Formulas, formulas_source: str, place: Place
+    ) -> ShipResult:
+        """Draw within what is left of the file's budget; keep the result for the build.
+
+        A failure under a budget shorter than the figure time limit is not
+        kept: another file, with time left, may draw the figure.
+        """
+        spent = self._spent.get(place.file, 0.0)
+        budget = self._limits.figure_deck - spent
+        started = time.monotonic()
+        result = draw_figure(
+            figure_id,
+            self._figures_dir,
+            formulas,
+            formulas_source,
+            self._image_format,
+            self._cache,
+            self._limits.figure,
+            place=place,
+            budget=budget,
+            project=self._project,
+        )
+        self._spent[place.file] = spent + time.monotonic() - started
+        if isinstance(result, Failed):
+            if budget >= self._limits.figure:
+                self._results[(figure_id, formulas_source)] = result
+            return result
+        self.drawn += result.drawn
+        self.reused += not result.drawn
+        self._results[(figure_id, formulas_source)] = result
         return result

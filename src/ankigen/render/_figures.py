@@ -150,21 +150,13 @@ _LIMITS_HINT = (
 )
 
 
-_BUDGET_SPENT = "AG668"
-
-
 def _budget_spent(figure_id: str, place: Place) -> Failed:
     message = (
         f"figure '{figure_id}' is not drawn: the figures of this file used up their "
         "time together (figure-deck-time-limit in [tool.ankigen]); make them faster, "
         "use fewer, or raise the limit"
     )
-    return place.failed(message, code=_BUDGET_SPENT)
-
-
-def is_budget_spent(result: ShipResult) -> bool:
-    """A figure refused because its file's budget was spent (another file may draw it)."""
-    return isinstance(result, Failed) and result.diagnostic.code == _BUDGET_SPENT
+    return place.failed(message, code="AG668")
 
 
 @contextlib.contextmanager
