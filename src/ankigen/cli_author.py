@@ -6,7 +6,6 @@ codes; the work is done in ``ankigen.commands``.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,6 +29,7 @@ from ankigen.commands.discover import discover
 from ankigen.diagnostics import Diagnostic
 from ankigen.errors import UsageError
 from ankigen.paths import display_path
+from ankigen.terminal import echo, echo_json, visible
 
 if TYPE_CHECKING:  # each command loads its own module when it runs (a build loads none)
     from ankigen.commands.preview import PreviewResult
@@ -59,16 +59,14 @@ def init(directory: Path) -> None:
 
         project = create_project(directory)
     except UsageError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(visible(str(exc))) from None
     except OSError as exc:
-        click.echo(
-            f"init failed: cannot write {exc.filename or directory}: {exc.strerror}", err=True
-        )
+        echo(f"init failed: cannot write {exc.filename or directory}: {exc.strerror}", err=True)
         sys.exit(1)
     for path in project.files:
-        click.echo(f"created {path}")
+        echo(f"created {path}")
     where = "" if directory == Path(".") else f"cd {directory} && "
-    click.echo(
+    echo(
         f"\nNext: {where}ankigen build     (writes build/{project.key}.apkg)\n"
         "      ankigen preview   (every card as Anki shows it, in build/preview/)\n"
         "      ankigen watch     (rebuild and refresh the preview on every save)"
@@ -116,7 +114,7 @@ def preview(
         result = run_preview(options, preview_dir or options.out_dir / "preview")
     print_diagnostics(result.build.diagnostics)
     if result.build.failed:
-        click.echo(f"Preview failed: {_errors(result.build)}; no page was written.", err=True)
+        echo(f"Preview failed: {_errors(result.build)}; no page was written.", err=True)
         sys.exit(1)
     print_pages(result)
 
@@ -124,13 +122,13 @@ def preview(
 def print_diagnostics(diagnostics: tuple[Diagnostic, ...]) -> None:
     """Each problem as FILE:LINE:COL: message, on standard error."""
     for diagnostic in diagnostics:
-        click.echo(diagnostic.format(), err=True)
+        echo(diagnostic.format(), err=True)
 
 
 def print_pages(result: PreviewResult) -> None:
     """One line per page written."""
     for page in result.pages:
-        click.echo(f"preview {page.path} ({page.cards} card{'' if page.cards == 1 else 's'})")
+        echo(f"preview {page.path} ({page.cards} card{'' if page.cards == 1 else 's'})")
 
 
 def _errors(result: BuildResult) -> str:
@@ -144,10 +142,10 @@ def _usage_errors() -> Iterator[None]:
     try:
         yield
     except UsageError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(visible(str(exc))) from None
     except OSError as exc:
         where = f" {exc.filename}" if exc.filename else ""
-        click.echo(f"Failed: cannot write{where}: {exc.strerror or exc}", err=True)
+        echo(f"Failed: cannot write{where}: {exc.strerror or exc}", err=True)
         sys.exit(1)
 
 
@@ -187,43 +185,43 @@ def watch(
         discover(options.paths)  # a missing path is a usage error, before watching starts
         folders = watched_folders(options)
     shown = ", ".join(display_path(folder) for folder in folders)
-    click.echo(f"watching {shown} (Ctrl-C to stop)")
+    echo(f"watching {shown} (Ctrl-C to stop)")
     try:
         run_watch(options, options.out_dir / "preview", lambda r: print_rebuild(r, output_format))
     except KeyboardInterrupt:
-        click.echo("stopped watching")
+        echo("stopped watching")
     sys.exit(0)
 
 
 def print_rebuild(rebuild: Rebuild, output_format: str = "text") -> None:
     """What one rebuild found and wrote, then that the watch goes on."""
     if rebuild.changed:
-        click.echo("changed: " + ", ".join(display_path(path) for path in rebuild.changed))
+        echo("changed: " + ", ".join(display_path(path) for path in rebuild.changed))
     if rebuild.build is None:
-        click.echo(f"rebuild failed: {rebuild.problem}; waiting for changes", err=True)
+        echo(f"rebuild failed: {rebuild.problem}; waiting for changes", err=True)
         return
     result = rebuild.build
     if output_format == "json":
-        click.echo(json.dumps({"diagnostics": [d.to_record() for d in result.diagnostics]}))
+        echo_json({"diagnostics": [d.to_record() for d in result.diagnostics]}, indent=None)
     elif output_format == "github":
         for diagnostic in result.diagnostics:
-            click.echo(diagnostic.format_github())
+            echo(diagnostic.format_github())
     else:
         print_diagnostics(result.diagnostics)
     if result.failed:
-        click.echo(
+        echo(
             f"rebuild failed: {_errors(result)}; the last good decks and preview stay; "
             "waiting for changes",
             err=True,
         )
         return
     for deck in result.written:
-        click.echo(f"wrote {display_path(deck.path)} ({deck.notes} notes, {deck.cards} cards)")
+        echo(f"wrote {display_path(deck.path)} ({deck.notes} notes, {deck.cards} cards)")
     for page in rebuild.pages:
-        click.echo(f"preview {display_path(page.path)} ({page.cards} cards)")
+        echo(f"preview {display_path(page.path)} ({page.cards} cards)")
     if not result.written:
-        click.echo("decks already up to date")
-    click.echo("waiting for changes")
+        echo("decks already up to date")
+    echo("waiting for changes")
 
 
 COMMANDS = (init, preview, watch)

@@ -98,6 +98,36 @@ def load_settings(project_dir: Path) -> ProjectSettings:
     )
 
 
+#: The folders a build writes inside its output folder.
+_OUTPUT_PARTS = (".", ".cache", "preview")
+
+
+def project_output(out: Path, root: Path) -> Path:
+    """The project's own output folder, refused (UsageError) when it leads outside the project.
+
+    A ``build`` symbolic link (or one for its cache or preview inside), or an
+    ``out`` setting that climbs out of the project, would make a build write
+    its decks, cache and preview elsewhere: content must not choose that. A
+    folder named with ``--out`` is the user's choice and is not checked.
+    """
+    inside = root.resolve()
+    for part in _OUTPUT_PARTS:
+        folder = out / part
+        try:
+            target = folder.resolve()
+        except (OSError, RuntimeError):  # a symbolic link loop
+            target = None
+        if target is None or not target.is_relative_to(inside):
+            where = f" (to {target})" if target is not None else ""
+            shown = folder.relative_to(Path.cwd()) if folder.is_relative_to(Path.cwd()) else folder
+            raise UsageError(
+                f"the output folder {shown} leads outside the project{where}; "
+                "remove the symbolic link (or the out setting in [tool.ankigen]), or name "
+                "the folder with --out to write there on purpose"
+            )
+    return out
+
+
 def _nearest_project(start: Path) -> Path | None:
     """The nearest folder at or above ``start`` with an ``[tool.ankigen]`` table."""
     for folder in (start, *start.parents):

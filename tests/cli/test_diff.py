@@ -125,8 +125,8 @@ def test_strict_build_against_refuses_an_edit_that_would_not_arrive(project: Pat
     assert not (project / "v3" / "release.apkg").exists()
 
 
-def test_unreadable_package_is_a_usage_error(project: Path) -> None:
+def test_unreadable_package_is_a_file_error(project: Path) -> None:
     (project / "junk.apkg").write_text("not a zip", "utf-8")
     result = invoke("diff", "junk.apkg", "junk.apkg")
-    assert result.exit_code == 2
+    assert result.exit_code == 1
     assert "junk.apkg: cannot read" in result.output

@@ -117,6 +117,7 @@ def _start_render(decks: list[Deck], options: BuildOptions, cache: MediaCache) -
             options.limits,
             reuse_notes=options.write,  # `check` neither reads nor fills the caches
             jobs=options.jobs,
+            project=options.project,
         ),
     )
 

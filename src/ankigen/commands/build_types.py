@@ -41,6 +41,8 @@ class BuildOptions:
     #: Processes that parse a big file's sections and draw formula images (1: this one only);
     #: never changes a deck.
     jobs: int = 1
+    #: The project folder (figure scripts may read it); None: the figures folder's parent.
+    project: Path | None = None
 
 
 @dataclass(frozen=True)
