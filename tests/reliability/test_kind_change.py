@@ -3,18 +3,25 @@
 A cloze item with an id mixes its kind into its GUID (docs/format.md 8.2),
 so the cloze is a new note: Anki adds it with the desktop dialog's default
 options and with "merge note types" alike, and keeps the old reveal note,
-which ``ankigen diff`` reports as removed. The release is built as the
-workflow ``ankigen init`` writes builds it: ``--against`` the previous one,
-which passes. Every reveal note keeps the GUID of earlier versions.
+which ``ankigen diff`` reports as removed. Both releases are built by the
+build command of the workflow ``ankigen init`` writes: the first against an
+empty folder (no earlier release to download), the second ``--against`` the
+first, which passes. Every reveal note keeps the GUID of earlier versions.
 """
 
 from __future__ import annotations
 
 import json
+import shlex
+import shutil
 from pathlib import Path
 
 import genanki
 import pytest
+import yaml
+
+from ankigen.commands.init import project_files
+from ankigen.commands.install_source import install_line
 
 anki_collection = pytest.importorskip("anki.collection")
 
@@ -32,6 +39,24 @@ def _build(project: Path, text: str, out: str, *extra: str) -> tuple[Path, str, 
     return project / out / "kinds.apkg", result.output, result.exit_code
 
 
+def _workflow_build(project: Path, text: str, release: str) -> Path:
+    """Build as the ``init`` workflow's build step does, and keep the deck as ``release``."""
+    files = project_files(project / "new", install_line(None, "0.1.0"))
+    workflow = yaml.safe_load(files[project / "new" / ".github" / "workflows" / "decks.yml"])
+    (command,) = (
+        s["run"] for s in workflow["jobs"]["decks"]["steps"] if "--against" in s.get("run", "")
+    )
+    program, *args = shlex.split(command)
+    assert program == "ankigen"
+    (project / "content" / "kinds.md").write_text(text, "utf-8")
+    result = run_cli(args)
+    assert result.exit_code == 0, result.output
+    kept = project / release / "kinds.apkg"
+    kept.parent.mkdir()
+    shutil.copy(project / "build" / "kinds.apkg", kept)
+    return kept
+
+
 @pytest.fixture()
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "content").mkdir()
@@ -43,11 +68,12 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_a_reveal_turned_cloze_under_one_id_reaches_the_learner(
     project: Path, monkeypatch: pytest.MonkeyPatch, merge_note_types: bool
 ) -> None:
+    (project / "previous").mkdir()  # the first release: nothing to download
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
-    old, _, _ = _build(project, REVEAL, "v1")
+    old = _workflow_build(project, REVEAL, "v1")
+    shutil.copy(old, project / "previous" / "kinds.apkg")  # gh release download
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700003600")
-    new, output, status = _build(project, CLOZE, "v2", "--against", str(old))
-    assert status == 0, output
+    new = _workflow_build(project, CLOZE, "v2")
 
     result = run_cli(["diff", str(old), str(new), "--format", "json", "--strict"])
     assert result.exit_code == 0, result.output
