@@ -81,16 +81,28 @@ def test_installed_from_a_git_checkout_names_its_remote_at_its_commit(tmp_path: 
     assert "a checkout of git+https://github.com/someone/ankigen.git" in install.comment
 
 
-def test_a_checkout_without_a_remote_is_named_with_its_commit_and_a_warning(
+def test_a_checkout_without_a_remote_is_named_at_its_commit_with_a_warning(
     tmp_path: Path,
 ) -> None:
     folder, commit = checkout(tmp_path, None)
     install = install_line({"url": folder.as_uri(), "dir_info": {}}, "0.1.0")
-    assert install.command == f'pip install "ankigen @ {folder.as_uri()}"'
+    assert install.command == f'pip install "ankigen @ git+{folder.as_uri()}@{commit}"'
     assert install.comment == (
-        f"The folder ankigen was installed from (commit {commit}) is only on the machine "
-        "that ran ankigen init: push it and write its URL here."
+        "The folder ankigen was installed from is only on the machine that ran "
+        "ankigen init: push it and write its URL here."
     )
+
+
+def test_a_checkout_cloned_from_a_folder_names_that_folder(tmp_path: Path) -> None:
+    folder, commit = checkout(tmp_path, str(tmp_path / "upstream"))
+    install = install_line({"url": folder.as_uri(), "dir_info": {}}, "0.1.0")
+    upstream = (tmp_path / "upstream").as_uri()
+    assert install.command == f'pip install "ankigen @ git+{upstream}@{commit}"'
+
+
+def test_a_folder_that_is_no_checkout_is_named_as_a_file_url(tmp_path: Path) -> None:
+    install = install_line({"url": tmp_path.as_uri(), "dir_info": {}}, "0.1.0")
+    assert install.command == f'pip install "ankigen @ {tmp_path.as_uri()}"'
 
 
 def test_installed_from_an_index_pins_the_released_version(tmp_path: Path) -> None:

@@ -9,8 +9,8 @@ gives the line that reinstalls it there:
 - from a VCS: ``pip install "ankigen @ git+URL@COMMIT"``;
 - from a local folder that is a git checkout with a remote: that remote at
   the checkout's commit (a folder on this machine is not on the CI's);
-- from a local folder without one: the folder (``ankigen @ file:///…``),
-  with a comment that CI cannot reach it;
+- from a local folder without one: the folder (``git+file:///…@COMMIT``
+  for a checkout), with a comment that CI cannot reach it;
 - from an index: ``pip install "ankigen==VERSION"``.
 """
 
@@ -94,19 +94,28 @@ def _from_folder(folder: Path) -> InstallLine:
     commit = _git(folder, "rev-parse", "HEAD")
     remote = _git(folder, "remote", "get-url", "origin")
     if commit and remote:
-        return _at_commit(f"git+{_https(remote)}", commit, "a checkout of")
-    at = f" (commit {commit})" if commit else ""
+        return _at_commit(f"git+{_clone_url(remote)}", commit, "a checkout of")
     comment = (
-        f"The folder ankigen was installed from{at} is only on the machine that ran "
-        f"ankigen init: push it and write its URL here."
+        "The folder ankigen was installed from is only on the machine that ran "
+        "ankigen init: push it and write its URL here."
     )
+    if commit:  # a checkout without a remote: its commit, in a URL pip reads
+        return InstallLine(f'pip install "ankigen @ git+{folder.as_uri()}@{commit}"', comment)
     return InstallLine(f'pip install "ankigen @ {folder.as_uri()}"', comment)
 
 
-def _https(remote: str) -> str:
-    """A git remote as a URL pip can clone: ``git@host:path`` becomes ``https://host/path``."""
+def _clone_url(remote: str) -> str:
+    """A git remote as a URL pip can clone.
+
+    ``git@host:path`` becomes ``https://host/path`` (CI has no SSH key); a
+    folder on this machine becomes a ``file://`` URL.
+    """
     scp = _SCP_REMOTE.match(remote)
-    return f"https://{scp['host']}/{scp['path']}" if scp else remote
+    if scp:
+        return f"https://{scp['host']}/{scp['path']}"
+    if "://" not in remote:
+        return Path(remote).absolute().as_uri()
+    return remote
 
 
 def _git(folder: Path, *args: str) -> str | None:
