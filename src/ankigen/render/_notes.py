@@ -186,7 +186,7 @@ class DeckFiller:
 
     def _image_html(self, ref: ImageRef) -> str:
         self._clean = False  # an image or figure depends on files outside the item
-        place = Place(self.deck.display_path, ref.line)
+        place = Place(self.deck.display_path, ref.line, ref.column)
         if ref.figure_id is not None:
             css = "ag-figure"
             result = self._figures.draw(ref.figure_id, self._formulas, self._formulas_source, place)
