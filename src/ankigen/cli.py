@@ -58,7 +58,7 @@ def main() -> None:
     Write and look: ankigen watch
     Release:        ankigen build --strict
 
-    The whole content format: docs/format.md in the ankigen sources.
+    The whole content format: ankigen guide.
     """
 
 
@@ -95,7 +95,7 @@ def build(
       ankigen build --strict         # as a release does: warnings fail
       ankigen build -j 1             # parse and draw in this process only
 
-    The whole content format: docs/format.md in the ankigen sources.
+    The whole content format: ankigen guide.
     """
     with _usage_errors(), interruptible():
         options = dataclasses.replace(
@@ -153,7 +153,7 @@ def check(
       ankigen check                  # while you write
       ankigen check --strict content/statistics.md
 
-    The whole content format: docs/format.md in the ankigen sources.
+    The whole content format: ankigen guide.
     """
     with _usage_errors(), interruptible():
         options = resolve(

@@ -1,4 +1,4 @@
-"""The author's loop on the command line: ``init``, ``preview`` and ``watch``.
+"""The author's loop on the command line: ``init``, ``preview``, ``watch`` and ``guide``.
 
 Like ``ankigen.cli``, this module only parses options, prints and picks exit
 codes; the work is done in ``ankigen.commands``.
@@ -52,7 +52,7 @@ def init(directory: Path) -> None:
       ankigen init statistics && cd statistics
       ankigen build && ankigen check --strict
 
-    The whole content format: docs/format.md in the ankigen sources.
+    The whole content format: ankigen guide.
     """
     try:
         from ankigen.commands.init import create_project
@@ -105,7 +105,7 @@ def preview(
       ankigen preview && xdg-open build/preview/statistics.html
       ankigen preview --math mathjax content/statistics.md
 
-    The whole content format: docs/format.md in the ankigen sources.
+    The whole content format: ankigen guide.
     """
     with _usage_errors():
         options = resolve(paths, None, figures_dir, math, figure_format, strict, write=False)
@@ -175,7 +175,7 @@ def watch(
       ankigen watch                  # then open build/preview/<stem>.html
       ankigen watch --math mathjax content/statistics.md
 
-    The whole content format: docs/format.md in the ankigen sources.
+    The whole content format: ankigen guide.
     """
     from ankigen.commands.watch import watch as run_watch
     from ankigen.commands.watch import watched_folders
@@ -224,4 +224,35 @@ def print_rebuild(rebuild: Rebuild, output_format: str = "text") -> None:
     echo("waiting for changes")
 
 
-COMMANDS = (init, preview, watch)
+@click.command()
+@click.argument("topic", nargs=-1)
+def guide(topic: tuple[str, ...]) -> None:
+    """Print the author's guide: the content format, its checks, limits and codes.
+
+    Without TOPIC, the guide's opening and its list of topics. A TOPIC is a
+    section number (12, 13.2), words of a section's title (cloze, front
+    matter) or a short name (codes, limits, checks); 'all' prints the whole
+    guide. On a terminal the text is shown in a pager.
+
+    \b
+    Example:
+      ankigen guide                 # the topics
+      ankigen guide cloze           # section 6, cloze items
+      ankigen guide codes           # every diagnostic code and its fix
+    """
+    from ankigen.guide import UnknownTopic, topic_text
+
+    try:
+        text = topic_text(" ".join(topic) or None)
+    except UnknownTopic as exc:
+        hint = f" Did you mean: {', '.join(exc.suggestions)}?" if exc.suggestions else ""
+        raise click.UsageError(
+            f"no guide topic '{exc.topic}'.{hint} 'ankigen guide' lists the topics."
+        ) from None
+    if sys.stdout.isatty():
+        click.echo_via_pager(text)
+    else:
+        click.echo(text, nl=False)
+
+
+COMMANDS = (init, preview, watch, guide)

@@ -55,11 +55,15 @@ class Math:
 
 @dataclass(frozen=True, slots=True)
 class ImageRef:
-    """An image reference: ``figure:<id>`` or a path relative to the content file."""
+    """An image reference: ``figure:<id>`` or a path relative to the content file.
+
+    ``column`` is the 1-based column of the target in its line (0 when unknown).
+    """
 
     target: str
     alt: str
     line: int
+    column: int = 0
 
     @property
     def figure_id(self) -> str | None:

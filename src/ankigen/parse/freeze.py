@@ -132,7 +132,7 @@ def _freeze(
         line=draft.line,
         front=question,
         back=answer,
-        guid=note_guid(key, draft.metadata.note_id, draft.question_source),
+        guid=note_guid(key, draft.metadata.note_id, draft.question_source, draft.kind),
         note_id=draft.metadata.note_id,
         tags=tags,
         subdeck=None,
@@ -147,17 +147,29 @@ def _freeze(
     )
 
 
-def note_guid(deck_key: str, note_id: str | None, question_source: str) -> str:
-    """A note's stable GUID: deck key + id, else deck key + normalised question.
+def note_guid(
+    deck_key: str, note_id: str | None, question_source: str, kind: ItemKind = ItemKind.REVEAL
+) -> str:
+    """A note's stable GUID: deck key + id (+ kind), else deck key + normalised question.
 
     The question's markdown has comments removed and white space collapsed,
     so neither the math mode nor re-wrapping a line changes the GUID. Every
     part is Unicode-NFC normalised: saving "café" with a decomposed "é" (as
     some editors and file systems do) is the same note, not a new one.
+
+    A cloze item with an id mixes its kind in, so that a reveal item turned
+    into a cloze under the same id is a new note, which Anki adds, rather
+    than the old GUID under another note type, which Anki skips (or, with
+    "merge note types", refuses the deck for). Reveal GUIDs are those of
+    every earlier version; without an id the question already differs (a
+    cloze's text holds its markers). See docs/format.md 8.2.
     """
     key = unicodedata.normalize("NFC", deck_key)
     if note_id:
-        return str(genanki.guid_for(key, "id", unicodedata.normalize("NFC", note_id)))
+        nid = unicodedata.normalize("NFC", note_id)
+        if kind is ItemKind.CLOZE:
+            return str(genanki.guid_for(key, "id", nid, "cloze"))
+        return str(genanki.guid_for(key, "id", nid))
     return str(genanki.guid_for(key, "text", normalise_source(question_source)))
 
 

@@ -73,7 +73,7 @@ def _fragment(fragment: Fragment, start: int) -> tuple[Any, ...]:
     return (
         fragment.html,
         tuple((m.tex, m.display, m.line - start, m.column) for m in fragment.maths),
-        tuple((i.target, i.alt, i.line - start) for i in fragment.images),
+        tuple((i.target, i.alt, i.line - start, i.column) for i in fragment.images),
     )
 
 
@@ -138,7 +138,7 @@ def _decode_fragment(
     if maths:
         maths = tuple([_math(tex, d, line + start, column) for tex, d, line, column in maths])
     if images:
-        images = tuple([ImageRef(target, alt, line + start) for target, alt, line in images])
+        images = tuple([ImageRef(t, alt, line + start, column) for t, alt, line, column in images])
     set_html, set_maths, set_images = _FRAGMENT
     fragment = _new(Fragment)
     set_html(fragment, html)

@@ -15,6 +15,7 @@ deck share a time budget (``figure-deck-time-limit``).
 from __future__ import annotations
 
 import contextlib
+import difflib
 import importlib.util
 import io
 import math
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from ankigen.child import ChildFailed, call_in_child
 from ankigen.confine import Confinement
+from ankigen.errors import FormulaNotCompiled
 from ankigen.paths import display_path
 from ankigen.render._media import Failed, MediaCache, Place, Shipped, ShipResult, content_hash
 from ankigen.render._svg_safety import RefusedSvg, sanitise_svg
@@ -142,6 +144,8 @@ def draw_figure(
     if isinstance(outcome, bytes):
         return _ship(figure_id, name, outcome, image_format, cache, script, place)
     message, trace = outcome
+    if not trace:  # a formula the figure uses is broken or unknown: its message says so
+        return place.failed(f"figure '{figure_id}' {message}", code="AG333")
     return place.failed(f"figure '{figure_id}' failed: {message}", trace, code="AG330")
 
 
@@ -197,15 +201,56 @@ def _draw_quietly(
     """The figure's bytes, or its error message and traceback (runs in the child).
 
     ``shown`` is the script's path as messages show it (from the build's folder:
-    the child works in a folder of its own).
+    the child works in a folder of its own). A formula the script uses that
+    failed, or that no ``formulas`` block defines, is the author's mistake in
+    the content, not in the script: its message comes without a traceback.
     """
     # A script's prints would break the tool's output; what it says is dropped.
     chatter = io.StringIO()
     try:
         with contextlib.redirect_stdout(chatter), contextlib.redirect_stderr(chatter):
-            return _run_script(script, formulas, image_format)
+            return _run_script(script, _FigureFormulas(formulas), image_format)
+    except (FormulaNotCompiled, UnknownFormula) as exc:
+        return str(exc), ""
     except BaseException as exc:  # a script may raise anything, even exit
         return f"{type(exc).__name__}: {exc}", _script_traceback(exc, script, shown)
+
+
+class UnknownFormula(KeyError):
+    """A figure asked for a name that no ``formulas`` block of its file defines."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class _FigureFormulas(Mapping[str, Callable[..., float]]):
+    """A figure's ``formulas``: an unknown name is an error that names the known ones."""
+
+    def __init__(self, formulas: Formulas) -> None:
+        self._formulas = formulas
+
+    def __getitem__(self, name: str) -> Callable[..., float]:
+        try:
+            return self._formulas[name]
+        except KeyError:
+            known = sorted(self._formulas)
+            near = difflib.get_close_matches(str(name), known, n=1)
+            hint = (
+                f"did you mean '{near[0]}'?"
+                if near
+                else f"the file defines {', '.join(known)}"
+                if known
+                else "the file has no formulas block"
+            )
+            raise UnknownFormula(
+                f"uses formula '{name}', which no formulas block of this file defines: {hint}"
+            ) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._formulas)
+
+    def __len__(self) -> int:
+        return len(self._formulas)
 
 
 def _run_script(script: Path, formulas: Formulas, image_format: str) -> bytes:

@@ -21,6 +21,7 @@ from ankigen.render._images import Folders, ship_image
 from ankigen.render._math_renderer import MathRenderer
 from ankigen.render._media import Failed, MediaCache, MediaFile, Place
 from ankigen.render._note_cache import CachedNote, NoteCache
+from ankigen.render._source_field import source_field
 from ankigen.render._svg_store import SvgStore
 
 
@@ -126,7 +127,7 @@ class DeckFiller:
         self._note_sources = set()
         front, back = self._sides(index, item)
         # The file name is the author's too: `[sound:x.mp3].md` must not play.
-        source = anki_markup.inert(html.escape(f"{self.deck.path.name}:{item.line}"))
+        source = anki_markup.inert(html.escape(source_field(self.deck.path.name, item)))
         deck_name = item.subdeck or self.deck.name
         shown = tuple(sorted(self._note_sources))
         if item.kind is ItemKind.CLOZE:
@@ -188,7 +189,7 @@ class DeckFiller:
 
     def _image_html(self, ref: ImageRef) -> str:
         self._clean = False  # an image or figure depends on files outside the item
-        place = Place(self.deck.display_path, ref.line)
+        place = Place(self.deck.display_path, ref.line, ref.column)
         if ref.figure_id is not None:
             css = "ag-figure"
             result = self._figures.draw(ref.figure_id, self._formulas, self._formulas_source, place)
