@@ -136,6 +136,18 @@ class Item:
 
 
 @dataclass(frozen=True, slots=True)
+class Prose:
+    """A block of a content file that makes no card (format §15), as its author wrote it.
+
+    ``ankigen preview`` shows it in its place between the cards, marked as
+    prose, so that an author sees what makes no card.
+    """
+
+    line: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Deck:
     """One content file, parsed: its settings and items in document order."""
 
@@ -150,6 +162,8 @@ class Deck:
     tags: tuple[str, ...] = field(default=())
     #: Line of ``key:`` in the front matter; 0 when the key is the file name.
     key_line: int = 0
+    #: The blocks that make no card, in file order (for the preview).
+    prose: tuple[Prose, ...] = ()
 
     @property
     def stem(self) -> str:

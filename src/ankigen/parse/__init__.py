@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -16,6 +17,7 @@ from ankigen.model import Deck, Item, ItemKind, MathMode
 from ankigen.parse.context import item_contexts
 from ankigen.parse.freeze import freeze_section, normalise_source, note_guid
 from ankigen.parse.frontmatter import FrontMatter, read_front_matter
+from ankigen.parse.lost_text import joined_sections
 from ankigen.parse.markdown import content_parser
 from ankigen.parse.parallel import parse_rest
 from ankigen.parse.section_cache import SectionCache, SectionResult, section_key
@@ -140,6 +142,7 @@ def _parse_owned(
         formulas=tuple(block for result in results for block in result.formulas),
         tags=front.tags,
         key_line=1 + front.key_line if front.key_line else 0,
+        prose=tuple(prose for result in results for prose in result.prose),
     )
     return ParseResult(deck, tuple(sort_diagnostics(sink.diagnostics)))
 
@@ -183,6 +186,8 @@ def _parse_sections(
     results.extend(parse_rest(sections, 1, fresh, cache, shape, jobs))
     for result in results:
         sink.diagnostics.extend(result.diagnostics)
+    for before, after in itertools.pairwise(results):
+        joined_sections(sink, before.edges[1], after.edges[0])
     return sink, front, key, results
 
 

@@ -60,6 +60,8 @@ def freeze_section(
         ),
         tuple(walked.formulas),
         tuple(sink.diagnostics),
+        tuple(walked.prose.blocks),
+        (walked.prose.heading_then_text, walked.prose.empty_at_end),
     )
 
 
