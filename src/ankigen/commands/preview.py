@@ -66,6 +66,7 @@ def write_pages(decks: Sequence[RenderedDeck], preview_dir: Path) -> tuple[Previ
                 source=rendered.deck.display_path,
                 cards=cards,
                 mathjax=(mathjax is not None) if uses_mathjax else None,
+                prose=rendered.deck.prose,
             )
         )
         target = preview_dir / f"{rendered.deck.stem}.html"

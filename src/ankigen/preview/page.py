@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass
 from importlib import resources
 
+from ankigen.model import Prose
 from ankigen.package.note_types import card_css
 from ankigen.preview.deck import PreviewCard
 
@@ -47,11 +48,13 @@ class PageInput:
     source: str
     cards: tuple[PreviewCard, ...]
     mathjax: bool | None
+    #: The blocks on no card (format §15), shown in their place between the cards.
+    prose: tuple[Prose, ...] = ()
 
 
 def page_html(page: PageInput) -> str:
     """The whole HTML page of a deck; the same input gives the same bytes."""
-    body = "\n".join(_entry(number, card) for number, card in enumerate(page.cards, start=1))
+    body = "\n".join(_entries(page))
     version = hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
     title = html.escape(page.deck_name)
     return f"""<!DOCTYPE html>
@@ -94,6 +97,29 @@ def version_script(stem: str, page: str) -> str:
     return (
         "window.ankigenVersions = window.ankigenVersions || {};\n"
         f"window.ankigenVersions[{json.dumps(stem)}] = {json.dumps(version)};\n"
+    )
+
+
+def _entries(page: PageInput) -> list[str]:
+    """Every card, with each prose block before the first card written below it."""
+    prose = sorted(page.prose, key=lambda block: block.line)
+    entries: list[str] = []
+    for number, card in enumerate(page.cards, start=1):
+        while prose and prose[0].line < card.line:
+            entries.append(_prose_entry(page.source, prose.pop(0)))
+        entries.append(_entry(number, card))
+    entries += [_prose_entry(page.source, block) for block in prose]
+    return entries
+
+
+def _prose_entry(source: str, block: Prose) -> str:
+    """A block on no card, as its author wrote it, marked as prose."""
+    where = html.escape(f"{source}:{block.line}")
+    return (
+        f'<section class="ag-prose" data-source="{where}">'
+        f'<div class="ag-entry-head"><span class="ag-where">{where}</span>'
+        "<span>prose: on no card</span></div>"
+        f'<pre class="ag-prose-text">{html.escape(block.text)}</pre></section>'
     )
 
 
