@@ -39,6 +39,8 @@ class BuildOptions:
     #: Processes that parse a big file's sections and draw formula images (1: this one only);
     #: never changes a deck.
     jobs: int = 1
+    #: Format §19: leave each item with an error out and write the rest (``--skip-broken``).
+    skip_broken: bool = False
 
 
 @dataclass(frozen=True)
@@ -66,8 +68,12 @@ class BuildResult:
     summary: BuildSummary
     #: With ``--against``: what importing each written deck over its old release does.
     diffs: tuple[DeckDiff, ...] = ()
-    #: The decks rendered in this run (not those already up to date), for the preview.
+    #: The decks rendered in this run (not those already up to date), for the preview:
+    #: each without its broken items (``commands.partial``), a deck with an error outside
+    #: its items left out.
     rendered: tuple[RenderedDeck, ...] = ()
+    #: One ``left out: <the error>`` error per error of an item left out of ``rendered``.
+    left_out: tuple[Diagnostic, ...] = ()
 
     @property
     def failed(self) -> bool:

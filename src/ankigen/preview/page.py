@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass
 from importlib import resources
 
+from ankigen.diagnostics import Diagnostic
 from ankigen.model import Prose
 from ankigen.package.note_types import card_css
 from ankigen.preview.deck import PreviewCard
@@ -50,6 +51,8 @@ class PageInput:
     mathjax: bool | None
     #: The blocks on no card (format §15), shown in their place between the cards.
     prose: tuple[Prose, ...] = ()
+    #: The errors of the items left out (format §19), each shown in its place.
+    broken: tuple[Diagnostic, ...] = ()
 
 
 def page_html(page: PageInput) -> str:
@@ -101,15 +104,30 @@ def version_script(stem: str, page: str) -> str:
 
 
 def _entries(page: PageInput) -> list[str]:
-    """Every card, with each prose block before the first card written below it."""
-    prose = sorted(page.prose, key=lambda block: block.line)
+    """Every card, with each prose block and broken item before the first card below it."""
+    between = sorted(
+        [(block.line, _prose_entry(page.source, block)) for block in page.prose]
+        + [(error.line, _broken_entry(error)) for error in page.broken],
+        key=lambda entry: entry[0],
+    )
     entries: list[str] = []
     for number, card in enumerate(page.cards, start=1):
-        while prose and prose[0].line < card.line:
-            entries.append(_prose_entry(page.source, prose.pop(0)))
+        while between and between[0][0] < card.line:
+            entries.append(between.pop(0)[1])
         entries.append(_entry(number, card))
-    entries += [_prose_entry(page.source, block) for block in prose]
+    entries += [entry for _, entry in between]
     return entries
+
+
+def _broken_entry(error: Diagnostic) -> str:
+    """An item left out of the deck for an error, with that error's message."""
+    where = html.escape(error.location)
+    return (
+        f'<section class="ag-broken" data-source="{where}">'
+        f'<div class="ag-entry-head"><span class="ag-where">{where}</span>'
+        "<span>left out: on no card</span></div>"
+        f'<pre class="ag-broken-message">{html.escape(error.format())}</pre></section>'
+    )
 
 
 def _prose_entry(source: str, block: Prose) -> str:
