@@ -1,7 +1,8 @@
 """Fuzz: markdown from a grammar of hostile pieces never gives a card live markup.
 
 Hypothesis writes items from links, images, alt and title text, clozes
-(with and without hints), ``==marks==``, emphasis, code, formulas and runs of
+(with and without hints), ``==marks==``, emphasis, code, formulas, raw HTML
+(allowed elements with hostile attributes, refused ones) and runs of
 ``::``, braces, quotes, bracket commands and MathJax delimiters. Each
 document is built in mathjax mode (no drawing, so examples are fast); a build
 may refuse its content, but never with a traceback, and every deck it writes
@@ -62,6 +63,22 @@ PIECES = [
     "onload=alert(1)",
     "javascript:alert(1)",
     "<img src=x onerror=alert(1)>",
+    # format §16: raw HTML that may pass the allow-list, and pieces of it
+    "<br/>",
+    "<b onclick=alert(1)>",
+    "</b>",
+    '<img src="img.png" onerror=alert(1)>',
+    '<abbr title="{{c1::x}}">',
+    "</abbr>",
+]
+#: Elements of the HTML allow-list (format §16) and attributes an attacker puts on them.
+HTML_TAGS = ["b", "sub", "sup", "kbd", "abbr", "details", "summary", "mark", "span", "script"]
+HTML_ATTRIBUTES = [
+    "",
+    'onclick="alert(1)"',
+    'style="background:url(https://e.org)"',
+    'title="[sound:a.mp3] {{c1::x}}"',
+    "title='x\" onmouseover=\"alert(1)'",
 ]
 words = st.lists(st.sampled_from(PIECES), min_size=1, max_size=4).map("".join)
 urls = st.sampled_from(
@@ -79,6 +96,13 @@ def _markup(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
         children.map(lambda t: f"*{t}*"),
         words.map(lambda t: f"`{t}`"),
         st.sampled_from(["$x^2$", "$\\frac{a}{b}$"]),
+        st.builds(
+            lambda tag, attribute, t: f"<{tag} {attribute}>{t}</{tag}>",
+            st.sampled_from(HTML_TAGS),
+            st.sampled_from(HTML_ATTRIBUTES),
+            children,
+        ),
+        st.builds(lambda t: f'<img src="img.png" alt="{t}" onerror="alert(1)">', titles),
     )
 
 

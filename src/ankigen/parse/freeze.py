@@ -23,6 +23,7 @@ from ankigen.parse.claims import item_claims
 from ankigen.parse.context import is_question
 from ankigen.parse.fragment import render_blocks, render_inline
 from ankigen.parse.frontmatter import FrontMatter
+from ankigen.parse.inline_html import report_html
 from ankigen.parse.math_columns import with_columns
 from ankigen.parse.paragraph import BREAKS
 from ankigen.parse.section_codec import SectionResult
@@ -117,6 +118,8 @@ def _freeze(
         render_inline(draft.front, draft.line),
         render_blocks(draft.lead, draft.lead_line, draft.blocks),
     )
+    runs = ((draft.front, draft.line), (draft.lead, draft.lead_line))
+    report_html(runs, draft.blocks, lines, sink)
     is_cloze = draft.kind is ItemKind.CLOZE
     # A cloze item's text is never empty: its cloze marker shows.
     at = _separator_column(lines, draft.line)
