@@ -104,4 +104,5 @@ def resolve(
         strict=settings.strict if strict is None else strict,
         limits=settings.limits,
         jobs=jobs or settings.jobs or usable_cpus(),
+        macros_file=settings.macros,
     )

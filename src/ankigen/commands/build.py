@@ -31,6 +31,8 @@ from ankigen.diagnostics import Diagnostic, sort_diagnostics, strictly
 from ankigen.gcpause import no_cyclic_gc
 from ankigen.model import Deck, MathMode
 from ankigen.package import PackagedDeck
+from ankigen.parse.macro_expansion import project_macros
+from ankigen.paths import display_path
 from ankigen.render import (
     MediaCache,
     Progress,
@@ -105,8 +107,12 @@ def _parse(
 ) -> list[Deck]:
     """Parse every deck that must be built (``--math`` applied); its problems to ``diagnostics``."""
     decks: list[Deck] = []
+    plans = list(plans)
+    macros_file = options.macros_file if plans else None
+    macros, problems = project_macros(macros_file, display_path(macros_file or Path(".")))
+    diagnostics.extend(problems)
     for plan in plans:
-        parsed = parse_source(plan.source, options.default_math, reused, options.jobs)
+        parsed = parse_source(plan.source, options.default_math, reused, options.jobs, macros)
         diagnostics.extend(parsed.diagnostics)
         if parsed.deck is not None:
             decks.append(_with_math(parsed.deck, options.math))

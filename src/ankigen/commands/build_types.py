@@ -41,6 +41,8 @@ class BuildOptions:
     jobs: int = 1
     #: Format §19: leave each item with an error out and write the rest (``--skip-broken``).
     skip_broken: bool = False
+    #: The project's preamble file of TeX macros (``[tool.ankigen] macros``, format §17).
+    macros_file: Path | None = None
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,10 @@ import yaml
 
 from ankigen.diagnostics import Sink
 from ankigen.model import MathMode
+from ankigen.parse.front_macros import read_macros
+from ankigen.syntax.tex_macros import Macro
 
-_KNOWN_KEYS = ("deck", "key", "tags", "subdecks", "math", "context", "prompt")
+_KNOWN_KEYS = ("deck", "key", "tags", "subdecks", "math", "context", "prompt", "macros")
 #: Front matter is a flat mapping with one list (tags); anything deeper is refused
 #: before PyYAML's recursive composer could overflow the stack.
 MAX_FRONT_MATTER_DEPTH = 8
@@ -33,6 +35,8 @@ class FrontMatter:
     #: ``prompt:`` per section heading: the line shown, or None for no line.
     prompts: tuple[tuple[str, str | None], ...] = ()
     prompt_line_offset: int = 0
+    #: ``macros:`` (format §17), which override the project's macros of the same name.
+    macros: tuple[Macro, ...] = ()
 
 
 def read_front_matter(text: str, sink: Sink) -> FrontMatter:
@@ -71,6 +75,7 @@ def read_front_matter(text: str, sink: Sink) -> FrontMatter:
         "context": _context(data, text, sink),
         "prompts": _prompts(data, text, sink),
         "prompt_line_offset": _line_of_key(text, "prompt") if "prompt" in data else 0,
+        "macros": read_macros(data.get("macros"), _line_of_key(text, "macros"), sink),
     }
     key_line = _line_of_key(text, "key") if values["key"] is not None else 0
     return FrontMatter(**values, key_line=key_line)  # type: ignore[arg-type]
