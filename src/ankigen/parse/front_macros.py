@@ -27,16 +27,18 @@ def read_macros(value: object, line: int, sink: Sink) -> tuple[Macro, ...]:
     """The macros of a front matter ``macros:`` value written at ``line``."""
     if value is None:
         return ()
-    if not isinstance(value, dict):
-        sink.error(line, _SHAPE, column=1, code="AG117")
-        return ()
+    problems: list[str] = []
     macros: list[Macro] = []
-    for name, definition in value.items():
+    if not isinstance(value, dict):
+        problems.append(_SHAPE)
+    for name, definition in value.items() if isinstance(value, dict) else ():
         macro = _macro(str(name).strip(), definition)
         if isinstance(macro, str):
-            sink.error(line, f"front matter macro {name}: {macro}", column=1, code="AG117")
-            continue
-        macros.append(macro)
+            problems.append(f"front matter macro {name}: {macro}")
+        else:
+            macros.append(macro)
+    for problem in problems:
+        sink.error(line, problem, column=1, code="AG117")
     return tuple(macros)
 
 

@@ -64,7 +64,7 @@ def project_macros(path: Path | None, shown: str) -> tuple[Macros, tuple[Diagnos
     """The macros of the project's preamble file (``shown`` in messages), and its problems.
 
     The file is read by ``syntax.tex_preamble``'s closed grammar (AG118 for
-    anything else in it, or a file that cannot be read).
+    anything else in it; AG109 for a file that cannot be read).
     """
     if path is None:
         return NO_MACROS, ()
@@ -73,7 +73,7 @@ def project_macros(path: Path | None, shown: str) -> tuple[Macros, tuple[Diagnos
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
         message = f"cannot read the macros file ([tool.ankigen] macros): {reason}"
-        return NO_MACROS, (error(shown, 1, message, code="AG118"),)
+        return NO_MACROS, (error(shown, 1, message, code="AG109"),)
     preamble = read_preamble(text)
     problems = tuple(
         error(shown, line, message, column=1, code="AG118") for line, message in preamble.problems
