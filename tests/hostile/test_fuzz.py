@@ -2,7 +2,7 @@
 
 Hypothesis writes items from links, images, alt and title text, clozes
 (with and without hints), ``==marks==``, emphasis, code, formulas, raw HTML
-(allowed elements with hostile attributes, refused ones) and runs of
+(allowed elements with hostile attributes, refused ones), TeX macros and runs of
 ``::``, braces, quotes, bracket commands and MathJax delimiters. Each
 document is built in mathjax mode (no drawing, so examples are fast); a build
 may refuse its content, but never with a traceback, and every deck it writes
@@ -95,7 +95,8 @@ def _markup(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
         st.builds(lambda t, ti: f'![{t}](img.png "{ti}")', children, titles),
         children.map(lambda t: f"*{t}*"),
         words.map(lambda t: f"`{t}`"),
-        st.sampled_from(["$x^2$", "$\\frac{a}{b}$"]),
+        st.sampled_from(["$x^2$", "$\\frac{a}{b}$", "$\\RR$", "$\\wrap{\\RR}$"]),
+        children.map(lambda t: f"$\\wrap{{{t}}}$"),
         st.builds(
             lambda tag, attribute, t: f"<{tag} {attribute}>{t}</{tag}>",
             st.sampled_from(HTML_TAGS),
@@ -116,6 +117,9 @@ def _cloze_markup(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
         st.just("${{c2::k}}\\,\\eta$"),
     )
 
+
+#: Format §17: macros every document may use; what they expand to meets the same judge.
+MACROS = "---\nmacros:\n  \\RR: \\mathbb{R}\n  \\wrap: '\\left( #1 \\right)'\n---\n"
 
 plain = st.lists(st.recursive(words, _markup, max_leaves=5), min_size=1, max_size=4)
 clozed = st.lists(st.recursive(words, _cloze_markup, max_leaves=6), min_size=1, max_size=5)
@@ -145,7 +149,7 @@ def test_no_card_of_any_ordinal_holds_live_markup(collection: Collection, text: 
         root = Path(folder)
         (root / "content").mkdir()
         (root / "content" / "img.png").write_bytes(PNG)
-        (root / "content" / "fuzz.md").write_text(f"# Fuzz\n\n{text}\n", "utf-8")
+        (root / "content" / "fuzz.md").write_text(f"{MACROS}# Fuzz\n\n{text}\n", "utf-8")
         options = BuildOptions(
             paths=(root / "content",),
             out_dir=root / "out",
