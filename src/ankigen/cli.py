@@ -71,6 +71,13 @@ def main() -> None:
     help="The release learners have (OLD.apkg, or a folder of them): print what "
     "importing the new deck over it will do; refuse a note type change under one id.",
 )
+@click.option(
+    "--skip-broken",
+    is_flag=True,
+    help="Leave each item that has an error out of its deck (reported as "
+    "'FILE:LINE:COL: left out: <the error>'), write every deck from the items that "
+    "remain, and exit 1 if anything was left out. Not with --strict.",
+)
 @format_option
 @jobs_option
 def build(
@@ -83,16 +90,19 @@ def build(
     output_format: str,
     against: Path | None,
     jobs: int | None,
+    skip_broken: bool,
 ) -> None:
     """Build OUT/<stem>.apkg for each content file in PATHS (default: content/).
 
     Every check runs first; if any content error is found, no deck is
-    written and the previous decks stay as they were.
+    written and the previous decks stay as they were. With --skip-broken,
+    each item with an error is left out instead and the rest is written.
 
     \b
     Example:
       ankigen build                  # every content/*.md of this project
       ankigen build --strict         # as a release does: warnings fail
+      ankigen build --skip-broken    # a migrated bank: build what works
       ankigen build -j 1             # parse and draw in this process only
 
     The whole content format: ankigen guide.
@@ -101,14 +111,18 @@ def build(
         options = dataclasses.replace(
             resolve(paths, out_dir, figures_dir, math, figure_format, strict, jobs=jobs),
             against=against,
+            skip_broken=skip_broken,
         )
+        if skip_broken and options.strict:
+            given = "--strict" if strict else "[tool.ankigen] strict (pass --no-strict)"
+            raise click.UsageError(f"--skip-broken cannot be combined with {given}")
         with _progress("Rendering") as progress:
             result = run(options, progress)
     if output_format == "json":
         echo_json(_json_report(result))
         sys.exit(1 if result.failed else 0)
     _report(result, output_format)
-    if result.failed:
+    if result.failed and not result.written:
         echo(f"Build failed: {_error_count(result)}; no deck was written.", err=True)
         sys.exit(1)
     s = result.summary
@@ -126,6 +140,16 @@ def build(
         f"{_plural(s.cards, 'card')}, {s.media} media; {_plural(s.checks, 'check')} "
         f"passed; images: {s.images_drawn} rendered, {s.images_cached} from cache."
     )
+    if result.failed:
+        left_out = len(result.left_out)
+        others = sum(d.is_error for d in result.diagnostics) - left_out
+        tail = (
+            f"; {_plural(others, 'other error')} kept its deck from being written"
+            if others
+            else "; every other item was written"
+        )
+        echo(f"The items of {_plural(left_out, 'error')} were left out{tail}.", err=True)
+        sys.exit(1)
 
 
 @main.command()

@@ -98,7 +98,9 @@ def preview(
     Each card is rendered exactly as Anki renders it (every cloze number,
     the note type's CSS, MathJax for mathjax decks from the page's own
     folder, no network), with its FILE:LINE, and switches for night mode and
-    phone width. Open the page in any browser; no deck is written.
+    phone width. Open the page in any browser; no deck is written. An item
+    with an error is shown in its place with its message; prose (blocks on no
+    card) is shown between the cards.
 
     \b
     Example:
@@ -113,10 +115,14 @@ def preview(
 
         result = run_preview(options, preview_dir or options.out_dir / "preview")
     print_diagnostics(result.build.diagnostics)
-    if result.build.failed:
-        echo(f"Preview failed: {_errors(result.build)}; no page was written.", err=True)
-        sys.exit(1)
     print_pages(result)
+    if result.build.failed:
+        echo(
+            f"Preview found {_errors(result.build)}: each broken item is shown in its place "
+            "on its deck's page.",
+            err=True,
+        )
+        sys.exit(1)
 
 
 def print_diagnostics(diagnostics: tuple[Diagnostic, ...]) -> None:
@@ -209,9 +215,11 @@ def print_rebuild(rebuild: Rebuild, output_format: str = "text") -> None:
     else:
         print_diagnostics(result.diagnostics)
     if result.failed:
+        for page in rebuild.pages:
+            echo(f"preview {display_path(page.path)} ({page.cards} cards)")
         echo(
-            f"rebuild failed: {_errors(result)}; the last good decks and preview stay; "
-            "waiting for changes",
+            f"rebuild failed: {_errors(result)}; the last good decks stay; the preview "
+            "shows each broken item in its place; waiting for changes",
             err=True,
         )
         return

@@ -110,4 +110,5 @@ def resolve(
         limits=settings.limits,
         jobs=jobs or settings.jobs or usable_cpus(),
         project=settings.root,
+        macros_file=settings.macros,
     )

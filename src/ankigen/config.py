@@ -19,7 +19,7 @@ from ankigen.model import ClaimLevel, MathMode
 from ankigen.timelimit import LIMIT_SETTINGS, TimeLimits
 
 _FOLDERS = {"content": "content", "figures": "figures", "out": "build"}
-_KNOWN = (*_FOLDERS, "math", "claims", "strict", "jobs", *LIMIT_SETTINGS)
+_KNOWN = (*_FOLDERS, "math", "claims", "strict", "jobs", "macros", *LIMIT_SETTINGS)
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,8 @@ class ProjectSettings:
     root: Path = Path(".")
     limits: TimeLimits = field(default_factory=TimeLimits)
     jobs: int | None = None
+    #: The project's preamble of TeX macros (format §17), for every deck; None: none.
+    macros: Path | None = None
 
 
 def project_root(paths: Sequence[Path], cwd: Path) -> Path:
@@ -95,6 +97,7 @@ def load_settings(project_dir: Path) -> ProjectSettings:
         root=project_dir,
         limits=_limits(values, pyproject),
         jobs=_jobs(values, pyproject),
+        macros=_macros(values, pyproject, project_dir),
     )
 
 
@@ -126,6 +129,17 @@ def project_output(out: Path, root: Path) -> Path:
                 "the folder with --out to write there on purpose"
             )
     return out
+
+
+def _macros(values: dict[str, object], pyproject: Path, project_dir: Path) -> Path | None:
+    value = values.get("macros")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise UsageError(
+            f'{pyproject}: [tool.ankigen] macros must be a file name, e.g. "macros.tex"'
+        )
+    return project_dir / value
 
 
 def _nearest_project(start: Path) -> Path | None:

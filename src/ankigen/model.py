@@ -151,6 +151,18 @@ class Item:
 
 
 @dataclass(frozen=True, slots=True)
+class Prose:
+    """A block of a content file that makes no card (format §15), as its author wrote it.
+
+    ``ankigen preview`` shows it in its place between the cards, marked as
+    prose, so that an author sees what makes no card.
+    """
+
+    line: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Deck:
     """One content file, parsed: its settings and items in document order."""
 
@@ -167,6 +179,8 @@ class Deck:
     key_line: int = 0
     #: Which numbers and formulas on its cards are claims (front matter, else the project's).
     claims: ClaimLevel = ClaimLevel.ANSWERS
+    #: The blocks that make no card, in file order (for the preview).
+    prose: tuple[Prose, ...] = ()
 
     @property
     def stem(self) -> str:

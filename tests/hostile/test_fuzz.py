@@ -1,7 +1,8 @@
 """Fuzz: markdown from a grammar of hostile pieces never gives a card live markup.
 
 Hypothesis writes items from links, images, alt and title text, clozes
-(with and without hints), ``==marks==``, emphasis, code, formulas and runs of
+(with and without hints), ``==marks==``, emphasis, code, formulas, raw HTML
+(allowed elements with hostile attributes, refused ones), TeX macros and runs of
 ``::``, braces, quotes, bracket commands and MathJax delimiters. Each
 document is built in mathjax mode (no drawing, so examples are fast); a build
 may refuse its content, but never with a traceback, and every deck it writes
@@ -62,6 +63,22 @@ PIECES = [
     "onload=alert(1)",
     "javascript:alert(1)",
     "<img src=x onerror=alert(1)>",
+    # format §16: raw HTML that may pass the allow-list, and pieces of it
+    "<br/>",
+    "<b onclick=alert(1)>",
+    "</b>",
+    '<img src="img.png" onerror=alert(1)>',
+    '<abbr title="{{c1::x}}">',
+    "</abbr>",
+]
+#: Elements of the HTML allow-list (format §16) and attributes an attacker puts on them.
+HTML_TAGS = ["b", "sub", "sup", "kbd", "abbr", "details", "summary", "mark", "span", "script"]
+HTML_ATTRIBUTES = [
+    "",
+    'onclick="alert(1)"',
+    'style="background:url(https://e.org)"',
+    'title="[sound:a.mp3] {{c1::x}}"',
+    "title='x\" onmouseover=\"alert(1)'",
 ]
 words = st.lists(st.sampled_from(PIECES), min_size=1, max_size=4).map("".join)
 urls = st.sampled_from(
@@ -78,7 +95,15 @@ def _markup(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
         st.builds(lambda t, ti: f'![{t}](img.png "{ti}")', children, titles),
         children.map(lambda t: f"*{t}*"),
         words.map(lambda t: f"`{t}`"),
-        st.sampled_from(["$x^2$", "$\\frac{a}{b}$"]),
+        st.sampled_from(["$x^2$", "$\\frac{a}{b}$", "$\\RR$", "$\\wrap{\\RR}$"]),
+        children.map(lambda t: f"$\\wrap{{{t}}}$"),
+        st.builds(
+            lambda tag, attribute, t: f"<{tag} {attribute}>{t}</{tag}>",
+            st.sampled_from(HTML_TAGS),
+            st.sampled_from(HTML_ATTRIBUTES),
+            children,
+        ),
+        st.builds(lambda t: f'<img src="img.png" alt="{t}" onerror="alert(1)">', titles),
     )
 
 
@@ -92,6 +117,9 @@ def _cloze_markup(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
         st.just("${{c2::k}}\\,\\eta$"),
     )
 
+
+#: Format §17: macros every document may use; what they expand to meets the same judge.
+MACROS = "---\nmacros:\n  \\RR: \\mathbb{R}\n  \\wrap: '\\left( #1 \\right)'\n---\n"
 
 plain = st.lists(st.recursive(words, _markup, max_leaves=5), min_size=1, max_size=4)
 clozed = st.lists(st.recursive(words, _cloze_markup, max_leaves=6), min_size=1, max_size=5)
@@ -121,7 +149,7 @@ def test_no_card_of_any_ordinal_holds_live_markup(collection: Collection, text: 
         root = Path(folder)
         (root / "content").mkdir()
         (root / "content" / "img.png").write_bytes(PNG)
-        (root / "content" / "fuzz.md").write_text(f"# Fuzz\n\n{text}\n", "utf-8")
+        (root / "content" / "fuzz.md").write_text(f"{MACROS}# Fuzz\n\n{text}\n", "utf-8")
         options = BuildOptions(
             paths=(root / "content",),
             out_dir=root / "out",

@@ -43,6 +43,10 @@ class BuildOptions:
     jobs: int = 1
     #: The project folder (figure scripts may read it); None: the figures folder's parent.
     project: Path | None = None
+    #: Format §19: leave each item with an error out and write the rest (``--skip-broken``).
+    skip_broken: bool = False
+    #: The project's preamble file of TeX macros (``[tool.ankigen] macros``, format §17).
+    macros_file: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -70,8 +74,12 @@ class BuildResult:
     summary: BuildSummary
     #: With ``--against``: what importing each written deck over its old release does.
     diffs: tuple[DeckDiff, ...] = ()
-    #: The decks rendered in this run (not those already up to date), for the preview.
+    #: The decks rendered in this run (not those already up to date), for the preview:
+    #: each without its broken items (``commands.partial``), a deck with an error outside
+    #: its items left out.
     rendered: tuple[RenderedDeck, ...] = ()
+    #: One ``left out: <the error>`` error per error of an item left out of ``rendered``.
+    left_out: tuple[Diagnostic, ...] = ()
 
     @property
     def failed(self) -> bool:

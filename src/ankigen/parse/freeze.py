@@ -24,11 +24,14 @@ from ankigen.parse.context import is_question
 from ankigen.parse.fragment import render_blocks, render_inline
 from ankigen.parse.frontmatter import FrontMatter
 from ankigen.parse.headings import deck_name_problems
+from ankigen.parse.inline_html import report_html
+from ankigen.parse.macro_expansion import expand_macros
 from ankigen.parse.math_columns import with_columns
 from ankigen.parse.paragraph import BREAKS
 from ankigen.parse.section_codec import SectionResult
 from ankigen.parse.walker import Draft, Walker
 from ankigen.syntax import separator
+from ankigen.syntax.tex_macros import NO_MACROS, Macros
 
 __all__ = ["freeze_section", "normalise_source", "note_guid"]
 
@@ -39,13 +42,16 @@ def freeze_section(
     front: FrontMatter,
     key: str,
     display_path: str,
+    macros: Macros = NO_MACROS,
 ) -> SectionResult:
     """Walk one section's tokens (``lines`` indexed as the file's) and freeze its items.
 
-    The section's diagnostics come in the order a whole-file parse finds
-    them: the walker's, MathJax delimiters, refused links, then freezing.
+    Authors' ``macros`` are expanded in every formula first (format §17). The
+    section's diagnostics come in the order a whole-file parse finds them:
+    macros, the walker's, MathJax delimiters, refused links, then freezing.
     """
     sink = Sink(display_path)
+    expand_macros(tokens, macros, lines, sink)
     walked = Walker(lines, sink).walk(tokens)
     deck_name_problems(tokens, front.deck, front.subdecks, sink)
     _mathjax_delimiters(tokens, sink)
@@ -62,6 +68,8 @@ def freeze_section(
         ),
         tuple(walked.formulas),
         tuple(sink.diagnostics),
+        tuple(walked.prose.blocks),
+        (walked.prose.heading_then_text, walked.prose.empty_at_end),
     )
 
 
@@ -117,6 +125,8 @@ def _freeze(
         render_inline(draft.front, draft.line),
         render_blocks(draft.lead, draft.lead_line, draft.blocks),
     )
+    runs = ((draft.front, draft.line), (draft.lead, draft.lead_line))
+    report_html(runs, draft.blocks, lines, sink)
     is_cloze = draft.kind is ItemKind.CLOZE
     # A cloze item's text is never empty: its cloze marker shows.
     at = _separator_column(lines, draft.line)

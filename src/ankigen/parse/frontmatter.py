@@ -8,10 +8,14 @@ import yaml
 
 from ankigen.diagnostics import Sink
 from ankigen.model import ClaimLevel, MathMode
+from ankigen.parse.front_macros import read_macros
 from ankigen.syntax import decks
 from ankigen.syntax import tags as tags_syntax
+from ankigen.syntax.tex_macros import Macro
 
-_KNOWN_KEYS = ("deck", "key", "tags", "subdecks", "math", "context", "prompt", "claims")
+_KNOWN_KEYS = (
+    "deck", "key", "tags", "subdecks", "math", "context", "prompt", "claims", "macros",
+)  # fmt: skip
 #: Front matter is a flat mapping with one list (tags); anything deeper is refused
 #: before PyYAML's recursive composer could overflow the stack.
 MAX_FRONT_MATTER_DEPTH = 8
@@ -37,6 +41,8 @@ class FrontMatter:
     prompt_line_offset: int = 0
     #: ``claims:``: which numbers and formulas are claims (None: the project's default).
     claims: ClaimLevel | None = None
+    #: ``macros:`` (format §17), which override the project's macros of the same name.
+    macros: tuple[Macro, ...] = ()
 
 
 def read_front_matter(text: str, sink: Sink) -> FrontMatter:
@@ -76,6 +82,7 @@ def read_front_matter(text: str, sink: Sink) -> FrontMatter:
         "context": _context(data, text, sink),
         "prompts": _prompts(data, text, sink),
         "prompt_line_offset": _line_of_key(text, "prompt") if "prompt" in data else 0,
+        "macros": read_macros(data.get("macros"), _line_of_key(text, "macros"), sink),
     }
     deck = values["deck"]
     if isinstance(deck, str) and (why := decks.problem(deck, "front matter 'deck'")):
@@ -222,7 +229,7 @@ def _claims(data: dict[object, object], text: str, sink: Sink) -> ClaimLevel | N
             _line_of_key(text, "claims"),
             f"front matter 'claims' must be {levels}, not '{value}'",
             column=1,
-            code="AG117",
+            code="AG120",
         )
         return None
 
