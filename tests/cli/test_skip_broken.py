@@ -82,7 +82,7 @@ def test_each_broken_item_is_left_out_and_the_rest_is_written(project: Path) -> 
         "content/mixed.md:10:1: left out: check failed: 2 + 2 == `5`: left side is 4, "
         "right side is 5",
         "content/mixed.md:13:7: left out: empty answer: write the answer after ':::'",
-        "content/mixed.md:17: left out: image 'https://example.com/x.png' is a URL; "
+        "content/mixed.md:17:27: left out: image 'https://example.com/x.png' is a URL; "
         "put the file next to the content and use a relative path",
     ]
     assert "The items of 3 errors were left out" in result.output
