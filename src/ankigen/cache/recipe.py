@@ -28,6 +28,7 @@ __all__ = [
     "build_key",
     "code_fingerprint",
     "distribution_versions",
+    "runtime_versions",
 ]
 
 #: Distributions whose version changes the bytes of a formula image.
@@ -49,20 +50,25 @@ def distribution_versions(names: tuple[str, ...]) -> str:
     return " ".join(f"{name}={_version(name)}" for name in names)
 
 
-@lru_cache(maxsize=4)
-def code_fingerprint(package: Path = PACKAGE) -> str:
-    """A hash of every file of ``package`` and of the runtime and library versions.
-
-    ``package`` is the installed ``ankigen`` by default; a test points it at a
-    copy to show that a change of any file (``card.css``, a template) changes it.
-    """
-    digest = hashlib.sha256()
-    runtime = (
+def runtime_versions() -> str:
+    """The versions of Python, zlib and every distribution that shapes output, one string."""
+    return (
         f"python={sys.implementation.name} {sys.version}\x1f"
         f"zlib={zlib.ZLIB_RUNTIME_VERSION}\x1f"
         f"{distribution_versions(SHAPING_DISTRIBUTIONS)}\x1f"
     )
-    digest.update(runtime.encode("utf-8"))
+
+
+def code_fingerprint(package: Path | None = None) -> str:
+    """A hash of every file of ``package`` and of the runtime and library versions.
+
+    ``package`` is the installed ``ankigen`` by default (hashed once per
+    process); a test points it at a copy to show that a change of any file
+    (``card.css``, a template) changes it.
+    """
+    if package is None:
+        return _installed_fingerprint()
+    digest = hashlib.sha256(runtime_versions().encode("utf-8"))
     for source in _package_files(package):
         digest.update(source.relative_to(package).as_posix().encode("utf-8") + b"\x1f")
         digest.update(len(data := source.read_bytes()).to_bytes(8, "big"))
@@ -70,7 +76,12 @@ def code_fingerprint(package: Path = PACKAGE) -> str:
     return digest.hexdigest()
 
 
-def build_key(*parts: str | bytes, package: Path = PACKAGE) -> Any:
+@lru_cache(maxsize=1)
+def _installed_fingerprint() -> str:
+    return code_fingerprint(PACKAGE)
+
+
+def build_key(*parts: str | bytes, package: Path | None = None) -> Any:
     """A SHA-256 object of the code fingerprint and ``parts``; a cache adds its inputs to it.
 
     Each part is length-prefixed, so no two lists of parts hash alike.
