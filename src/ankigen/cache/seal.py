@@ -20,8 +20,13 @@ import os
 import secrets
 import stat
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks
+    fcntl = None  # type: ignore[assignment]
 
 __all__ = ["MAC_SIZE", "SECRET_NAME", "Sealer"]
 
@@ -82,28 +87,41 @@ class Sealer:
 
 
 def _secret(folder: Path) -> bytes:
-    """The folder's secret; made (or remade, when it cannot be trusted) if needed."""
+    """The folder's secret; made (or remade, when it cannot be trusted) if needed.
+
+    Made under a lock, so two builds starting at once agree on one secret.
+    """
     path = folder / SECRET_NAME
     key = _read_private(path)
     if key is not None:
         return key
     folder.mkdir(parents=True, exist_ok=True)
-    with contextlib.suppress(FileNotFoundError):
-        if _read_private(path) is None:
+    with _locked(folder / f"{SECRET_NAME}.lock"):
+        key = _read_private(path)
+        if key is not None:
+            return key  # made by another build meanwhile
+        with contextlib.suppress(FileNotFoundError):
             path.unlink()  # not a private file of ours: every seal made with it misses
-    fd, temp = tempfile.mkstemp(dir=folder, prefix=".secret-")  # mode 0600
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(secrets.token_bytes(_KEY_SIZE))
-        # A link fails when another build made the secret first: then both use that one.
-        with contextlib.suppress(FileExistsError):
-            os.link(temp, path)
-    finally:
-        Path(temp).unlink(missing_ok=True)
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=".secret-")  # mode 0600
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(secrets.token_bytes(_KEY_SIZE))
+            os.replace(temp, path)
+        finally:
+            Path(temp).unlink(missing_ok=True)
     key = _read_private(path)
     if key is None:
         raise OSError(f"cannot keep a private secret in {folder}")
     return key
+
+
+@contextlib.contextmanager
+def _locked(lock: Path) -> Iterator[None]:
+    """An exclusive lock on ``lock`` (none where the system has no ``fcntl``)."""
+    with open(lock, "a+b") as handle:
+        if fcntl is not None:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        yield  # closing the file releases the lock
 
 
 def _read_private(path: Path) -> bytes | None:
