@@ -17,8 +17,10 @@ from importlib.abc import Traversable
 from pathlib import Path
 
 from ankigen.commands.build import BuildOptions, BuildResult, run
+from ankigen.diagnostics import Diagnostic
 from ankigen.model import MathMode
 from ankigen.preview.deck import deck_cards
+from ankigen.preview.outline import Outline, outline
 from ankigen.preview.page import MATHJAX_SCRIPT, PageInput, page_html, version_script
 from ankigen.render import RenderedDeck
 
@@ -44,11 +46,19 @@ def preview(options: BuildOptions, preview_dir: Path) -> PreviewResult:
     result = run(dataclasses.replace(options, write=False))
     if result.failed:
         return PreviewResult(result, ())
-    return PreviewResult(result, write_pages(result.rendered, preview_dir))
+    return PreviewResult(result, write_pages(result.rendered, preview_dir, result.diagnostics))
 
 
-def write_pages(decks: Sequence[RenderedDeck], preview_dir: Path) -> tuple[PreviewPage, ...]:
-    """Write ``<stem>.html`` for each rendered deck, with its media beside it."""
+def write_pages(
+    decks: Sequence[RenderedDeck],
+    preview_dir: Path,
+    diagnostics: Sequence[Diagnostic] = (),
+) -> tuple[PreviewPage, ...]:
+    """Write ``<stem>.html`` for each rendered deck, with its media beside it.
+
+    The build's ``diagnostics`` (warnings: a build with errors writes no page)
+    are shown on the cards of the items at their lines.
+    """
     preview_dir.mkdir(parents=True, exist_ok=True)
     mathjax = _mathjax_source()
     if mathjax is not None and any(d.deck.math is MathMode.MATHJAX for d in decks):
@@ -57,7 +67,7 @@ def write_pages(decks: Sequence[RenderedDeck], preview_dir: Path) -> tuple[Previ
     for rendered in decks:
         for media in rendered.media:
             _write_if_changed(preview_dir / media.name, media.read())
-        cards = deck_cards(rendered)
+        cards = deck_cards(rendered, diagnostics, _outline(rendered.deck.path))
         uses_mathjax = rendered.deck.math is MathMode.MATHJAX
         page = page_html(
             PageInput(
@@ -75,6 +85,14 @@ def write_pages(decks: Sequence[RenderedDeck], preview_dir: Path) -> tuple[Previ
         _write_if_changed(preview_dir / f"{rendered.deck.stem}.version.js", version)
         pages.append(PreviewPage(target, len(cards)))
     return tuple(pages)
+
+
+def _outline(content: Path) -> Outline | None:
+    """The sections and callouts of a content file (None when it cannot be read again)."""
+    try:
+        return outline(content.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def _mathjax_source() -> Traversable | None:

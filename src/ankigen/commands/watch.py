@@ -53,7 +53,7 @@ def rebuild(options: BuildOptions, preview_dir: Path, changed: tuple[Path, ...] 
         result = run(options)
         if result.failed:
             return Rebuild(changed, result)
-        pages = write_pages(result.rendered, preview_dir)
+        pages = write_pages(result.rendered, preview_dir, result.diagnostics)
         return Rebuild(changed, result, pages + _missing_pages(options, preview_dir, result))
     except (AnkigenError, OSError) as exc:
         return Rebuild(changed, None, problem=str(exc))
