@@ -9,6 +9,7 @@ focused element, as a keyboard would: the page sees its ``input`` events.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shlex
@@ -33,8 +34,13 @@ class Browser:
 
     def __init__(self) -> None:
         self._profile = tempfile.mkdtemp(prefix="ankigen-cdp-")
-        to_chromium, self._commands = os.pipe()
-        self._answers, from_chromium = os.pipe()
+        reading, self._commands = os.pipe()
+        self._answers, writing = os.pipe()
+        # Above 4, so that the redirections below cannot overwrite one with the other.
+        to_chromium = fcntl.fcntl(reading, fcntl.F_DUPFD, 10)
+        from_chromium = fcntl.fcntl(writing, fcntl.F_DUPFD, 10)
+        os.close(reading)
+        os.close(writing)
         flags = [
             "--headless",
             "--no-sandbox",
@@ -49,10 +55,9 @@ class Browser:
         ]
         binary = BINARY if BINARY.is_file() else CHROMIUM
         command = " ".join(shlex.quote(part) for part in (str(binary), *flags))
-        # (the pipes' own numbers stay open too: one of them may be 3 or 4 itself)
-        redirect = f"3<&{to_chromium} 4>&{from_chromium}"
+        redirect = f"3<&{to_chromium} 4>&{from_chromium} {to_chromium}<&- {from_chromium}>&-"
         self._process = subprocess.Popen(
-            ["sh", "-c", f"exec {command} {redirect}"],
+            ["bash", "-c", f"exec {command} {redirect}"],  # dash takes no fd above 9
             pass_fds=(to_chromium, from_chromium),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
