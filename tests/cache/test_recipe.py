@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 import ankigen
-from ankigen.cache import DRAWING_DISTRIBUTIONS, SHAPING_DISTRIBUTIONS, code_fingerprint
+from ankigen.cache import DRAWING_DISTRIBUTIONS, SHAPING_DISTRIBUTIONS, code_fingerprint, recipe
 from ankigen.cache.recipe import runtime_versions
-from ankigen.render import RENDER_SETTINGS
+from ankigen.package.media_pack import MediaPack
+from ankigen.render import RENDER_SETTINGS, MediaCache
 
 INSTALLED = Path(ankigen.__file__).resolve().parent
 
@@ -109,3 +110,30 @@ def test_a_changed_installed_package_at_the_same_version_rebuilds(tmp_path: Path
         with (copy / edited).open("a", encoding="utf-8") as file:
             file.write("\n# edited\n" if edited.endswith(".py") else "\nedited\n")
         assert "wrote " in _build(copy.parent, project).stdout, edited
+
+
+def test_the_media_pack_and_index_are_keyed_by_the_recipe(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deflated media (zlib's version is in the recipe) and cached images of other code:
+    neither is reused."""
+    cache = MediaCache(tmp_path / "cache")
+    media = [
+        cache.put(f"m{i}.svg", f"<svg>{i}</svg>".encode() * 50, (1.0, 2.0, 0.5)) for i in range(3)
+    ]
+    cache.save_index()
+    with MediaPack(cache, "deck") as pack:
+        for file in media:
+            pack.deflated(file)
+        pack.save()
+    with MediaPack(cache, "deck") as pack:
+        for file in media:
+            pack.deflated(file)
+        assert pack.reused == 3
+    assert MediaCache(cache.folder).has("m0.svg")
+    monkeypatch.setattr(recipe, "code_fingerprint", lambda *_: "another zlib")
+    with MediaPack(cache, "deck") as pack:
+        for file in media:
+            pack.deflated(file)
+        assert pack.reused == 0
+    assert not MediaCache(cache.folder).has("m0.svg")
