@@ -2,8 +2,12 @@
 
 After a successful build each deck gets a stamp (``OUT/.cache/<stem>.stamp.json``)
 recording a hash of everything its bytes depend on — the content file, the
-options, the tool and renderer versions, the build time, and every figure
-script and image it used — plus a hash of the ``.apkg`` written. A later
+options, the code and libraries (``ankigen.cache.recipe``: every file of the
+package, CSS and templates too, and the versions that shape output), the
+image settings, the build time, and every figure script and image it used —
+plus a hash of the ``.apkg`` written. The stamp is sealed with the build
+folder's secret (``ankigen.cache.seal``): a stamp written by anyone else is
+no stamp, and the deck is built. A later
 build whose inputs hash the same, and whose ``.apkg`` is still the one
 written, keeps the deck as it is: a build is a pure function of its inputs,
 so rebuilding would write the same bytes.
@@ -14,14 +18,13 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass
-from importlib.metadata import version
 from pathlib import Path
 
-from ankigen import __version__
+from ankigen.cache import build_key
 from ankigen.diagnostics import Diagnostic
 from ankigen.render import RENDER_SETTINGS, MediaCache
 
-_FORMAT = 3
+_FORMAT = 4
 
 
 @dataclass(frozen=True)
@@ -48,21 +51,12 @@ class Stamp:
 
 
 def input_hash(content: Path, settings: str, build_time: float) -> str:
-    """A hash of the content file, the build settings and versions, and the build time."""
-    digest = hashlib.sha256()
-    for part in (
-        str(_FORMAT),
-        __version__,
-        version("genanki"),
-        RENDER_SETTINGS,
-        settings,
-        repr(build_time),
-    ):
-        digest.update(part.encode("utf-8") + b"\x1f")
+    """A hash of the content file, the build settings, the code and the build time."""
+    digest = build_key("stamp", str(_FORMAT), RENDER_SETTINGS, settings, repr(build_time))
     with content.open("rb") as handle:
         while chunk := handle.read(1 << 20):
             digest.update(chunk)
-    return digest.hexdigest()
+    return str(digest.hexdigest())
 
 
 def file_hash(path: Path) -> str:
@@ -78,8 +72,10 @@ def file_hash(path: Path) -> str:
 def load_stamp(cache: MediaCache, stem: str) -> Stamp | None:
     """The stamp of the last successful build of ``stem``, if any."""
     try:
-        data = json.loads(cache.path(f"{stem}.stamp.json").read_text("utf-8"))
-        return Stamp(**data)
+        payload = cache.read_sealed(f"{stem}.stamp.json")
+        if payload is None:
+            return None  # no stamp, or one not sealed by a build of this folder
+        return Stamp(**json.loads(payload))
     except (OSError, ValueError, TypeError):
         return None
 
@@ -98,4 +94,4 @@ def save_stamp(cache: MediaCache, stem: str, stamp: Stamp) -> None:
     # Compact: with thousands of replayed warnings an indented stamp cost more to
     # write than the deck's notes.
     data = json.dumps(asdict(stamp), sort_keys=True, separators=(",", ":")).encode("utf-8")
-    cache.put(f"{stem}.stamp.json", data)
+    cache.write_sealed(f"{stem}.stamp.json", [data])

@@ -30,8 +30,8 @@ from tests.hostile.support import judged_sides
 
 SCALE = int(os.environ.get("ANKIGEN_FUZZ_SCALE", "1"))
 PNG = bytes.fromhex(
-    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-    "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"
+    "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
+    "0000000b4944415478da636000020000050001e9fadcd80000000049454e44ae426082"
 )
 
 #: Pieces of text an attacker strings together (no spaces: they stay one word).

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from ankigen.render import Failed, Folders, MediaCache, Place, Shipped, _images, _media, ship_image
+from tests.image_bytes import png
 
-PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 16
+PNG = png()
 SVG = (
     b'<svg xmlns="http://www.w3.org/2000/svg" '
     b'xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape">'

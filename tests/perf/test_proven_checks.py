@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.check import ProvenChecks, _run, check_deck, proven
+from ankigen.cache import recipe
+from ankigen.check import ProvenChecks, _run, check_deck
 from ankigen.model import Deck
 from ankigen.parse import parse_text
 
@@ -76,7 +77,7 @@ def test_another_tool_version_or_time_limit_reuses_nothing(
     checks = ProvenChecks(tmp_path / "p.checks")
     check_deck(_deck(), proven=checks)
     assert checks.known(_deck(), 5.0) and not checks.known(_deck(), 6.0)
-    monkeypatch.setattr(proven, "code_fingerprint", lambda: "another version")
+    monkeypatch.setattr(recipe, "code_fingerprint", lambda *_: "another version")
     assert checks.known(_deck(), 5.0) == {}
 
 

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ankigen.cache import recipe
 from ankigen.parse import (
     ParseResult,
     SectionCache,
@@ -116,7 +117,7 @@ def test_another_tool_version_reuses_nothing(
 ) -> None:
     file = tmp_path / "deck.sections"
     _cached(MIXED, file)
-    monkeypatch.setattr(section_cache, "code_fingerprint", lambda: "another version")
+    monkeypatch.setattr(recipe, "code_fingerprint", lambda *_: "another version")
     assert _cached(MIXED, file) == (_parse(MIXED, None), 0)
 
 

@@ -31,10 +31,11 @@ def _agrees(data: bytes) -> bool:
     """Check one file; True when the fast path took it."""
     full = sanitise_svg(data)
     fast = plain_svg(data)
-    if svg_safety._DECLARATIONS.search(data):
-        assert not isinstance(full, CleanSvg)
+    utf8 = svg_safety._as_utf8(data)  # decoded by its declared encoding first
+    if not isinstance(utf8, bytes) or svg_safety._DECLARATIONS.search(utf8):
+        assert not isinstance(full, CleanSvg) and fast is None
         return False
-    assert full == svg_safety._sanitised_tree(data)
+    assert full == svg_safety._sanitised_tree(utf8)
     if fast is None:
         return False
     assert isinstance(full, CleanSvg), f"the fast path accepted what the full path refuses: {full}"

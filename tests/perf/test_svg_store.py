@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from ankigen.cache import recipe
 from ankigen.render import (
     Folders,
     MediaCache,
@@ -153,7 +154,7 @@ def test_a_damaged_or_foreign_store_is_read_again(
     elif damage == "junk":
         stored.write_bytes(b"\xff\xff\x00\x00not a store")
     else:
-        monkeypatch.setattr(_svg_store, "code_fingerprint", lambda: "another version")
+        monkeypatch.setattr(recipe, "code_fingerprint", lambda *_: "another version")
     reads = _counting_reads(monkeypatch)
     again = _ship(root, cache, SvgStore(cache, "deck"))
     assert reads == [root / "pic.svg"]

@@ -38,7 +38,7 @@ def test_every_card_is_shown_with_its_source_line_and_mathjax_typesets(seed_prev
     assert opened.attribute("html", "data-problems") == "0"
     assert opened.console == ()
     entries = re.findall(
-        r'<section class="ag-entry" id="card-\d+" data-source="([^"]+)"', opened.dom
+        r'<article class="ag-entry" id="card-[^"]+" data-source="([^"]+)"', opened.dom
     )
     assert len(entries) == SEED_CARDS
     assert all(re.fullmatch(r"[\w/.-]+\.md:\d+", source) for source in entries)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from ankigen.render import MAX_IMAGE_BYTES
+from tests.image_bytes import png_of_size
 from tests.reliability.support import GOOD_DECK, files_in, leftovers, run_cli
 
 DECK = (
@@ -59,6 +60,7 @@ def test_oversized_image_is_refused_without_reading_it(project: Path, size: int)
 
 
 def test_image_at_the_limit_is_shipped(project: Path) -> None:
-    _sparse(project / "content" / "big.png", MAX_IMAGE_BYTES)
+    # a real PNG (its type is judged by its bytes), padded to the limit
+    (project / "content" / "big.png").write_bytes(png_of_size(MAX_IMAGE_BYTES))
     result = run_cli(["build", "content", "--out", "out", "--math", "mathjax"])
     assert result.exit_code == 0, result.output

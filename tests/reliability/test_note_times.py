@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.image_bytes import png
 from tests.reliability.release_support import git
 from tests.reliability.support import deck_rows, repro_project, run_cli
 
@@ -49,7 +50,7 @@ def test_a_modified_figure_makes_only_its_note_newer(project: Path) -> None:
 
 
 def test_an_uncommitted_image_is_never_older_than_head(project: Path) -> None:
-    (project / "content" / "dot.png").write_bytes(b"\x89PNG other bytes")
+    (project / "content" / "dot.png").write_bytes(png(2, 1))  # other bytes
     os.utime("content/dot.png", (T1 - 500, T1 - 500))
     times = _note_times("out")
     assert set(times.values()) == {T1}

@@ -1,9 +1,8 @@
 """Two builds into one output folder at once share its image cache without losing or
-corrupting each other's entries in the index of formula image sizes."""
+corrupting each other's entries in the sealed index of media (formula image digests and sizes)."""
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import subprocess
 import sys
@@ -34,8 +33,7 @@ def test_interleaved_builds_keep_both_index_entries(tmp_path: Path) -> None:
     second.report_undrawn()
     assert sink.diagnostics == []
 
-    index = json.loads(cache.path("math-index.json").read_text("utf-8"))
-    assert len(index) == 2
+    assert len(MediaCache(cache.folder).indexed()) == 2
     third = MathRenderer(cache)
     third.prepare(_deck(tmp_path, "a^2"), sink)
     third.prepare(_deck(tmp_path, "b^2"), sink)
@@ -44,9 +42,10 @@ def test_interleaved_builds_keep_both_index_entries(tmp_path: Path) -> None:
 
 
 def _merge_many(folder: str, prefix: str) -> None:
-    cache = MediaCache(Path(folder))
     for n in range(40):
-        cache.merge_json("index.json", {f"{prefix}{n}": [n, n, n]})
+        cache = MediaCache(Path(folder))
+        cache.put(f"{prefix}{n}", b"drawn", (n, n, n))
+        cache.save_index()
 
 
 def test_concurrent_merges_lose_nothing(tmp_path: Path) -> None:
@@ -58,8 +57,8 @@ def test_concurrent_merges_lose_nothing(tmp_path: Path) -> None:
     for writer in writers:
         writer.join()
     assert [w.exitcode for w in writers] == [0, 0, 0]
-    index = json.loads((tmp_path / ".cache" / "index.json").read_text("utf-8"))
-    assert sorted(index) == sorted(f"{p}{n}" for p in "abc" for n in range(40))
+    index = MediaCache(tmp_path / ".cache").indexed()
+    assert index == sorted(f"{p}{n}" for p in "abc" for n in range(40))
 
 
 def test_two_builds_at_once_share_one_out_folder(tmp_path: Path) -> None:
@@ -78,8 +77,7 @@ def test_two_builds_at_once_share_one_out_folder(tmp_path: Path) -> None:
         _, stderr = build.communicate(timeout=120)
         assert build.returncode == 0, stderr
 
-    index = json.loads((tmp_path / "out" / ".cache" / "math-index.json").read_text("utf-8"))
-    assert len(index) == 12
+    assert len(MediaCache(tmp_path / "out" / ".cache").indexed()) == 12
     for name in ("left", "right"):  # rebuilt, not up to date: the images come from the index
         with (tmp_path / name / f"{name}.md").open("a", encoding="utf-8") as deck:
             deck.write("\nOne more? ::: Yes.\n")

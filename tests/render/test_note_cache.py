@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 from pathlib import Path
 
 import pytest
 
+from ankigen.cache import Sealer, recipe
 from ankigen.model import Deck, MathMode
 from ankigen.parse import parse_text
 from ankigen.render import RenderReport, RenderSettings, _note_cache, render_decks
@@ -83,15 +83,16 @@ def test_no_cache_is_read_or_written_without_reuse(tmp_path: Path) -> None:
 
 
 def _rewritten(file: Path, payload: bytes) -> None:
-    """The cache file holding one chunk of this payload, with its right digest."""
-    file.write_bytes(_note_cache._MAGIC + _note_cache.chunk(payload))
+    """The cache file holding one chunk of this payload, sealed by the folder's secret."""
+    sealer = Sealer.for_folder(file.parent)
+    file.write_bytes(_note_cache._MAGIC + _note_cache.chunk(payload, sealer))
 
 
 def _stored(file: Path) -> dict[bytes, object]:
     data = file.read_bytes()[len(_note_cache._MAGIC) :]
     head = _note_cache._LENGTH + _note_cache._DIGEST
     assert int.from_bytes(data[: _note_cache._LENGTH], "big") == len(data) - head  # one chunk
-    assert data[_note_cache._LENGTH : head] == hashlib.sha256(data[head:]).digest()
+    assert Sealer.for_folder(file.parent).matches(data[_note_cache._LENGTH : head], data[head:])
     records = marshal.loads(data[head:])
     assert isinstance(records, dict) and len(records) == STORED
     return records
@@ -153,7 +154,7 @@ def test_notes_of_other_code_are_never_reused(
     deck = _deck(tmp_path, mode)
     fresh = _render(tmp_path, deck)
     # Another allow-list or HTML writer is another fingerprint: every key changes.
-    monkeypatch.setattr(_note_cache, "code_fingerprint", lambda: "another version")
+    monkeypatch.setattr(recipe, "code_fingerprint", lambda *_: "another version")
     report = _render(tmp_path, deck)
     assert report.notes_reused == 0 and report.decks == fresh.decks
 

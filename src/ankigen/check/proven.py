@@ -5,7 +5,7 @@ everything the run of its blocks reads: the item's kind, context, check
 blocks and claims (text, columns, and lines counted from the item's), the
 text of the deck's ``formulas`` blocks (their names are in every check's
 scope), the file's display path, the statement time limit and the checker's
-code (``ankigen.fingerprint``). A later build of the same item has nothing new
+code (``ankigen.cache.recipe``). A later build of the same item has nothing new
 to prove: sympy decides the same statements the same way, so the recorded
 warnings and counts stand for the run. Lines are stored counted from the
 item's, so an item that only moved (a line added above it) is still known: a
@@ -13,13 +13,14 @@ passing run's messages name no line (only errors do, and they are never kept).
 Only passing items are recorded (a time-out may pass another time). A field
 added to ``model.Item`` that this module does not know turns the reuse off.
 
-The file is ``marshal`` data of builtin values only, like the section cache.
+The file is ``marshal`` data of builtin values only, like the section cache,
+sealed with the build folder's secret (``ankigen.cache.seal``): a file written
+by anyone else is ignored, so no forged run hides a failing check.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import marshal
 import os
 from collections.abc import Mapping, Sequence
@@ -27,13 +28,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ankigen.cache import Sealer, build_key
 from ankigen.diagnostics import Diagnostic, Severity
-from ankigen.fingerprint import code_fingerprint
 from ankigen.model import Deck, Item
 
 __all__ = ["ItemRun", "ProvenChecks"]
 
-_FORMAT = 3
+_FORMAT = 4
 #: Item fields a check run reads, and those it never reads (the card's text and identity).
 _READ = ("kind", "line", "checks", "claims", "context")
 _UNREAD = ("front", "back", "guid", "note_id", "tags", "subdeck")
@@ -57,14 +58,17 @@ class ItemRun:
 class ProvenChecks:
     """The passing item runs of one deck's last check, on disk."""
 
-    def __init__(self, file: Path | None) -> None:
+    def __init__(self, file: Path | None, sealer: Sealer | None = None) -> None:
         self._file = file if _KNOWN_FIELDS else None
+        if sealer is None and self._file is not None:
+            sealer = Sealer.for_folder(self._file.parent)
+        self._sealer = sealer
         #: The keys of the last deck asked about (``known`` and then ``record`` want them).
         self._last: tuple[Deck, float, dict[int, str]] | None = None
 
     def known(self, deck: Deck, time_limit: float) -> dict[int, ItemRun]:
         """The recorded runs of ``deck``'s items that have checks, by item index."""
-        stored = _load(self._file)
+        stored = _load(self._file, self._sealer)
         if not stored:
             return {}
         found: dict[int, ItemRun] = {}
@@ -80,7 +84,7 @@ class ProvenChecks:
 
     def record(self, deck: Deck, time_limit: float, runs: Mapping[int, ItemRun]) -> None:
         """Keep the passing ``runs`` (by item index) of this check of ``deck``, and only those."""
-        if self._file is None:
+        if self._file is None or self._sealer is None:
             return
         keys = self._keys(deck, time_limit)
         passing = {
@@ -91,7 +95,7 @@ class ProvenChecks:
         temp = self._file.with_name(f"{self._file.name}.{os.getpid()}.tmp")  # one per process
         try:
             self._file.parent.mkdir(parents=True, exist_ok=True)
-            temp.write_bytes(marshal.dumps((_FORMAT, passing)))
+            temp.write_bytes(b"".join(self._sealer.seal([marshal.dumps((_FORMAT, passing))])))
             temp.replace(self._file)
         except (OSError, ValueError):
             temp.unlink(missing_ok=True)  # no record this time; the build goes on
@@ -108,7 +112,7 @@ class ProvenChecks:
 
 def _keys(deck: Deck, time_limit: float) -> dict[int, str]:
     """The key of every item with checks, by index."""
-    shared = hashlib.sha256(f"{_FORMAT}:{code_fingerprint()}:{time_limit!r}".encode())
+    shared = build_key("checks", str(_FORMAT), repr(time_limit))
     shared.update(deck.display_path.encode("utf-8", "surrogatepass") + b"\x1f")
     shared.update(deck.claims.value.encode() + b"\x1f")  # the level decides the warnings
     shared.update(repr([(b.kind, b.text) for b in deck.formulas]).encode())
@@ -135,11 +139,14 @@ def _item_key(digest: Any, item: Item) -> str:
     return str(digest.hexdigest())
 
 
-def _load(file: Path | None) -> dict[str, Any]:
-    if file is None:
+def _load(file: Path | None, sealer: Sealer | None) -> dict[str, Any]:
+    if file is None or sealer is None:
         return {}
     try:
-        form, records = marshal.loads(file.read_bytes())
+        payload = sealer.open(file.read_bytes())
+        if payload is None:
+            return {}  # not sealed by a build of this folder
+        form, records = marshal.loads(payload)
     except (OSError, ValueError, EOFError, TypeError):
         return {}
     return records if form == _FORMAT and isinstance(records, dict) else {}

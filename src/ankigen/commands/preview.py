@@ -1,10 +1,8 @@
 """``ankigen preview``: the pipeline up to rendering, then one HTML page per deck.
 
 Pages, the media they show, ``<stem>.version.js`` (for the reload after a
-rebuild) and, for MathJax decks, a MathJax copy go into one folder. A page
-shows every card it can and each item left out for an error in its place,
-with the error (format §19); a deck with an error outside its items (its
-front matter, say) gets no new page, so its last good preview stays.
+rebuild) and, for MathJax decks, a MathJax copy go into one folder. A run
+with content errors writes no page, so the last good preview stays.
 """
 
 from __future__ import annotations
@@ -22,6 +20,7 @@ from ankigen.commands.build import BuildOptions, BuildResult, run
 from ankigen.diagnostics import Diagnostic
 from ankigen.model import MathMode
 from ankigen.preview.deck import deck_cards
+from ankigen.preview.outline import Outline, outline
 from ankigen.preview.page import MATHJAX_SCRIPT, PageInput, page_html, version_script
 from ankigen.render import RenderedDeck
 
@@ -45,15 +44,21 @@ class PreviewResult:
 def preview(options: BuildOptions, preview_dir: Path) -> PreviewResult:
     """Parse, check and render every content file, then write its page (no deck)."""
     result = run(dataclasses.replace(options, write=False))
-    return PreviewResult(result, write_pages(result.rendered, preview_dir, result.left_out))
+    pages = write_pages(result.rendered, preview_dir, result.diagnostics, result.left_out)
+    return PreviewResult(result, pages)
 
 
 def write_pages(
-    decks: Sequence[RenderedDeck], preview_dir: Path, left_out: Sequence[Diagnostic] = ()
+    decks: Sequence[RenderedDeck],
+    preview_dir: Path,
+    diagnostics: Sequence[Diagnostic] = (),
+    left_out: Sequence[Diagnostic] = (),
 ) -> tuple[PreviewPage, ...]:
     """Write ``<stem>.html`` for each rendered deck, with its media beside it.
 
-    ``left_out``: the errors of items left out of the decks, each shown in its place.
+    The build's ``diagnostics`` are shown on the cards of the items at their
+    lines; ``left_out``, the errors of items left out of the decks, each in its
+    place (format §19).
     """
     preview_dir.mkdir(parents=True, exist_ok=True)
     mathjax = _mathjax_source()
@@ -63,7 +68,7 @@ def write_pages(
     for rendered in decks:
         for media in rendered.media:
             _write_if_changed(preview_dir / media.name, media.read())
-        cards = deck_cards(rendered)
+        cards = deck_cards(rendered, diagnostics, _outline(rendered.deck.path))
         uses_mathjax = rendered.deck.math is MathMode.MATHJAX
         page = page_html(
             PageInput(
@@ -83,6 +88,14 @@ def write_pages(
         _write_if_changed(preview_dir / f"{rendered.deck.stem}.version.js", version)
         pages.append(PreviewPage(target, len(cards)))
     return tuple(pages)
+
+
+def _outline(content: Path) -> Outline | None:
+    """The sections and callouts of a content file (None when it cannot be read again)."""
+    try:
+        return outline(content.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def _mathjax_source() -> Traversable | None:

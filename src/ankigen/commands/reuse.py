@@ -3,8 +3,10 @@
 Both live in the build's cache folder (``OUT/.cache``), one file of each per
 deck: ``<stem>.sections`` (``parse.section_cache``) and ``<stem>.checks``
 (``check.proven``). Their keys hold everything that shapes what they store,
-so a reused value is the one a cold build computes. ``ankigen check`` writes
-nothing, so it neither reads nor fills them: it always parses and proves all.
+so a reused value is the one a cold build computes, and they are sealed with
+the build folder's secret (``ankigen.cache.seal``), so no one else can forge
+one. ``ankigen check`` writes nothing, so it neither reads nor fills them: it
+always parses and proves all.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ def parse_source(
             default_claims=default_claims,
             macros=macros,
         )
-    with SectionCache(cache.path(f"{source.path.stem}.sections")) as sections:
+    with SectionCache(cache.path(f"{source.path.stem}.sections"), cache.sealer) as sections:
         parsed = parse_file(
             source.path,
             source.root,
@@ -60,7 +62,9 @@ def parse_source(
 
 def check_source(deck: Deck, limits: TimeLimits, cache: MediaCache | None) -> CheckReport:
     """Check one deck; with a ``cache``, items whose checks passed unchanged are not run."""
-    proven = ProvenChecks(cache.path(f"{deck.stem}.checks")) if cache is not None else None
+    proven = None
+    if cache is not None:
+        proven = ProvenChecks(cache.path(f"{deck.stem}.checks"), cache.sealer)
     return check_deck(
         deck, time_limit=limits.check_statement, deck_time_limit=limits.check_deck, proven=proven
     )

@@ -53,7 +53,7 @@ def rebuild(options: BuildOptions, preview_dir: Path, changed: tuple[Path, ...] 
         result = run(options)
         # The decks are all or nothing; their pages show every card that can be made
         # and each broken item in its place (format §19).
-        pages = write_pages(result.rendered, preview_dir, result.left_out)
+        pages = write_pages(result.rendered, preview_dir, result.diagnostics, result.left_out)
         return Rebuild(changed, result, pages + _missing_pages(options, preview_dir, result))
     except (AnkigenError, OSError) as exc:
         return Rebuild(changed, None, problem=str(exc))

@@ -8,6 +8,11 @@ modification time it had then (bytes held in memory: when the entry of
 their content-hashed name inflates to them), and deflates only the rest, on
 two threads at once (``deflated_all``: zlib lets go of the GIL while it works).
 
+The pack's index is sealed with the build folder's secret and holds the code
+fingerprint (``ankigen.cache``: the zlib version among the rest), and each
+entry's deflated bytes carry their own seal in it: a pack or an entry written
+by anyone else, or by other code, is deflated again, never shipped.
+
 The bytes written are exactly those ``ZipFile.writestr`` writes: the same
 zlib settings (raw deflate, default level), one ``compress`` call over the
 whole file and a ``flush``, and a local header written once with the final
@@ -26,10 +31,11 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 from zipfile import ZIP_DEFLATED, ZipFile, ZipInfo
 
+from ankigen.cache import MAC_SIZE, recipe
 from ankigen.render import MediaCache, MediaFile
 
 _HEADER = struct.Struct("<I")  # length of the JSON index that follows it
-_PACK_FORMAT = 1
+_PACK_FORMAT = 2
 #: The modification time an entry made from bytes held in memory is stored with.
 _HELD = -1
 #: Threads that deflate media at once (``MediaPack.deflated_all``), and files read ahead.
@@ -55,6 +61,8 @@ class _Entry:
     crc: int
     offset: int
     length: int
+    #: The seal of the name, version and deflated bytes (hex), under the folder's secret.
+    seal: str = ""
 
 
 def deflate(raw: bytes) -> Deflated:
@@ -157,7 +165,7 @@ class MediaPack:
         version = (stat.st_size, stat.st_mtime_ns)
         entry = self._old.get(file.name)
         if entry and (entry.size, entry.mtime_ns) == version:
-            data = self._read(entry)
+            data = self._read(file.name, entry)
             if data is not None:
                 self.reused += 1
                 return file.name, version, Deflated(data, entry.crc, entry.size), b""
@@ -173,7 +181,7 @@ class MediaPack:
         crc = zlib.crc32(raw)
         entry = self._old.get(name)
         if entry and (entry.size, entry.mtime_ns, entry.crc) == (*version, crc):
-            data = self._read(entry)
+            data = self._read(name, entry)
             if data is not None and _inflates_to(data, raw):
                 self.reused += 1
                 return name, version, Deflated(data, crc, entry.size), b""
@@ -185,16 +193,18 @@ class MediaPack:
             return
         if self.reused == len(self._new) == len(self._old):
             return  # every entry came from the pack as it is
-        index: dict[str, list[int]] = {}
+        index: dict[str, list[int | str]] = {}
         blobs: list[bytes] = []
         offset = 0
+        sealer = self._cache.sealer
         for name, (entry, data) in sorted(self._new.items()):
-            index[name] = [entry.size, entry.mtime_ns, entry.crc, offset, len(data)]
+            seal = sealer.mac(*_sealed_fields(name, entry, data)).hex()
+            index[name] = [entry.size, entry.mtime_ns, entry.crc, offset, len(data), seal]
             blobs.append(data)
             offset += len(data)
-        head = json.dumps({"format": _PACK_FORMAT, "entries": index}, separators=(",", ":"))
-        encoded = head.encode("utf-8")
-        self._cache.put(self._name, _HEADER.pack(len(encoded)) + encoded + b"".join(blobs))
+        head = {"format": _PACK_FORMAT, "code": recipe.code_fingerprint(), "entries": index}
+        encoded = b"".join(sealer.seal([json.dumps(head, separators=(",", ":")).encode()]))
+        self._cache.write(self._name, [_HEADER.pack(len(encoded)), encoded, *blobs])
 
     def _keep(self, name: str, version: tuple[int, int], deflated: Deflated) -> Deflated:
         entry = _Entry(*version, deflated.crc, 0, len(deflated.data))
@@ -210,9 +220,12 @@ class MediaPack:
             return {}
         try:
             (length,) = _HEADER.unpack(handle.read(_HEADER.size))
-            head = json.loads(handle.read(length).decode("utf-8"))
-            if head.get("format") != _PACK_FORMAT:
-                raise ValueError("an older pack format")
+            opened = self._cache.sealer.open(handle.read(length))
+            if opened is None:
+                raise ValueError("a pack not sealed by a build of this folder")
+            head = json.loads(opened.decode("utf-8"))
+            if head.get("format") != _PACK_FORMAT or head.get("code") != recipe.code_fingerprint():
+                raise ValueError("a pack of another format, or of other code")
             entries = {name: _Entry(*values) for name, values in head["entries"].items()}
         except (OSError, ValueError, TypeError, struct.error, AttributeError):
             handle.close()
@@ -221,15 +234,26 @@ class MediaPack:
         self._data_start = _HEADER.size + length
         return entries
 
-    def _read(self, entry: _Entry) -> bytes | None:
-        if self._handle is None:
+    def _read(self, name: str, entry: _Entry) -> bytes | None:
+        """An entry's deflated bytes; None when unreadable or its seal does not match."""
+        if self._handle is None or self._cache is None:
             return None
         try:
             self._handle.seek(self._data_start + entry.offset)
             data = self._handle.read(entry.length)
-        except OSError:
+            seal = bytes.fromhex(entry.seal)
+        except (OSError, ValueError):
             return None
-        return data if len(data) == entry.length else None
+        if len(data) != entry.length or len(seal) != MAC_SIZE:
+            return None
+        sealed = self._cache.sealer.matches(seal, *_sealed_fields(name, entry, data))
+        return data if sealed else None
+
+
+def _sealed_fields(name: str, entry: _Entry, data: bytes) -> tuple[bytes, bytes, bytes]:
+    """What an entry's seal covers: its name, the file version and CRC, its bytes."""
+    version = f"{entry.size}:{entry.mtime_ns}:{entry.crc}".encode()
+    return name.encode("utf-8", "surrogatepass"), version, data
 
 
 def _inflates_to(data: bytes, raw: bytes) -> bool:

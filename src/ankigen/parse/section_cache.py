@@ -2,28 +2,29 @@
 
 Each section's result (its items, formulas and diagnostics) is stored under a
 hash of everything that shapes it: the section's text, the front matter, the
-deck key, the file's display path, and the code that parses (the source of
-the ``ankigen`` package and the versions of markdown-it, its plugins and
-genanki, see ``ankigen.fingerprint``). Lines are stored counted from the
+deck key, the file's display path, and the code that parses (every file of
+the ``ankigen`` package and the versions of the libraries that shape output,
+see ``ankigen.cache.recipe``). Lines are stored counted from the
 section's first line, so a section that only moves (a line added above it)
 is still a hit. Any other change is a miss, and a miss is parsed as usual; a
 damaged or foreign cache file is ignored.
 
 Each record is ``marshal`` data of builtin values only (``parse.section_codec``):
-loading it builds no object of any class. A field added to ``model.Item`` and
+loading it builds no object of any class. Each carries a seal (an HMAC of its
+key and value under the build folder's secret, ``ankigen.cache.seal``): a
+record written by anyone else is a miss. A field added to ``model.Item`` and
 friends that the codec does not spell out turns the cache off, never wrong.
 """
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import mmap
 import os
 from pathlib import Path
 from typing import BinaryIO
 
-from ankigen.fingerprint import code_fingerprint
+from ankigen.cache import MAC_SIZE, Sealer, build_key
 from ankigen.parse.section_codec import KNOWN_FIELDS, SectionResult, decode, encode
 
 __all__ = ["SectionCache", "SectionResult", "read_record", "record", "section_key"]
@@ -42,10 +43,13 @@ class SectionCache:
     leaves nothing behind.
     """
 
-    def __init__(self, file: Path | None) -> None:
+    def __init__(self, file: Path | None, sealer: Sealer | None = None) -> None:
         # A model class whose fields this codec does not know turns the cache off.
         self._file = file if KNOWN_FIELDS else None
-        self._old = _Records.open(self._file)
+        if sealer is None and self._file is not None:
+            sealer = Sealer.for_folder(self._file.parent)
+        self._sealer = sealer
+        self._old = _Records.open(self._file, sealer)
         self._out: BinaryIO | None = None
         self._broken = self._file is None
         self.hits = 0
@@ -100,7 +104,10 @@ class SectionCache:
                 self._file.parent.mkdir(parents=True, exist_ok=True)
                 self._out = self._temp().open("wb")
                 self._out.write(_MAGIC)
-            self._out.write(bytes.fromhex(key) + len(value).to_bytes(_LENGTH, "big"))
+            assert self._sealer is not None  # made with the file
+            name = bytes.fromhex(key)
+            self._out.write(name + len(value).to_bytes(_LENGTH, "big"))
+            self._out.write(self._sealer.mac(name, value))
             self._out.write(value)
         except (OSError, ValueError):
             self._discard()  # no cache this time; the build goes on
@@ -131,14 +138,12 @@ def read_record(stored: bytes, start: int) -> SectionResult:
 
 def section_key(*parts: str) -> str:
     """The cache key of a section: its text and context, and the parser's code."""
-    digest = hashlib.sha256(f"{_FORMAT}:{code_fingerprint()}".encode())
-    for part in parts:
-        digest.update(b"\x1f" + part.encode("utf-8", "surrogatepass"))
-    return digest.hexdigest()
+    digest = build_key("sections", str(_FORMAT), *parts)
+    return str(digest.hexdigest())
 
 
 #: The file: this magic line, then records of a 32-byte key (a sha256 digest), an
-#: 8-byte big-endian length and that many bytes of marshal data.
+#: 8-byte big-endian length, the record's seal and that many bytes of marshal data.
 _MAGIC = f"ankigen-sections-{_FORMAT}\n".encode()
 _KEY = 32
 _LENGTH = 8
@@ -147,14 +152,20 @@ _LENGTH = 8
 class _Records:
     """The last parse's records: where each one is in the mapped file, by key."""
 
-    def __init__(self, data: mmap.mmap | None, where: dict[str, tuple[int, int]]) -> None:
+    def __init__(
+        self,
+        data: mmap.mmap | None,
+        where: dict[str, tuple[int, int]],
+        sealer: Sealer | None = None,
+    ) -> None:
         self._data = data
         self._where = where
+        self._sealer = sealer
 
     @classmethod
-    def open(cls, file: Path | None) -> _Records:
+    def open(cls, file: Path | None, sealer: Sealer | None) -> _Records:
         """The records of ``file``; none when it is missing, foreign or damaged."""
-        if file is None:
+        if file is None or sealer is None:
             return cls(None, {})
         try:
             with file.open("rb") as handle:
@@ -165,19 +176,21 @@ class _Records:
         if where is None:
             data.close()
             return cls(None, {})
-        return cls(data, where)
+        return cls(data, where, sealer)
 
     def holds(self, key: str) -> bool:
         """Whether a record is stored under ``key`` (and not given out yet)."""
         return key in self._where
 
     def pop(self, key: str) -> bytes | None:
-        """The bytes stored under ``key`` (each record is given out once)."""
+        """The bytes stored under ``key`` (each record is given out once); None when the
+        record's seal is not this folder's."""
         place = self._where.pop(key, None)
-        if place is None or self._data is None:
+        if place is None or self._data is None or self._sealer is None:
             return None
         start, end = place
-        return self._data[start:end]
+        seal, value = self._data[start - MAC_SIZE : start], self._data[start:end]
+        return value if self._sealer.matches(seal, bytes.fromhex(key), value) else None
 
     def close(self) -> None:
         """Unmap the file (before it is replaced)."""
@@ -197,7 +210,7 @@ def _index(data: mmap.mmap) -> dict[str, tuple[int, int]] | None:
         head = data[position : position + _KEY + _LENGTH]
         if len(head) < _KEY + _LENGTH:
             return None
-        start = position + _KEY + _LENGTH
+        start = position + _KEY + _LENGTH + MAC_SIZE
         end = start + int.from_bytes(head[_KEY:], "big")
         if end > len(data):
             return None

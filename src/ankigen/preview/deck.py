@@ -2,20 +2,34 @@
 
 from __future__ import annotations
 
+import bisect
+import hashlib
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import genanki
 
-from ankigen.model import ItemKind
+from ankigen.diagnostics import Diagnostic
+from ankigen.model import Item, ItemKind
 from ankigen.package import card_ordinals
 from ankigen.package.anki_cards import render_card
 from ankigen.package.note_types import cloze_model, reveal_model
+from ankigen.preview.outline import Outline
 from ankigen.render import Note, RenderedDeck
+
+#: An item id that can stand in a URL fragment as it is.
+_PLAIN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
 @dataclass(frozen=True)
 class PreviewCard:
-    """One card: where its item is written, its note type, ordinal and both sides."""
+    """One card: where its item is written, its note type, ordinal and both sides.
+
+    ``anchor`` is the card's stable ``id`` on the page (from the item's id, or
+    its GUID, and the cloze number); ``problems`` are the build's messages at
+    the item's lines; ``section`` and ``callout`` place it in the file.
+    """
 
     source: str
     note_type: str
@@ -27,23 +41,52 @@ class PreviewCard:
     back: str
     #: The line its item starts on.
     line: int = 0
+    anchor: str = ""
+    tags: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
+    section: str = ""
+    callout: str | None = None
 
 
-def deck_cards(rendered: RenderedDeck) -> tuple[PreviewCard, ...]:
-    """The cards Anki makes from the deck's notes, in the order learners meet them."""
-    return tuple(card for note in rendered.notes for card in note_cards(note, rendered))
+def deck_cards(
+    rendered: RenderedDeck,
+    diagnostics: Sequence[Diagnostic] = (),
+    outline: Outline | None = None,
+) -> tuple[PreviewCard, ...]:
+    """The cards Anki makes from the deck's notes, in the order learners meet them.
+
+    ``diagnostics`` of the deck's file are shown on the cards of the items at
+    their lines; ``outline`` places each card in its section and callout.
+    """
+    items = rendered.deck.items
+    lines = sorted({item.line for item in items})
+    problems = _problems_by_line(rendered.deck.display_path, diagnostics, lines)
+    return tuple(
+        card
+        for note, item in zip(rendered.notes, items, strict=True)
+        for card in note_cards(note, rendered, item, problems.get(item.line, ()), outline)
+    )
 
 
-def note_cards(note: Note, rendered: RenderedDeck) -> tuple[PreviewCard, ...]:
+def note_cards(
+    note: Note,
+    rendered: RenderedDeck,
+    item: Item | None = None,
+    problems: tuple[str, ...] = (),
+    outline: Outline | None = None,
+) -> tuple[PreviewCard, ...]:
     """The cards of one note: one per template (reveal) or per cloze number (cloze)."""
     model = _model(note.kind)
     names = [f["name"] for f in model.fields]
     fields = dict(zip(names, note.fields, strict=True))
     template = model.templates[0]
+    section, callout = outline.place(note.line) if outline is not None else ("", None)
+    base = _anchor(item.note_id if item is not None else None, note.guid)
     cards = []
     # The same cards the package stage writes.
     for ordinal in card_ordinals(note.kind, note.fields):
         sides = render_card(template["qfmt"], template["afmt"], fields, ordinal)
+        cloze = note.kind is ItemKind.CLOZE
         cards.append(
             PreviewCard(
                 source=f"{rendered.deck.display_path}:{note.line}",
@@ -55,9 +98,37 @@ def note_cards(note: Note, rendered: RenderedDeck) -> tuple[PreviewCard, ...]:
                 front=sides.front,
                 back=sides.back,
                 line=note.line,
+                anchor=f"{base}-c{ordinal + 1}" if cloze else base,
+                tags=note.tags,
+                problems=problems,
+                section=section,
+                callout=callout,
             )
         )
     return tuple(cards)
+
+
+def _anchor(note_id: str | None, guid: str) -> str:
+    """``card-<id>`` when the item's id is plain, else a hash of the id or GUID."""
+    if note_id is not None and _PLAIN_ID.match(note_id) and len(note_id) <= 80:
+        return f"card-{note_id}"
+    source = note_id if note_id is not None else guid
+    return "card-" + hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+
+
+def _problems_by_line(
+    display_path: str, diagnostics: Sequence[Diagnostic], lines: list[int]
+) -> dict[int, tuple[str, ...]]:
+    """Each message of the file, under the line of the item it falls in (none before the
+    first item)."""
+    found: dict[int, list[str]] = {}
+    for diagnostic in diagnostics:
+        if diagnostic.file != display_path or not lines or diagnostic.line < lines[0]:
+            continue
+        owner = lines[bisect.bisect_right(lines, diagnostic.line) - 1]
+        severity = "error" if diagnostic.is_error else "warning"
+        found.setdefault(owner, []).append(f"{severity}: {diagnostic.message}")
+    return {line: tuple(messages) for line, messages in found.items()}
 
 
 def _model(kind: ItemKind) -> genanki.Model:

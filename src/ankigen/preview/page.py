@@ -2,38 +2,29 @@
 
 Each side sits in ``<div class="card cardN">`` under the note type's own CSS,
 as Anki's reviewer puts it in a ``<body class="card cardN">``; night mode
-sets Anki's ``nightMode night_mode`` classes. Nothing loads from the network:
-MathJax, when the deck needs it, is a file in the page's own folder.
+sets Anki's ``nightMode night_mode`` classes. The frame around the cards
+gives a table of contents by section and callout (``contents``), a search
+box, filters by tag and by problem, and a stable anchor per card
+(``#card-<id>``). Nothing loads from the network and no script runs but the
+page's own (``policy``): MathJax, when the deck needs it, is a file in the
+page's own folder, and reads only the cards.
 """
 
 from __future__ import annotations
 
 import hashlib
-import html
 import json
 from dataclasses import dataclass
-from importlib import resources
 
 from ankigen.diagnostics import Diagnostic
 from ankigen.model import Prose
 from ankigen.package.note_types import card_css
+from ankigen.preview.contents import Group, contents, groups, tag_options, text
 from ankigen.preview.deck import PreviewCard
+from ankigen.preview.policy import asset, content_security_policy
 
 #: The page's MathJax, relative to the page (copied there by the preview command).
 MATHJAX_SCRIPT = "mathjax/tex-svg-full.js"
-
-# Anki's reviewer reads \(...\) and \[...\] only, and no $ or environments outside them.
-_MATHJAX_CONFIG = {
-    "tex": {
-        "inlineMath": [["\\(", "\\)"]],
-        "displayMath": [["\\[", "\\]"]],
-        "processEscapes": False,
-        "processEnvironments": False,
-        "processRefs": False,
-    },
-    "svg": {"fontCache": "global"},
-    "options": {"enableMenu": False},
-}
 
 
 @dataclass(frozen=True)
@@ -49,46 +40,65 @@ class PageInput:
     source: str
     cards: tuple[PreviewCard, ...]
     mathjax: bool | None
-    #: The blocks on no card (format §15), shown in their place between the cards.
+    #: The blocks that make no card, shown in their place, marked as prose (format §15).
     prose: tuple[Prose, ...] = ()
-    #: The errors of the items left out (format §19), each shown in its place.
+    #: The errors of items left out of the deck, each shown in its place (format §19).
     broken: tuple[Diagnostic, ...] = ()
 
 
 def page_html(page: PageInput) -> str:
     """The whole HTML page of a deck; the same input gives the same bytes."""
-    body = "\n".join(_entries(page))
+    page_groups = groups(page.cards)
+    between = _between(page)
+    body = "\n".join(_group(group, between) for group in page_groups)
+    if between:  # what follows the last card, or a page with no card at all
+        body += "\n" + "\n".join(entry for _, entry in between)
     version = hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
-    title = html.escape(page.deck_name)
+    title = text(page.deck_name)
+    scripts = {name: asset(name) for name in ("problems.js", "mathjax.js", "preview.js")}
+    inline = [scripts["problems.js"], scripts["preview.js"]]
+    if page.mathjax:
+        inline.append(scripts["mathjax.js"])
+    flagged = sum(1 for card in page.cards if card.problems)
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{content_security_policy(inline)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Preview: {title}</title>
-<script>{_asset("problems.js")}</script>
+<script>{scripts["problems.js"]}</script>
 <style>
 {card_css()}
 </style>
 <style>
-{_asset("preview.css")}
+{asset("preview.css")}
 </style>
-{_mathjax_head(page.mathjax)}
+{_mathjax_head(page.mathjax, scripts["mathjax.js"])}
 </head>
-<body class="ag-preview" data-stem="{html.escape(page.stem)}" data-version="{version}"
+<body class="ag-preview tex2jax_ignore" data-stem="{text(page.stem)}" data-version="{version}"
       data-cards="{len(page.cards)}">
 <header class="ag-toolbar">
 <h1>{title}</h1>
-<span>{_plural(len(page.cards), "card")} from <code>{html.escape(page.source)}</code></span>
+<span>{_plural(len(page.cards), "card")} from <code>{text(page.source)}</code></span>
+<input type="search" id="ag-search" placeholder="Search cards" aria-label="Search cards">
+<select id="ag-tag" aria-label="Only cards with this tag"><option value="">All tags</option>{
+        tag_options(page.cards)
+    }</select>
+<label><input type="checkbox" id="ag-with-problems"> Only cards with problems ({flagged})</label>
+<span id="ag-shown"></span>
 <button type="button" id="ag-theme">Night mode</button>
 <button type="button" id="ag-width">Phone width</button>
 <span id="ag-status"></span>
 {_math_note(page.mathjax)}
 </header>
+<div class="ag-layout">
+{contents(page_groups, page.deck_name)}
 <main class="ag-deck">
 {body}
 </main>
-<script>{_asset("preview.js")}</script>
+</div>
+<script>{scripts["preview.js"]}</script>
 </body>
 </html>
 """
@@ -103,76 +113,78 @@ def version_script(stem: str, page: str) -> str:
     )
 
 
-def _entries(page: PageInput) -> list[str]:
-    """Every card, with each prose block and broken item before the first card below it."""
-    between = sorted(
+def _group(group: Group, between: list[tuple[int, str]]) -> str:
+    """One section: its heading, then its cards, each after the prose and broken items
+    above it (taken from the front of ``between``, which is in line order)."""
+    heading = f"<h2>{text(group.name)}</h2>" if group.name else ""
+    entries: list[str] = []
+    for number, card in enumerate(group.cards, start=group.first):
+        while between and between[0][0] < card.line:
+            entries.append(between.pop(0)[1])
+        entries.append(_entry(number, card))
+    body = "\n".join(entries)
+    return f'<section class="ag-section" id="{group.anchor}">{heading}\n{body}\n</section>'
+
+
+def _between(page: PageInput) -> list[tuple[int, str]]:
+    """The prose blocks and broken items of the page with their lines, in line order."""
+    return sorted(
         [(block.line, _prose_entry(page.source, block)) for block in page.prose]
         + [(error.line, _broken_entry(error)) for error in page.broken],
         key=lambda entry: entry[0],
     )
-    entries: list[str] = []
-    for number, card in enumerate(page.cards, start=1):
-        while between and between[0][0] < card.line:
-            entries.append(between.pop(0)[1])
-        entries.append(_entry(number, card))
-    entries += [entry for _, entry in between]
-    return entries
 
 
 def _broken_entry(error: Diagnostic) -> str:
     """An item left out of the deck for an error, with that error's message."""
-    where = html.escape(error.location)
+    where = text(error.location)
     return (
         f'<section class="ag-broken" data-source="{where}">'
         f'<div class="ag-entry-head"><span class="ag-where">{where}</span>'
         "<span>left out: on no card</span></div>"
-        f'<pre class="ag-broken-message">{html.escape(error.format())}</pre></section>'
+        f'<pre class="ag-broken-message">{text(error.format())}</pre></section>'
     )
 
 
 def _prose_entry(source: str, block: Prose) -> str:
     """A block on no card, as its author wrote it, marked as prose."""
-    where = html.escape(f"{source}:{block.line}")
+    where = text(f"{source}:{block.line}")
     return (
         f'<section class="ag-prose" data-source="{where}">'
         f'<div class="ag-entry-head"><span class="ag-where">{where}</span>'
         "<span>prose: on no card</span></div>"
-        f'<pre class="ag-prose-text">{html.escape(block.text)}</pre></section>'
+        f'<pre class="ag-prose-text">{text(block.text)}</pre></section>'
     )
 
 
 def _entry(number: int, card: PreviewCard) -> str:
-    """One card: where it comes from, then its front and its back."""
+    """One card: where it comes from, its tags and problems, then its front and its back."""
     kind = f"cloze c{card.ordinal + 1}" if card.note_type.endswith("Cloze") else "reveal"
     sides = "".join(
         f'<div class="ag-side"><div class="ag-side-label">{label}</div>'
-        f'<div class="card card{card.ordinal + 1}">{side}</div></div>'
+        f'<div class="card card{card.ordinal + 1} tex2jax_process">{side}</div></div>'
         for label, side in (("Front", card.front), ("Back", card.back))
     )
+    tags = "".join(f'<span class="ag-tag">{text(tag)}</span>' for tag in card.tags)
+    problems = "".join(f"<li>{text(problem)}</li>" for problem in card.problems)
+    listed = f'<ul class="ag-issues">{problems}</ul>' if problems else ""
     return (
-        f'<section class="ag-entry" id="card-{number}" data-source="{html.escape(card.source)}">'
-        f'<div class="ag-entry-head"><a href="#card-{number}">#{number}</a>'
-        f'<span class="ag-where">{html.escape(card.source)}</span>'
-        f"<span>{html.escape(card.note_type)}, {kind}</span>"
-        f"<span>{html.escape(card.deck_name)}</span></div>"
-        f'<div class="ag-sides">{sides}</div></section>'
+        f'<article class="ag-entry" id="{text(card.anchor or f"card-{number}")}" '
+        f'data-source="{text(card.source)}" data-tags="{text(" ".join(card.tags))}" '
+        f'data-issues="{len(card.problems)}">'
+        f'<div class="ag-entry-head"><a href="#{text(card.anchor or f"card-{number}")}">'
+        f"#{number}</a>"
+        f'<span class="ag-where">{text(card.source)}</span>'
+        f"<span>{text(card.note_type)}, {kind}</span>"
+        f"<span>{text(card.deck_name)}</span>{tags}</div>{listed}"
+        f'<div class="ag-sides">{sides}</div></article>'
     )
 
 
-def _mathjax_head(mathjax: bool | None) -> str:
+def _mathjax_head(mathjax: bool | None, config: str) -> str:
     if not mathjax:
         return ""
-    config = json.dumps(_MATHJAX_CONFIG)
-    # The startup promise resolves once every formula is typeset (or has failed).
-    return (
-        "<script>"
-        f"window.MathJax = {config};"
-        "window.MathJax.startup = {ready: function () {"
-        " MathJax.startup.defaultReady();"
-        " window.ankigenMathJax = MathJax.startup.promise; }};"
-        "</script>\n"
-        f'<script src="{MATHJAX_SCRIPT}"></script>'
-    )
+    return f'<script>{config}</script>\n<script src="{MATHJAX_SCRIPT}"></script>'
 
 
 def _math_note(mathjax: bool | None) -> str:
@@ -182,10 +194,6 @@ def _math_note(mathjax: bool | None) -> str:
             "show as TeX source; Anki typesets them.</span>"
         )
     return ""
-
-
-def _asset(name: str) -> str:
-    return resources.files("ankigen").joinpath("templates", "preview", name).read_text("utf-8")
 
 
 def _plural(count: int, word: str) -> str:

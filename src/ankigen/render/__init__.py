@@ -86,7 +86,7 @@ class Rendering:
     """
 
     def __init__(self, decks: list[Deck], settings: RenderSettings) -> None:
-        cache = MediaCache(settings.cache_dir)
+        cache = self._cache = MediaCache(settings.cache_dir)
         self._maths = MathRenderer(cache, settings.limits.formula)
         self._figures = FigureDrawer(
             settings.figures_dir,
@@ -104,7 +104,7 @@ class Rendering:
                 self._maths,
                 self._figures,
                 cache,
-                _stored_notes(deck, settings),
+                _stored_notes(deck, settings, cache),
             )
             for deck in decks
         ]
@@ -135,6 +135,7 @@ class Rendering:
         # Formulas that could not be drawn come last, as they always have: the
         # order of two diagnostics at one place is the order they are printed in.
         self._maths.report_undrawn()
+        self._cache.save_index()  # the figures drawn now, beside the formula images
         return RenderReport(
             tuple(rendered),
             tuple(sort_diagnostics(self._diagnostics)),
@@ -161,11 +162,11 @@ def render_decks(
         return rendering.finish(formulas, formulas_source, progress)
 
 
-def _stored_notes(deck: Deck, settings: RenderSettings) -> NoteCache | None:
+def _stored_notes(deck: Deck, settings: RenderSettings, cache: MediaCache) -> NoteCache | None:
     """The deck's rendered notes of the last build, when this build reuses them."""
     if not settings.reuse_notes:
         return None
-    return NoteCache(settings.cache_dir / f"{deck.stem}.notes", deck)
+    return NoteCache(cache.path(f"{deck.stem}.notes"), deck, cache.sealer)
 
 
 __all__ = [

@@ -35,6 +35,7 @@ from ankigen.confine import Confinement
 from ankigen.errors import FormulaNotCompiled
 from ankigen.paths import display_path
 from ankigen.render._media import Failed, MediaCache, Place, Shipped, ShipResult, content_hash
+from ankigen.render._media_type import MediaProblem, judge_media
 from ankigen.render._svg_safety import RefusedSvg, sanitise_svg
 from ankigen.timelimit import TimeLimitExceeded, TimeLimits
 
@@ -187,6 +188,9 @@ def _ship(
     A script is the author's code: matplotlib's ``set_url`` or ``gid`` can put a
     ``javascript:`` link or markup into the SVG it writes.
     """
+    kind = judge_media(drawn, f".{image_format}", exact=True)  # a script may write anything
+    if isinstance(kind, MediaProblem):
+        return place.failed(f"figure '{figure_id}' {kind.message}", code=kind.code)
     if image_format == "svg":
         cleaned = sanitise_svg(drawn)
         if isinstance(cleaned, RefusedSvg):

@@ -7,7 +7,8 @@ imports matplotlib, so a build whose images all come from the cache stays fast.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib.metadata import version
+
+from ankigen.cache import DRAWING_DISTRIBUTIONS, distribution_versions
 
 #: Font size formulas are drawn at, in points; every size is reported relative to it.
 DRAW_SIZE = 100.0
@@ -21,11 +22,11 @@ FONTSET = "stix"
 #: match the text's, as MathJax matches them (its matchFontHeight).
 MATH_SCALE = 1.2
 
-#: Everything that changes the bytes of an image: part of the media name hash.
+#: Everything that changes the bytes of an image: part of the media name hash, with the
+#: version of every library that draws formulas (``ankigen.cache.DRAWING_DISTRIBUTIONS``).
 RENDER_SETTINGS = (
-    f"formula/v2 matplotlib={version('matplotlib')} fontset={FONTSET} size={DRAW_SIZE:g} "
-    f"scale={MATH_SCALE:g} "
-    f"ziamath={version('ziamath')}"
+    f"formula/v2 fontset={FONTSET} size={DRAW_SIZE:g} scale={MATH_SCALE:g} "
+    f"{distribution_versions(DRAWING_DISTRIBUTIONS)}"
 )
 
 

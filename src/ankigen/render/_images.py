@@ -19,12 +19,15 @@ from ankigen.render._media import (
     ShipResult,
     content_hash,
 )
+from ankigen.render._media_type import MediaProblem, Raster, judge_media
 from ankigen.render._nearest import nearest_image
 from ankigen.render._svg_safety import RefusedSvg, sanitise_svg
 from ankigen.render._svg_store import SvgStore, svg_name
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _EXTENSIONS = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp"}
+#: The raster type each extension names (``_media_type.Raster.suffix``).
+_SUFFIXES = {".png": ".png", ".jpg": ".jpg", ".jpeg": ".jpg", ".gif": ".gif", ".webp": ".webp"}
 #: Largest image shipped: Anki syncs every media file to every device of a learner.
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
 #: Used when the file system does not say how long a file name may be.
@@ -190,9 +193,13 @@ def _ship_resolved(
     data, before, after = _read(resolved)
     if len(data) > MAX_IMAGE_BYTES:
         return _too_large(relative, place)
-    if suffix != ".svg":
+    kind = judge_media(data, suffix)  # by the bytes: the name may say anything
+    if isinstance(kind, MediaProblem):
+        return place.failed(f"image '{relative}' {kind.message}", code=kind.code)
+    if isinstance(kind, Raster):
         # Shipped from where it is: no copy into the cache (packaging reads it there).
-        return Shipped(MediaFile(f"ag-img-{content_hash(data)}{suffix}", resolved), resolved)
+        shipped = suffix if _SUFFIXES.get(suffix) == kind.suffix else kind.suffix
+        return Shipped(MediaFile(f"ag-img-{content_hash(data)}{shipped}", resolved), resolved)
     cleaned = sanitise_svg(data)
     if isinstance(cleaned, RefusedSvg):
         return place.failed(f"SVG image '{relative}' {cleaned.reason}", code="AG602")

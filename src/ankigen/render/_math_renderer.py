@@ -8,7 +8,6 @@ and the render settings, so a rebuild with nothing changed draws nothing.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
@@ -34,8 +33,6 @@ from ankigen.render._media import MediaCache, MediaFile
 from ankigen.render._tex_policy import formula_problem
 from ankigen.syntax.cloze import has_cloze
 
-_INDEX = "math-index.json"
-
 
 @dataclass(frozen=True)
 class _Drawn:
@@ -54,7 +51,7 @@ class MathRenderer:
         self._cache = cache
         self._time_limit = time_limit
         self._pending: dict[str, tuple[FormulaJob, Math, Sink]] = {}
-        self._sizes: dict[str, _Drawn] = self._load_index()
+        self._sizes: dict[str, _Drawn] = {}
         self._failed: dict[str, DrawFailure] = {}
         self._invalid: set[tuple[str, bool]] = set()
         self._used: set[str] = set()
@@ -98,7 +95,7 @@ class MathRenderer:
         for job in _jobs(math, cloze=cloze):
             if job.name in self._pending:
                 continue
-            if job.name in self._sizes and self._cache.has(job.name):
+            if self._known(job.name) is not None:
                 continue
             self._pending[job.name] = (job, math, sink)
 
@@ -112,7 +109,7 @@ class MathRenderer:
         wanted = list(names)
         if not wanted:
             return True
-        if not all(name in self._sizes and self._cache.has(name) for name in wanted):
+        if not all(self._known(name) is not None for name in wanted):
             return False
         self._used.update(wanted)
         return True
@@ -124,7 +121,7 @@ class MathRenderer:
         if mode is MathMode.MATHJAX:
             return True
         return all(
-            job.name in self._sizes and job.name not in self._failed
+            self._known(job.name) is not None and job.name not in self._failed
             for job in _jobs(math, cloze=cloze)
         )
 
@@ -169,7 +166,7 @@ class MathRenderer:
                 self._store(job, outcome)
                 if progress is not None:
                     progress(done, total)
-        self._save_index()
+        self._cache.save_index()
 
     def report_undrawn(self) -> None:
         """Report each formula that could not be drawn, in the sink of its deck.
@@ -187,10 +184,9 @@ class MathRenderer:
         if isinstance(outcome, DrawFailure):
             self._failed[job.name] = outcome
             return
-        self._cache.put(job.name, outcome.svg)
-        self._sizes[job.name] = _Drawn(
-            job.name, outcome.width_em, outcome.height_em, outcome.depth_em
-        )
+        sizes = (outcome.width_em, outcome.height_em, outcome.depth_em)
+        self._cache.put(job.name, outcome.svg, sizes)
+        self._sizes[job.name] = _Drawn(job.name, *sizes)
         self._drawn_names.add(job.name)
         return None
 
@@ -224,7 +220,7 @@ class MathRenderer:
 
     def _image(self, job: FormulaJob) -> _Drawn | None:
         """The drawn image of ``job``, or None when it could not be drawn (already reported)."""
-        drawn = self._sizes.get(job.name)
+        drawn = self._known(job.name)
         if drawn is None or job.name in self._failed:
             return None
         self._used.add(job.name)
@@ -240,19 +236,16 @@ class MathRenderer:
         """Images drawn (not taken from the cache) this build."""
         return len(self._drawn_names)
 
-    # -- index of sizes ------------------------------------------------------
+    # -- images in the cache -------------------------------------------------
 
-    def _load_index(self) -> dict[str, _Drawn]:
-        try:
-            raw = json.loads(self._cache.path(_INDEX).read_text("utf-8"))
-            return {name: _Drawn(name, *sizes) for name, sizes in raw.items()}
-        except (OSError, ValueError, TypeError):
-            return {}
-
-    def _save_index(self) -> None:
-        # Merged with what another build running at the same time may have added.
-        data: dict[str, object] = {n: [d.width, d.height, d.depth] for n, d in self._sizes.items()}
-        self._cache.merge_json(_INDEX, data)
+    def _known(self, name: str) -> _Drawn | None:
+        """The sizes of an image drawn now, or cached (sealed index, bytes as recorded)."""
+        drawn = self._sizes.get(name)
+        if drawn is None:
+            sizes = self._cache.sizes(name)
+            if len(sizes) == 3 and self._cache.has(name):
+                drawn = self._sizes[name] = _Drawn(name, *sizes)
+        return drawn
 
 
 def _jobs(math: Math, *, cloze: bool) -> list[FormulaJob]:

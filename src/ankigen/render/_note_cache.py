@@ -5,8 +5,9 @@ A note's question and answer HTML (its math slots filled: MathJax TeX or
 everything that shapes it: the item's kind, context line, and both sides'
 HTML and formulas (TeX, display or inline), the deck's math mode, the render
 settings that name formula images (``RENDER_SETTINGS``), and the code that
-renders and judges formulas (``ankigen.fingerprint``: ankigen's own source,
-which holds the TeX deny-list and the MathJax allow-list). A reused note is
+renders and judges formulas (``ankigen.cache.code_fingerprint``: every file of
+ankigen, which holds the TeX deny-list and the MathJax allow-list, and the
+versions of the libraries that shape output). A reused note is
 therefore the HTML a cold build writes, judged by the same rules.
 
 Only clean notes are stored: no image or figure (those depend on files and
@@ -18,31 +19,32 @@ cold one would. Lines never reach the stored HTML (the source field and the
 note's line are made fresh from the item), so a note that only moved is
 still a hit.
 
-The file is a magic line, then chunks: a length, the SHA-256 of the chunk's
-payload, and the payload, ``marshal`` data of builtin values only. A foreign
-file is ignored, and so are a damaged or torn chunk and a record of the
-wrong shape. A field added to ``model.Item``, ``Fragment`` or
-``Math`` that this module does not know turns the reuse off, never wrong.
+The file is a magic line, then chunks: a length, the seal of the chunk's
+payload (an HMAC under the build folder's secret, ``ankigen.cache.seal``: a
+chunk written by anyone else, which no one judged, is never reused), and the
+payload, ``marshal`` data of builtin values only. A foreign file is ignored,
+and so are a forged, damaged or torn chunk and a record of the wrong shape.
+A field added to ``model.Item``, ``Fragment`` or ``Math`` that this module
+does not know turns the reuse off, never wrong.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import marshal
 import os
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ankigen.fingerprint import code_fingerprint
+from ankigen.cache import MAC_SIZE, Sealer, build_key
 from ankigen.model import Deck, Fragment, Item, Math
 from ankigen.render._formula_image import RENDER_SETTINGS
 
 __all__ = ["CachedNote", "NoteCache", "chunk"]
 
-_FORMAT = 2
+_FORMAT = 3
 _MAGIC = f"ankigen-notes-{_FORMAT}\n".encode()
-_DIGEST = 32
+_DIGEST = MAC_SIZE
 _LENGTH = 8
 #: Notes per chunk of the file.
 _CHUNK = 2000
@@ -81,9 +83,10 @@ class CachedNote(NamedTuple):
 class NoteCache:
     """The clean notes of one deck's last render, and this render's for the next."""
 
-    def __init__(self, file: Path | None, deck: Deck) -> None:
+    def __init__(self, file: Path | None, deck: Deck, sealer: Sealer) -> None:
         self._file = file if _KNOWN_FIELDS else None
-        self._stored: dict[bytes, Any] = _load(self._file)
+        self._sealer = sealer
+        self._stored: dict[bytes, Any] = _load(self._file, sealer)
         self._shared = _shared_digest(deck)
         self._kept: dict[bytes, tuple[str, str, tuple[str, ...]]] = {}
         self.hits = 0
@@ -142,24 +145,24 @@ class NoteCache:
                 out.write(_MAGIC)
                 # In chunks: a 100,000-note deck is never held as one more copy in memory.
                 for start in range(0, len(kept), _CHUNK):
-                    out.write(chunk(marshal.dumps(dict(kept[start : start + _CHUNK]))))
+                    payload = marshal.dumps(dict(kept[start : start + _CHUNK]))
+                    out.write(chunk(payload, self._sealer))
             temp.replace(self._file)
         except (OSError, ValueError):
             temp.unlink(missing_ok=True)  # no cache this time; the build goes on
 
 
-def chunk(payload: bytes) -> bytes:
-    """One chunk of the file: the payload's length and SHA-256, then the payload."""
-    return len(payload).to_bytes(_LENGTH, "big") + hashlib.sha256(payload).digest() + payload
+def chunk(payload: bytes, sealer: Sealer) -> bytes:
+    """One chunk of the file: the payload's length and seal, then the payload."""
+    return len(payload).to_bytes(_LENGTH, "big") + sealer.mac(payload) + payload
 
 
 def _shared_digest(deck: Deck) -> Any:
     """The part of every key the deck shares: format, code, image settings, math mode."""
-    shared = f"{_FORMAT}\x1f{code_fingerprint()}\x1f{RENDER_SETTINGS}\x1f{deck.math.value}"
-    return hashlib.sha256(shared.encode())
+    return build_key("notes", str(_FORMAT), RENDER_SETTINGS, deck.math.value)
 
 
-def _load(file: Path | None) -> dict[bytes, Any]:
+def _load(file: Path | None, sealer: Sealer) -> dict[bytes, Any]:
     """The stored records; none from a missing or foreign file, or from a damaged chunk."""
     records: dict[bytes, Any] = {}
     if file is None:
@@ -170,17 +173,17 @@ def _load(file: Path | None) -> dict[bytes, Any]:
                 return records
             while head := stored.read(_LENGTH + _DIGEST):
                 payload = stored.read(int.from_bytes(head[:_LENGTH], "big"))
-                records.update(_records(head, payload))
+                records.update(_records(head, payload, sealer))
     except OSError:
         return {}
     return records
 
 
-def _records(head: bytes, payload: bytes) -> dict[bytes, Any]:
-    """A chunk's records; none when it is torn, damaged or not a dict of them."""
+def _records(head: bytes, payload: bytes, sealer: Sealer) -> dict[bytes, Any]:
+    """A chunk's records; none when it is torn, forged, damaged or not a dict of them."""
     if len(head) != _LENGTH + _DIGEST or len(payload) != int.from_bytes(head[:_LENGTH], "big"):
         return {}
-    if hashlib.sha256(payload).digest() != head[_LENGTH:]:
+    if not sealer.matches(head[_LENGTH:], payload):
         return {}
     try:
         records = marshal.loads(payload)

@@ -7,6 +7,13 @@ to other files or the network. An image file in content is untrusted, so
 drops editor metadata (Inkscape, Sodipodi, RDF), and refuses outright, with a
 reason, anything that could run, link, or load: the author gets a FILE:LINE
 error instead of a silently different picture.
+
+The bytes are first decoded by the encoding they declare (``_media_type.svg_text``)
+and judged as UTF-8, so a UTF-16 file hides no DOCTYPE or entity declaration.
+CSS (``<style>`` and ``style=``) may call only a few harmless functions
+(colours, transforms, ``url(#id)`` inside the file), has no at-rule
+(``@import`` in any case) and no escape, after its comments are read as the
+spaces they are; anything else is refused.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
+from ankigen.render._media_type import Unknown, declared_encoding, svg_text
 from ankigen.render._svg_allowlist import ATTRIBUTES as _ATTRIBUTES
 from ankigen.render._svg_allowlist import ELEMENTS as _ELEMENTS
 from ankigen.render._svg_allowlist import PLAIN_ATTRIBUTES as _PLAIN_KEPT
@@ -38,10 +46,27 @@ _RASTER = re.compile(r"^data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]*$
 _XML_DECLARATION = "<?xml version='1.0' encoding='utf-8'?>\n"
 
 _LOCAL_URL = re.compile(r"url\(\s*['\"]?#[^)'\"]*['\"]?\s*\)", re.IGNORECASE)
-_CSS_DANGER = re.compile(r"@import|expression\s*\(|javascript:|behavior\s*:|-moz-binding|<|\\")
-#: A character (or word) without which neither _CSS_DANGER nor ``url(`` can match:
+#: At-rules (``@import``), escapes (which spell any word), markup, and what old
+#: browsers ran: refused in any letter case.
+_CSS_DANGER = re.compile(r"@|javascript:|behavior\s*:|-moz-binding|<|\\", re.IGNORECASE)
+#: A CSS function (or anything written like one, space before the parenthesis too).
+_CSS_FUNCTION = re.compile(r"([A-Za-z_-][A-Za-z0-9_-]*)?\s*\(")
+#: The functions CSS in an SVG may call: colours and transforms (``url(#id)`` is judged
+#: apart, and removed before these are looked for).
+_CSS_FUNCTIONS = frozenset(
+    {
+        *("rgb", "rgba", "hsl", "hsla", "matrix", "translate", "translatex", "translatey"),
+        *("scale", "scalex", "scaley", "rotate", "skewx", "skewy"),
+    }
+)
+_CSS_COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.DOTALL)
+#: A character (or word) without which neither _CSS_DANGER nor a function can match:
 #: text with none of them needs no closer look (``_check_css`` would pass it).
-_CSS_SUSPECT = re.compile(r"[@(:<\\]|-moz-binding")
+_CSS_SUSPECT = re.compile(r"[@(:<\\]|-moz-binding|/\*", re.IGNORECASE)
+#: The start of a document that is not plain UTF-8: a byte-order mark, UTF-16/32
+#: without one, or an XML declaration (which may name another encoding).
+_NOT_PLAIN_UTF8 = re.compile(rb"^(?:\xef\xbb\xbf|\xff\xfe|\xfe\xff|\x00|.\x00|<\?xml)", re.DOTALL)
+_XML_DECLARATION_TEXT = re.compile(r"^<\?xml[^>]*\?>")
 
 
 @dataclass(frozen=True)
@@ -68,12 +93,33 @@ class _Refused(Exception):
 
 def sanitise_svg(data: bytes) -> SvgResult:
     """The SVG rewritten to the allow-list, or a problem naming what was refused."""
+    data_or_refusal = _as_utf8(data)
+    if isinstance(data_or_refusal, RefusedSvg):
+        return data_or_refusal
+    data = data_or_refusal
     if _DECLARATIONS.search(data):
         return RefusedSvg("holds a DOCTYPE or entity declaration; save it as plain SVG")
     plain = plain_svg(data)
     if plain is not None:  # a plain drawing: the bytes below, written without a tree
         return CleanSvg(plain)
     return _sanitised_tree(data)
+
+
+def _as_utf8(data: bytes) -> bytes | RefusedSvg:
+    """The document as UTF-8 bytes, decoded by the encoding it declares.
+
+    Plain UTF-8 (no mark, no declaration) is returned as it is; anything else is
+    decoded and written again as UTF-8 without its declaration, so every check
+    after this one reads the characters the parser will read.
+    """
+    if _NOT_PLAIN_UTF8.match(data) is None:
+        return data
+    text = svg_text(data)
+    if isinstance(text, Unknown):
+        return RefusedSvg(f"cannot be read: {text.why}")
+    if data.startswith(b"<?xml") and declared_encoding(data) in (None, "utf-8"):
+        return data  # UTF-8 as declared: the bytes are the text
+    return _XML_DECLARATION_TEXT.sub("", text, count=1).encode("utf-8", "surrogatepass")
 
 
 def _sanitised_tree(data: bytes) -> SvgResult:
@@ -145,10 +191,17 @@ def _clean_attributes(element: ET.Element, *, raster: bool = False) -> None:
 
 def _check_css(text: str, where: str) -> None:
     """Refuse CSS or attribute text that imports, scripts, or points outside the file."""
+    text = _CSS_COMMENT.sub(" ", text)  # a comment is a space to CSS: "@im/**/port" is no word
     if _CSS_DANGER.search(text):
         raise _Refused(f"{where} holds CSS that can load or run code")
-    if "url(" in _LOCAL_URL.sub("", text).lower():
+    local = _LOCAL_URL.sub("", text)
+    if "url(" in local.lower():
         raise _Refused(f"{where} refers to a file or address outside the SVG with url(...)")
+    for call in _CSS_FUNCTION.finditer(local):
+        name = (call.group(1) or "").lower()
+        if name not in _CSS_FUNCTIONS:
+            shown = f"{name}(" if name else "("
+            raise _Refused(f"{where} calls the CSS function {shown}...), which may load a file")
 
 
 def _local(tag: str) -> str:

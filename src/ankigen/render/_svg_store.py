@@ -15,10 +15,10 @@ began is not stored: a second change within the same tick of the file
 system's clock would keep its times. And the bytes are sanitised bytes
 only: each is checked, when the build takes it, to hash to the media name
 it ships under, so a damaged store is read again rather than trusted. The
-store's key holds ankigen's code fingerprint: a new allow-list judges every
-file again. (The cache folder is ankigen's own, trusted as it is for the
-formula images kept there; an identity with nanosecond times cannot be
-foretold by someone writing a store elsewhere.)
+store's key holds ankigen's code fingerprint (``ankigen.cache.recipe``): a new
+allow-list judges every file again. And the store is sealed with the build
+folder's secret (``ankigen.cache.seal``): a store written by anyone else
+(which no allow-list judged) is ignored, and every image is read again.
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ import struct
 import time
 from pathlib import Path
 
-from ankigen.fingerprint import code_fingerprint
+from ankigen.cache import recipe
 from ankigen.render._media import MediaCache, MediaFile, content_hash
 
-_FORMAT = 1
+_FORMAT = 2
 _HEADER = struct.Struct("<I")  # length of the JSON index that follows it
 #: A file changed this recently when the build began is read again next time.
 _SETTLED_NS = 2_000_000_000
@@ -105,18 +105,20 @@ class SvgStore:
             index[key] = [*version, name, offset, len(data)]
             blobs.append(data)
             offset += len(data)
-        head = {"format": _FORMAT, "code": code_fingerprint(), "entries": index}
+        head = {"format": _FORMAT, "code": recipe.code_fingerprint(), "entries": index}
         encoded = json.dumps(head, separators=(",", ":")).encode("utf-8")
         # Written piece by piece: no second copy of every image in memory.
-        self._cache.put(self._name, [_HEADER.pack(len(encoded)), encoded, *blobs])
+        self._cache.write_sealed(self._name, [_HEADER.pack(len(encoded)), encoded, *blobs])
 
     def _load(self) -> dict[str, _Entry]:
         """The last build's entries; none when there is no store, or a damaged or foreign one."""
         try:
-            raw = self._cache.path(self._name).read_bytes()
+            raw = self._cache.read_sealed(self._name)
+            if raw is None:
+                return {}  # missing, or not sealed by a build of this folder
             (length,) = _HEADER.unpack_from(raw)
             head = json.loads(raw[_HEADER.size : _HEADER.size + length].decode("utf-8"))
-            if head.get("format") != _FORMAT or head.get("code") != code_fingerprint():
+            if head.get("format") != _FORMAT or head.get("code") != recipe.code_fingerprint():
                 return {}
             blob = memoryview(raw)[_HEADER.size + length :]
             return {key: _entry(values, blob) for key, values in head["entries"].items()}

@@ -1,5 +1,6 @@
-// Day/night and phone/desktop switches (kept in the address, so a reload
-// keeps them), the ready flag, and the reload after `ankigen watch` rebuilds.
+// Day/night and phone/desktop switches, the search box and the filters (kept
+// in the address, so a reload keeps them), the ready flag, and the reload
+// after `ankigen watch` rebuilds.
 (function () {
   var body = document.body;
   // "reload" after a rebuild (or F5), "navigate" when opened.
@@ -36,6 +37,56 @@
     var status = document.getElementById("ag-status");
     if (status && !status.textContent) status.textContent = "no problems";
   }
+  // Search and filters: by words of a card's text (its formulas' TeX and image
+  // descriptions included), by tag, by problem; kept in the address like the rest.
+  var entries = Array.prototype.slice.call(document.querySelectorAll(".ag-entry"));
+  var sections = Array.prototype.slice.call(document.querySelectorAll(".ag-section"));
+  var texts = entries.map(function (entry) {
+    var alts = Array.prototype.map.call(entry.querySelectorAll("img[alt]"), function (img) {
+      return img.getAttribute("alt");
+    });
+    return (entry.textContent + " " + alts.join(" ")).toLowerCase();
+  });
+  var search = document.getElementById("ag-search");
+  var tag = document.getElementById("ag-tag");
+  var withProblems = document.getElementById("ag-with-problems");
+  var shown = document.getElementById("ag-shown");
+
+  function remember(key, value) {
+    if (value) params.set(key, value); else params.delete(key);
+    var query = params.toString();
+    history.replaceState(null, "", (query ? "?" + query : location.pathname) + location.hash);
+  }
+
+  function filter() {
+    var words = search.value.toLowerCase().split(/\s+/).filter(Boolean);
+    var wanted = tag.value;
+    var count = 0;
+    entries.forEach(function (entry, index) {
+      var visible = words.every(function (word) { return texts[index].indexOf(word) >= 0; }) &&
+        (!wanted || (" " + entry.dataset.tags + " ").indexOf(" " + wanted + " ") >= 0) &&
+        (!withProblems.checked || entry.dataset.issues !== "0");
+      entry.hidden = !visible;
+      if (visible) count += 1;
+    });
+    sections.forEach(function (section) {
+      section.hidden = !section.querySelector(".ag-entry:not([hidden])");
+    });
+    shown.textContent = count === entries.length ? "" : count + " of " + entries.length + " cards shown";
+    body.dataset.shown = String(count);
+    remember("q", search.value);
+    remember("tag", wanted);
+    remember("problems", withProblems.checked ? "1" : "");
+  }
+
+  search.value = params.get("q") || "";
+  tag.value = params.get("tag") || "";
+  withProblems.checked = params.get("problems") === "1";
+  search.addEventListener("input", filter);
+  tag.addEventListener("change", filter);
+  withProblems.addEventListener("change", filter);
+  filter();
+
   if (window.ankigenMathJax) {
     window.ankigenMathJax.then(ready, function (error) { window.ankigenReport(String(error)); ready(); });
   } else {

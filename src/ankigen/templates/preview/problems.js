@@ -1,5 +1,5 @@
-// Runs first: every script error and every media file that fails to load
-// is counted on <html data-problems> and listed in the toolbar.
+// Runs first: every script error, every media file that fails to load and
+// everything the page's policy blocks is counted on <html data-problems> and listed in the toolbar.
 (function () {
   var problems = [];
   window.ankigenProblems = problems;
@@ -22,5 +22,9 @@
       report(event.message || "script error");
     }
   }, true);
+  // Whatever the page's Content-Security-Policy stopped (a request, a script).
+  document.addEventListener("securitypolicyviolation", function (event) {
+    report("blocked by the page's policy: " + (event.blockedURI || event.violatedDirective));
+  });
   document.documentElement.dataset.problems = "0";
 })();

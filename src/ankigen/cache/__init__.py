@@ -1,0 +1,31 @@
+"""What every cache of a build shares: one key recipe, and seals no content can forge.
+
+``recipe`` says what a cached result was made by (``code_fingerprint``,
+``build_key``); ``seal`` proves that a cache file was written by a build of
+this folder (``Sealer``). Each cache keeps its own format beside the stage it
+serves; ``docs/architecture.md`` lists them.
+"""
+
+from __future__ import annotations
+
+from ankigen.cache import recipe
+from ankigen.cache.recipe import (
+    DRAWING_DISTRIBUTIONS,
+    SHAPING_DISTRIBUTIONS,
+    build_key,
+    code_fingerprint,
+    distribution_versions,
+)
+from ankigen.cache.seal import MAC_SIZE, SECRET_NAME, Sealer
+
+__all__ = [
+    "DRAWING_DISTRIBUTIONS",
+    "MAC_SIZE",
+    "SECRET_NAME",
+    "SHAPING_DISTRIBUTIONS",
+    "Sealer",
+    "build_key",
+    "code_fingerprint",
+    "distribution_versions",
+    "recipe",
+]

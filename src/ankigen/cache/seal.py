@@ -1,0 +1,141 @@
+"""Cache files sealed with a secret of their build folder, so content cannot forge one.
+
+Everything ankigen keeps in ``OUT/.cache`` is reused without being judged
+again, so each file carries an HMAC-SHA-256 under a key that only this
+build folder knows: 32 random bytes in ``OUT/.cache/secret``, created on
+first use with mode 0600 and never committed (``OUT`` is ignored). A file
+whose seal does not match (written by anyone without the key, copied from
+another folder, restored from another branch's CI cache without its
+secret, damaged) is a miss: its work is done again. A secret that is not a
+private regular file of this user (a symlink, readable by others, of the
+wrong size) is replaced, so every cache file sealed with it misses.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import os
+import secrets
+import stat
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks
+    fcntl = None  # type: ignore[assignment]
+
+__all__ = ["MAC_SIZE", "SECRET_NAME", "Sealer"]
+
+SECRET_NAME = "secret"
+MAC_SIZE = 32
+_KEY_SIZE = 32
+_MAGIC = b"ankigen-sealed-1\n"
+
+
+class Sealer:
+    """HMAC-SHA-256 seals under one build folder's secret."""
+
+    def __init__(self, key: bytes) -> None:
+        self._key = key
+
+    @classmethod
+    def for_folder(cls, folder: Path) -> Sealer:
+        """The sealer of a cache folder, its secret created when there is none yet.
+
+        Where no secret can be kept (a read-only folder), a random key of this
+        process only: nothing it seals is reused by another build.
+        """
+        try:
+            return cls(_secret(folder))
+        except OSError:
+            return cls(secrets.token_bytes(_KEY_SIZE))
+
+    def mac(self, *fields: bytes) -> bytes:
+        """The seal of a record made of ``fields`` (each length-prefixed)."""
+        sealing = hmac.new(self._key, digestmod=hashlib.sha256)
+        for field in fields:
+            sealing.update(len(field).to_bytes(8, "big"))
+            sealing.update(field)
+        return sealing.digest()
+
+    def matches(self, seal: bytes, *fields: bytes) -> bool:
+        """True when ``seal`` is this folder's seal of ``fields``."""
+        return hmac.compare_digest(seal, self.mac(*fields))
+
+    def seal(self, pieces: Iterable[bytes]) -> list[bytes]:
+        """A whole file's bytes: a magic line, the seal of the pieces joined, the pieces."""
+        parts = list(pieces)
+        sealing = hmac.new(self._key, digestmod=hashlib.sha256)
+        for part in parts:
+            sealing.update(part)
+        return [_MAGIC, sealing.digest(), *parts]
+
+    def open(self, sealed: bytes) -> bytes | None:
+        """The payload of a file written from ``seal``; None when its seal does not match."""
+        start = len(_MAGIC) + MAC_SIZE
+        if len(sealed) < start or not sealed.startswith(_MAGIC):
+            return None
+        payload = memoryview(sealed)[start:]
+        expected = hmac.new(self._key, payload, hashlib.sha256).digest()
+        if not hmac.compare_digest(expected, sealed[len(_MAGIC) : start]):
+            return None
+        return bytes(payload)
+
+
+def _secret(folder: Path) -> bytes:
+    """The folder's secret; made (or remade, when it cannot be trusted) if needed.
+
+    Made under a lock, so two builds starting at once agree on one secret.
+    """
+    path = folder / SECRET_NAME
+    key = _read_private(path)
+    if key is not None:
+        return key
+    folder.mkdir(parents=True, exist_ok=True)
+    with _locked(folder / f"{SECRET_NAME}.lock"):
+        key = _read_private(path)
+        if key is not None:
+            return key  # made by another build meanwhile
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()  # not a private file of ours: every seal made with it misses
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=".secret-")  # mode 0600
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(secrets.token_bytes(_KEY_SIZE))
+            os.replace(temp, path)
+        finally:
+            Path(temp).unlink(missing_ok=True)
+    key = _read_private(path)
+    if key is None:
+        raise OSError(f"cannot keep a private secret in {folder}")
+    return key
+
+
+@contextlib.contextmanager
+def _locked(lock: Path) -> Iterator[None]:
+    """An exclusive lock on ``lock`` (none where the system has no ``fcntl``)."""
+    with open(lock, "a+b") as handle:
+        if fcntl is not None:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        yield  # closing the file releases the lock
+
+
+def _read_private(path: Path) -> bytes | None:
+    """The key in ``path`` when it is a regular file of this user that only they can read."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size != _KEY_SIZE:
+            return None
+        if os.name == "posix" and (info.st_uid != os.getuid() or info.st_mode & 0o077):
+            return None
+        key = handle.read(_KEY_SIZE + 1)
+    return key if len(key) == _KEY_SIZE else None

@@ -1,0 +1,239 @@
+"""A poisoned cache file never reaches a deck: each is sealed with the build folder's secret.
+
+The attacker here can write every file of ``OUT/.cache`` but cannot read its
+secret (as with a CI cache restored from another branch, or a shared folder):
+each test rewrites one cache file as such an attacker would, resealing with
+a key of their own whatever the format seals (the old formats carried a bare
+SHA-256 that anyone could compute), then makes an unrelated edit and builds.
+"""
+
+from __future__ import annotations
+
+import json
+import marshal
+import struct
+import zipfile
+import zlib
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from ankigen.cache import MAC_SIZE, Sealer, seal
+from ankigen.check import proven
+from ankigen.cli import main
+from ankigen.parse import parse_text
+from ankigen.parse import section_cache as sections
+from ankigen.render import _note_cache as notes
+from ankigen.render import _svg_store
+from ankigen.render._svg_store import svg_name
+
+ATTACKER = Sealer(b"attacker's own key, not the folder's"[:32])
+POISON = "POISON"
+HOSTILE_SVG = f'<svg xmlns="http://www.w3.org/2000/svg" onload="{POISON}()"/>'.encode()
+DECK = """# Poison
+
+## Animals
+
+Zebras have how many legs? ::: Four, and $x^2 + 1$ is drawn.
+
+## Pictures
+
+A picture ::: ![dot](dot.svg)
+
+What does the figure show? ::: ![bars](figure:bars) Bars.
+
+How many layers? ::: 128 layers.
+
+```check
+assert `128` == 2^7
+```
+"""
+DOT = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><circle r="2"/></svg>'
+FIGURE = "def draw(fig, formulas):\n    fig.add_subplot().bar([1, 2], [1, 2])\n"
+
+
+def build() -> Result:
+    return CliRunner().invoke(main, ["build", "--math", "image"])
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    # the SVG store keeps a file changed just now too (as in tests/perf/test_svg_store.py)
+    monkeypatch.setattr(_svg_store, "_SETTLED_NS", -(10**12))
+    (tmp_path / "content").mkdir()
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "content" / "deck.md").write_text(DECK, "utf-8")
+    (tmp_path / "content" / "dot.svg").write_text(DOT, "utf-8")
+    (tmp_path / "figures" / "bars.py").write_text(FIGURE, "utf-8")
+    first = build()
+    assert first.exit_code == 0, first.output
+    return tmp_path
+
+
+def _cache(project: Path) -> Path:
+    return project / "build" / ".cache"
+
+
+def _unsealed(raw: bytes) -> bytes:
+    """What an attacker reads of a sealed file: the payload after the magic and the seal."""
+    return raw[len(seal._MAGIC) + MAC_SIZE :]
+
+
+def _resealed(payload: bytes) -> bytes:
+    return b"".join(ATTACKER.seal([payload]))
+
+
+def _rebuild_after_an_unrelated_edit(project: Path) -> Result:
+    with (project / "content" / "deck.md").open("a", encoding="utf-8") as deck:
+        deck.write("\nAn unrelated new item? ::: Yes.\n")
+    result = build()
+    assert result.exit_code == 0, result.output
+    assert "wrote " in result.stdout
+    return result
+
+
+def _deck_text(project: Path) -> bytes:
+    with zipfile.ZipFile(project / "build" / "deck.apkg") as archive:
+        return b"".join(archive.read(name) for name in archive.namelist())
+
+
+def _poison_notes(cache: Path) -> None:
+    file = cache / "deck.notes"
+    data = file.read_bytes()[len(notes._MAGIC) :]
+    out = notes._MAGIC
+    while data:
+        length = int.from_bytes(data[: notes._LENGTH], "big")
+        start = notes._LENGTH + notes._DIGEST
+        records = marshal.loads(data[start : start + length])
+        poisoned = {
+            key: (f'{front}<img src="x" onerror="{POISON}()">', back, media)
+            for key, (front, back, media) in records.items()
+        }
+        out += notes.chunk(marshal.dumps(poisoned), ATTACKER)
+        data = data[start + length :]
+    file.write_bytes(out)
+
+
+def _poison_sections(cache: Path) -> None:
+    file = cache / "deck.sections"
+    data = file.read_bytes()[len(sections._MAGIC) :]
+    out = sections._MAGIC
+    while data:
+        key = data[: sections._KEY]
+        length = int.from_bytes(data[sections._KEY : sections._KEY + sections._LENGTH], "big")
+        start = sections._KEY + sections._LENGTH + MAC_SIZE
+        value = data[start : start + length].replace(b"Zebras", POISON.encode())
+        out += key + data[sections._KEY : sections._KEY + sections._LENGTH]
+        out += ATTACKER.mac(key, value) + value
+        data = data[start + length :]
+    file.write_bytes(out)
+
+
+def _poison_svgs(cache: Path) -> None:
+    file = cache / "deck.svgs"
+    raw = _unsealed(file.read_bytes())
+    (length,) = struct.unpack_from("<I", raw)
+    head = json.loads(raw[4 : 4 + length])
+    for values in head["entries"].values():
+        values[5:] = [svg_name(HOSTILE_SVG), 0, len(HOSTILE_SVG)]
+    encoded = json.dumps(head).encode()
+    file.write_bytes(_resealed(struct.pack("<I", len(encoded)) + encoded + HOSTILE_SVG))
+
+
+def _poison_media_pack(cache: Path) -> None:
+    file = cache / "deck.media.pack"
+    raw = file.read_bytes()
+    (length,) = struct.unpack_from("<I", raw)
+    head = json.loads(_unsealed(raw[4 : 4 + length]))
+    blobs = b""
+    for name, values in head["entries"].items():
+        size, mtime_ns = values[0], values[1]
+        hostile = HOSTILE_SVG.ljust(size, b" ")[:size] if size >= len(HOSTILE_SVG) else HOSTILE_SVG
+        compressor = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15)
+        deflated = compressor.compress(hostile) + compressor.flush()
+        crc = zlib.crc32(hostile)
+        fields = (name.encode(), f"{len(hostile)}:{mtime_ns}:{crc}".encode(), deflated)
+        head["entries"][name] = [
+            len(hostile),
+            mtime_ns,
+            crc,
+            len(blobs),
+            len(deflated),
+            ATTACKER.mac(*fields).hex(),
+        ]
+        blobs += deflated
+    sealed_head = _resealed(json.dumps(head).encode())
+    file.write_bytes(struct.pack("<I", len(sealed_head)) + sealed_head + blobs)
+
+
+def _poison_media_files(cache: Path, *, reindex: bool) -> None:
+    """Formula images and the figure in the cache replaced; with ``reindex``, the index too."""
+    index_file = cache / "media-index"
+    index = json.loads(_unsealed(index_file.read_bytes()))
+    replaced = [p for p in cache.iterdir() if p.name.startswith(("ag-math-", "ag-fig-"))]
+    assert replaced
+    for path in replaced:
+        path.write_bytes(HOSTILE_SVG)
+        if reindex:
+            import hashlib
+
+            index["media"][path.name][0] = hashlib.sha256(HOSTILE_SVG).hexdigest()
+    if reindex:
+        index_file.write_bytes(_resealed(json.dumps(index).encode()))
+
+
+@pytest.mark.parametrize(
+    "poison",
+    [
+        "notes",
+        "sections",
+        "svgs",
+        "media.pack",
+        "media files",
+        "media files and index",
+    ],
+)
+def test_a_poisoned_cache_never_reaches_the_deck(project: Path, poison: str) -> None:
+    cache = _cache(project)
+    if poison == "notes":
+        _poison_notes(cache)
+    elif poison == "sections":
+        _poison_sections(cache)
+    elif poison == "svgs":
+        _poison_svgs(cache)
+    elif poison == "media.pack":
+        _poison_media_pack(cache)
+    else:
+        _poison_media_files(cache, reindex=poison == "media files and index")
+    _rebuild_after_an_unrelated_edit(project)
+    shipped = _deck_text(project)
+    assert POISON.encode() not in shipped
+    assert b"Zebras" in shipped
+
+
+def test_a_forged_passing_check_does_not_hide_a_failing_one(project: Path) -> None:
+    deck_file = project / "content" / "deck.md"
+    failing = deck_file.read_text("utf-8").replace("2^7", "2^8")
+    deck_file.write_text(failing, "utf-8")
+    deck = parse_text(failing, deck_file, project / "content", "content/deck.md").deck
+    assert deck is not None
+    keys = proven._keys(deck, 5.0)
+    forged = {key: ((), 1, 0) for key in keys.values()}  # "ran one check, none failed"
+    payload = marshal.dumps((proven._FORMAT, forged))
+    (_cache(project) / "deck.checks").write_bytes(_resealed(payload))
+    result = build()
+    assert result.exit_code == 1
+    assert "2^8" in result.output
+
+
+def test_a_forged_stamp_is_no_stamp(project: Path) -> None:
+    stamp = _cache(project) / "deck.stamp.json"
+    record = json.loads(_unsealed(stamp.read_bytes()))
+    assert record["warnings"]  # the unverified claim $x^2 + 1$
+    record["warnings"] = []
+    stamp.write_bytes(_resealed(json.dumps(record).encode()))
+    result = build()
+    assert result.exit_code == 0
+    assert "wrote " in result.stdout and "unverified claim" in result.stderr

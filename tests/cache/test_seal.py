@@ -1,0 +1,60 @@
+"""The build folder's secret: private, made once, replaced when it cannot be trusted."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from ankigen.cache import SECRET_NAME, Sealer
+
+
+def test_the_secret_is_private_and_kept(tmp_path: Path) -> None:
+    first = Sealer.for_folder(tmp_path / ".cache")
+    secret = tmp_path / ".cache" / SECRET_NAME
+    assert stat.S_IMODE(secret.stat().st_mode) == 0o600
+    sealed = b"".join(first.seal([b"payload"]))
+    assert Sealer.for_folder(tmp_path / ".cache").open(sealed) == b"payload"
+
+
+def test_another_folder_cannot_open_it(tmp_path: Path) -> None:
+    sealed = b"".join(Sealer.for_folder(tmp_path / "a").seal([b"payload"]))
+    assert Sealer.for_folder(tmp_path / "b").open(sealed) is None
+
+
+@pytest.mark.parametrize("damage", ["flipped byte", "truncated", "no magic", "resealed"])
+def test_a_changed_file_does_not_open(tmp_path: Path, damage: str) -> None:
+    sealer = Sealer.for_folder(tmp_path)
+    sealed = bytearray(b"".join(sealer.seal([b"payload"])))
+    if damage == "flipped byte":
+        sealed[-1] ^= 1
+    elif damage == "truncated":
+        del sealed[-3:]
+    elif damage == "no magic":
+        del sealed[:3]
+    else:  # by someone with a key of their own
+        sealed = bytearray(b"".join(Sealer(b"k" * 32).seal([b"poison"])))
+    assert sealer.open(bytes(sealed)) is None
+
+
+@pytest.mark.skipif(os.name != "posix", reason="file modes and symlinks")
+@pytest.mark.parametrize("kind", ["readable by others", "symlink", "wrong size"])
+def test_an_untrusted_secret_is_replaced(tmp_path: Path, kind: str) -> None:
+    folder = tmp_path / ".cache"
+    folder.mkdir()
+    secret = folder / SECRET_NAME
+    planted = b"p" * 32
+    if kind == "symlink":
+        (tmp_path / "elsewhere").write_bytes(planted)
+        (tmp_path / "elsewhere").chmod(0o600)
+        secret.symlink_to(tmp_path / "elsewhere")
+    else:
+        secret.write_bytes(planted if kind != "wrong size" else b"short")
+        secret.chmod(0o644 if kind == "readable by others" else 0o600)
+    forged = b"".join(Sealer(planted).seal([b"poison"]))
+    sealer = Sealer.for_folder(folder)
+    assert sealer.open(forged) is None
+    assert not secret.is_symlink() and stat.S_IMODE(secret.stat().st_mode) == 0o600
+    assert secret.read_bytes() != planted
