@@ -48,7 +48,8 @@ FRAME: dict[str, frozenset[str]] = {
         "li": "",
         "a": "href",
         "main": "",
-        "section": "",
+        "section": "data-source",  # a prose block or a left-out item (formats §15, §19)
+        "pre": "",
         "article": "data-source data-tags data-issues",
     }.items()
 }

@@ -61,10 +61,15 @@ def deck_cards(
     items = rendered.deck.items
     lines = sorted({item.line for item in items})
     problems = _problems_by_line(rendered.deck.display_path, diagnostics, lines)
+    # By GUID, not by position: a partial build (format §19) renders no note for an
+    # item left out, so notes and items need not pair up in order.
+    by_guid = {item.guid: item for item in items}
     return tuple(
         card
-        for note, item in zip(rendered.notes, items, strict=True)
-        for card in note_cards(note, rendered, item, problems.get(item.line, ()), outline)
+        for note in rendered.notes
+        for card in note_cards(
+            note, rendered, by_guid.get(note.guid), problems.get(note.line, ()), outline
+        )
     )
 
 
