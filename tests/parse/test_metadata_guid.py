@@ -40,7 +40,7 @@ def test_a_guid_alone_is_metadata_too() -> None:
 
 
 @pytest.mark.parametrize("written", ["%FF", "%0A", "a%20"])
-def test_a_guid_that_does_not_decode_to_printable_text_or_has_a_space_is_an_error(written: str) -> None:
+def test_a_guid_not_decoding_to_printable_text_without_space_is_an_error(written: str) -> None:
     _, problems = _parse(f"# T\n\nQ? ::: A. <!-- id: q; guid: {written} -->\n")
     assert len(problems) == 1 and problems[0].endswith("[AG138]"), problems
 
@@ -48,7 +48,8 @@ def test_a_guid_that_does_not_decode_to_printable_text_or_has_a_space_is_an_erro
 def test_two_items_with_one_guid_are_reported_at_both() -> None:
     text = "# T\n\nQ1? ::: A. <!-- id: q1; guid: g -->\n\nQ2? ::: B. <!-- id: q2; guid: g -->\n"
     _, problems = _parse(text)
+    fix = "give one of them a different id [AG107]"
     assert problems == [
-        "3: duplicate note: same guid 'g' as the item at line 5; give one of them a different id [AG107]",
-        "5: duplicate note: same guid 'g' as the item at line 3; give one of them a different id [AG107]",
+        f"3: duplicate note: same guid 'g' as the item at line 5; {fix}",
+        f"5: duplicate note: same guid 'g' as the item at line 3; {fix}",
     ]

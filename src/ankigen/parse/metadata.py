@@ -31,6 +31,7 @@ class Metadata:
     #: The note's GUID as another deck gave it (decoded), or None: derived from key and id.
     guid: str | None = None
 
+
 #: Characters a GUID keeps as written in a comment; the rest are percent-encoded.
 _GUID_SAFE = "!#$&()*+,./:=?@[]^_`{|}~'\"\\"
 _GUID_MAX = 200
