@@ -25,6 +25,7 @@ from ankigen.importers.markdown_text import (
     text_to_markdown,
     wrap,
 )
+from ankigen.importers.package_media import is_plain_name
 
 _BOLD = frozenset({"b", "strong"})
 _ITALIC = frozenset({"i", "em"})
@@ -206,7 +207,7 @@ class _Writer:
         if ankigen_html.is_formula_image(node):
             return ankigen_html.formula_markdown(node)
         src = node.attrs.get("src", "")
-        if not _is_media_name(src):
+        if not is_plain_name(src):
             self.lost.append(f"image '{src[:80]}' (not a media file of the deck)")
             return ""
         self.images.append(src)
@@ -226,24 +227,6 @@ class _Writer:
 
 def _is_ours(node: Element) -> bool:
     return any(name.startswith("ag-") for name in node.classes())
-
-
-def _is_media_name(src: str) -> bool:
-    """A file of the package's media: a plain name, no folder, scheme or escape."""
-    return (
-        bool(src)
-        and "/" not in src
-        and "\\" not in src
-        and ":" not in src
-        and src
-        not in (
-            ".",
-            "..",
-        )
-        and not src.startswith(".")
-        and "<" not in src
-        and ">" not in src
-    )
 
 
 def _rows(table: Element) -> list[list[Element]]:
