@@ -47,7 +47,7 @@ def import_package(path: Path) -> ImportResult:
     for number, note in enumerate(deck_file.notes.values(), start=1):
         origin = Origin(path.name, number)
         schema = deck_file.note_types.get(note.note_type)
-        read = _read_note(note, schema, origin, problems)
+        read = _read_note(note, schema, origin, frozenset(media.entries), problems)
         by_deck.setdefault(note.deck or path.stem, []).append(read)
     stems: set[str] = set()
     decks = tuple(
@@ -98,7 +98,11 @@ def _stem(deck_name: str, taken: set[str]) -> str:
 
 
 def _read_note(
-    note: StoredNote, schema: NoteTypeSchema | None, origin: Origin, problems: list[Diagnostic]
+    note: StoredNote,
+    schema: NoteTypeSchema | None,
+    origin: Origin,
+    media: frozenset[str],
+    problems: list[Diagnostic],
 ) -> _Note:
     if schema is None:
         problems.append(origin.lost("a note whose note type is not in the package"))
@@ -107,8 +111,8 @@ def _read_note(
     fields = [*note.fields, "", ""]
     if not ours:
         _report_dropped(schema, note, origin, problems)
-    question = field_to_markdown(fields[0], one_paragraph=True)
-    answer = field_to_markdown(fields[1])
+    question = field_to_markdown(fields[0], one_paragraph=True, media=media)
+    answer = field_to_markdown(fields[1], media=media)
     for converted in (question, answer):
         problems += [origin.lost(what) for what in converted.lost]
     cloze = schema.is_cloze

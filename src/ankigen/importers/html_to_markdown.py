@@ -53,6 +53,7 @@ class Converted:
 @dataclass
 class _Writer:
     one_paragraph: bool
+    media: frozenset[str] | None
     images: list[str] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
     context: str | None = None
@@ -210,6 +211,9 @@ class _Writer:
         if not is_plain_name(src):
             self.lost.append(f"image '{src[:80]}' (not a media file of the deck)")
             return ""
+        if self.media is not None and src not in self.media:
+            self.lost.append(f"image '{src[:80]}' (not in the package)")
+            return ""
         self.images.append(src)
         alt = text_to_markdown(node.attrs.get("alt", "")).markdown
         target = f"<{src}>" if any(c in src for c in " ()") else src
@@ -243,10 +247,15 @@ def _rows(table: Element) -> list[list[Element]]:
     return rows
 
 
-def field_to_markdown(html: str, *, one_paragraph: bool = False) -> Converted:
-    """Convert one field's HTML; ``one_paragraph`` for a question (blocks become lines)."""
+def field_to_markdown(
+    html: str, *, one_paragraph: bool = False, media: frozenset[str] | None = None
+) -> Converted:
+    """Convert one field's HTML; ``one_paragraph`` for a question (blocks become lines).
+
+    ``media``: the image files there are (an image not among them is reported, not shown).
+    """
     tree = parse_fragment(html)
-    writer = _Writer(one_paragraph)
+    writer = _Writer(one_paragraph, media)
     blocks = writer.blocks(tree.root.children)
     lost = [f"<{tag}> and its content" for tag in tree.dropped if tag != "nesting"]
     if "nesting" in tree.dropped:

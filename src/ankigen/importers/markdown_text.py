@@ -44,12 +44,14 @@ def text_to_markdown(text: str) -> Text:
     parts: list[str] = []
     position = 0
     for match in _MATH.finditer(text):
-        parts.append(_escape(text[position : match.start()]))
         inline = match.group("inline") or match.group("inline2")
-        if inline is not None:
-            parts.append(f"${_math(inline)}$")
-        else:
-            parts.append(f"$${_math(match.group('display') or match.group('display2'))}$$")
+        tex = _math(
+            inline if inline is not None else match.group("display") or match.group("display2")
+        )
+        if not tex or "$" in tex:  # no formula, or one that dollars cannot hold: text
+            continue
+        parts.append(_escape(text[position : match.start()]))
+        parts.append(f"${tex}$" if inline is not None else f"$${tex}$$")
         position = match.end()
     parts.append(_escape(text[position:]))
     return Text("".join(parts), lost)
