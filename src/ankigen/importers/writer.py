@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
 
 from ankigen.diagnostics import Diagnostic
 from ankigen.importers.markdown_text import text_to_markdown
@@ -128,13 +127,12 @@ def _comment_text(text: str) -> str:
     return text.replace("--", "- -").replace(">", "&gt;")
 
 
-def _shared_tags(items: Iterable[ImportedItem]) -> tuple[str, ...]:
+def _shared_tags(items: tuple[ImportedItem, ...]) -> tuple[str, ...]:
     tag_sets = [set(item.tags) for item in items]
-    if not tag_sets:
+    if len(tag_sets) < 2:  # one item's tags stay with it
         return ()
     common = set.intersection(*tag_sets)
-    first = next(iter(items)).tags if tag_sets else ()
-    return tuple(tag for tag in first if tag in common and _writable(tag))
+    return tuple(tag for tag in items[0].tags if tag in common and _writable(tag))
 
 
 def _own_tags(item: ImportedItem, shared: tuple[str, ...], problems: list[Diagnostic]) -> list[str]:
