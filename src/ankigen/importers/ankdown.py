@@ -15,7 +15,14 @@ import re
 from pathlib import Path
 
 from ankigen.importers.model import ImportedDeck, ImportResult
-from ankigen.importers.text_source import Collector, numbered_lines, origin, read_text, source_files
+from ankigen.importers.text_source import (
+    Collector,
+    numbered_lines,
+    origin,
+    read_text,
+    source_files,
+    source_root,
+)
 from ankigen.parse.slug import slugify
 
 
@@ -23,13 +30,19 @@ def import_source(source: Path) -> ImportResult:
     """Read an ankdown file, or every ``.md``/``.markdown`` file below a folder."""
     by_folder: dict[Path, Collector] = {}
     for path in source_files(source):
-        _read_file(path, by_folder.setdefault(path.parent, Collector()))
+        found = by_folder.setdefault(path.parent, Collector(source_root(source)))
+        found.file = path
+        _read_file(path, found)
     decks, problems = [], []
     taken: set[str] = set()
     for folder, found in by_folder.items():
         name = folder.resolve().name or "ankdown"
         stem = _unique(slugify(name) or "ankdown", taken)
-        decks.append(ImportedDeck(name, stem, tuple(found.items), f"ankdown {folder.name}/"))
+        decks.append(
+            ImportedDeck(
+                name, stem, tuple(found.items), f"ankdown {folder.name}/", media=found.media
+            )
+        )
         problems += found.problems
     return ImportResult(tuple(decks), tuple(problems))
 

@@ -17,7 +17,13 @@ from pathlib import Path
 
 from ankigen.errors import UsageError
 from ankigen.importers.model import ImportedDeck, ImportResult, Origin
-from ankigen.importers.text_source import Collector, origin, read_text, source_files
+from ankigen.importers.text_source import (
+    Collector,
+    origin,
+    read_text,
+    source_files,
+    source_root,
+)
 from ankigen.parse.slug import slugify
 
 _TAG = re.compile(r"^([QAC]):")
@@ -30,13 +36,14 @@ def import_source(source: Path) -> ImportResult:
     taken: set[str] = set()
     for path in source_files(source, (".md",)):
         name, first_line, body = _front_matter(path, read_text(path))
-        found = Collector()
+        found = Collector(source_root(source), path)
         _read_cards(path, first_line, body, found)
         stem = slugify(name) or "hashcards"
         while stem in taken:
             stem += "-2"
         taken.add(stem)
-        decks.append(ImportedDeck(name, stem, tuple(found.items), f"hashcards {path.name}"))
+        source_name = f"hashcards {path.name}"
+        decks.append(ImportedDeck(name, stem, tuple(found.items), source_name, media=found.media))
         problems += found.problems
     return ImportResult(tuple(decks), tuple(problems))
 

@@ -14,7 +14,13 @@ import re
 from pathlib import Path
 
 from ankigen.importers.model import ImportedDeck, ImportResult
-from ankigen.importers.text_source import Collector, origin, read_text, source_files
+from ankigen.importers.text_source import (
+    Collector,
+    origin,
+    read_text,
+    source_files,
+    source_root,
+)
 from ankigen.parse.slug import slugify
 
 _CARD = re.compile(r"^## +(.*)$")
@@ -26,15 +32,15 @@ _TAG = re.compile(r"\[#([^\]]+)\]\([^)]*\)")
 def import_source(source: Path) -> ImportResult:
     """Read one mdanki file, or every ``.md``/``.markdown`` file below a folder (one deck)."""
     files = source_files(source)
-    found = Collector()
+    found = Collector(source_root(source))
     title = None
     for path in files:
+        found.file = path
         title = _read_file(path, found) or title
     folder_name = source.resolve().name or "mdanki"
     name = (title or source.stem) if source.is_file() else folder_name
-    deck = ImportedDeck(
-        name, slugify(name) or "mdanki", tuple(found.items), f"mdanki {source.name}"
-    )
+    stem, label = slugify(name) or "mdanki", f"mdanki {source.name}"
+    deck = ImportedDeck(name, stem, tuple(found.items), label, media=found.media)
     return ImportResult((deck,), tuple(found.problems))
 
 

@@ -18,7 +18,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from ankigen.importers.model import ImportedDeck, ImportResult, Origin
-from ankigen.importers.text_source import Collector, origin, read_text, source_files
+from ankigen.importers.text_source import (
+    Collector,
+    origin,
+    read_text,
+    source_files,
+    source_root,
+)
 from ankigen.parse.slug import slugify
 
 #: The fields of Anki's stock note types, by the name Obsidian_to_Anki gives them.
@@ -39,7 +45,7 @@ def import_source(source: Path) -> ImportResult:
     decks, problems = [], []
     taken: set[str] = set()
     for path in source_files(source, (".md",)):
-        found = Collector()
+        found = Collector(source_root(source), path)
         deck, file_tags = _read_file(path, found)
         name = deck or path.stem
         stem = slugify(path.stem) or "obsidian"
@@ -47,7 +53,8 @@ def import_source(source: Path) -> ImportResult:
             stem += "-2"
         taken.add(stem)
         items = tuple(replace(item, tags=(*file_tags, *item.tags)) for item in found.items)
-        decks.append(ImportedDeck(name, stem, items, f"obsidian-to-anki {path.name}"))
+        source_name = f"obsidian-to-anki {path.name}"
+        decks.append(ImportedDeck(name, stem, items, source_name, media=found.media))
         problems += found.problems
     return ImportResult(tuple(decks), tuple(problems))
 

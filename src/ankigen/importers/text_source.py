@@ -10,6 +10,7 @@ from ankigen.diagnostics import Diagnostic
 from ankigen.errors import UsageError
 from ankigen.importers.markdown_source import adapt, one_paragraph
 from ankigen.importers.model import ImportedItem, Origin
+from ankigen.importers.source_images import SourceImages
 from ankigen.paths import display_path
 
 MAX_FILES = 10_000
@@ -44,10 +45,21 @@ def read_text(path: Path) -> str:
 
 @dataclass
 class Collector:
-    """Items and warnings as a reader finds them."""
+    """Items, warnings and copied images as a reader finds them in the files below ``root``.
 
+    ``file`` is the source file being read (its images are found from its folder).
+    """
+
+    root: Path
+    file: Path | None = None
     items: list[ImportedItem] = field(default_factory=list)
     problems: list[Diagnostic] = field(default_factory=list)
+    images: SourceImages | None = None
+
+    @property
+    def media(self) -> tuple[tuple[str, bytes], ...]:
+        """The image files the items show: (file name, bytes)."""
+        return tuple(sorted(self.images.files.items())) if self.images else ()
 
     def add(
         self,
@@ -64,17 +76,26 @@ class Collector:
         front = adapt(question, dollar_math=dollar_math)
         back = adapt(answer, dollar_math=dollar_math, answer=True)
         paragraph = one_paragraph(front.markdown)
-        for what in (*front.changed, *paragraph.changed, *back.changed):
+        lost = [*front.changed, *paragraph.changed, *back.changed]
+        question_text, answer_text = paragraph.markdown, back.markdown
+        if self.file is not None:
+            self.images = self.images or SourceImages(self.root)
+            question_text = self.images.rewrite(question_text, self.file, lost)
+            answer_text = self.images.rewrite(answer_text, self.file, lost)
+        for what in lost:
             self.problems.append(origin.lost(what))
-        if not paragraph.markdown.strip():
+        if not question_text.strip():
             self.problems.append(origin.lost("an item with an empty question"))
             return
-        if not cloze and not back.markdown.strip():
+        if not cloze and not answer_text.strip():
             self.problems.append(origin.lost("an item with an empty answer"))
             return
-        self.items.append(
-            ImportedItem(paragraph.markdown, back.markdown, origin, cloze, tags, guid)
-        )
+        self.items.append(ImportedItem(question_text, answer_text, origin, cloze, tags, guid))
+
+
+def source_root(source: Path) -> Path:
+    """The folder a source's images must stay in: the folder named, or the named file's."""
+    return source if source.is_dir() else source.parent
 
 
 def origin(path: Path, line: int) -> Origin:
