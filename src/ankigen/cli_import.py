@@ -34,9 +34,18 @@ def import_command(source: Path, source_format: str | None, out: Path) -> None:
 
     Every note keeps the GUID it had (a `guid:` in its metadata comment where its
     id cannot give it), so a deck built from the result updates the learners'
-    notes in place. Scheduling is never read. What could not be carried over is
+    notes in place where they were ankigen's own note types (see docs/import.md
+    for other types). Scheduling is never read. What could not be carried over is
     a warning at the source's line; the files are written with `claims: off`.
     Formats: ankdown, hashcards, obsidian-to-anki, mdanki, crowdanki, auto.
+
+    \b
+    Example:
+      ankigen import "Cell biology.apkg"            # into content/
+      ankigen import --from ankdown ~/Flashcards/Optics --out content/optics
+
+    Each format, with a worked example: docs/import.md; the content format:
+    docs/format.md in the ankigen sources.
     """
     from ankigen.commands.import_ import run_import
 

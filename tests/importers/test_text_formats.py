@@ -92,3 +92,14 @@ def test_a_source_in_no_known_format_is_a_usage_error(tmp_path: Path) -> None:
     result = run_cli(["import", str(tmp_path / "notes.md"), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2
     assert "cannot tell its format; name it with --from" in result.output
+
+
+def test_an_ankdown_file_with_tex_in_dollars_is_read_with_dollar_math(tmp_path: Path) -> None:
+    deck = tmp_path / "Algebra"
+    deck.mkdir()
+    (deck / "squares.md").write_text("What is $(a+b)^2$?\n\n%\n\n$a^2 + 2ab + b^2$\n", "utf-8")
+    out = tmp_path / "out"
+    result = run_cli(["import", "--from", "ankdown", str(deck), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "'$…$' read as math (ankdown's 'dollar' option)" in result.stderr
+    assert "What is $(a+b)^2$? ::: $a^2 + 2ab + b^2$\n" in (out / "algebra.md").read_text("utf-8")
