@@ -25,6 +25,7 @@ EXAMPLES = [
     ("<s>gone</s> <code>a*b</code>", "~~gone~~ `a*b`"),
     ('<a href="https://example.org/x(1)">site</a>', "[site](https://example.org/x%281%29)"),
     ("<pre>def f():\n    return 1</pre>", "```\ndef f():\n    return 1\n```"),
+    ("<h2>Heading</h2>text", "**Heading**\n\ntext"),
     (
         "<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2|3</td></tr></table>",
         "| a | b |\n|---|---|\n| 1 | 2\\|3 |",

@@ -91,7 +91,8 @@ class _Writer:
             text = self.inline(element.children).replace(BREAK, " ").strip()
             if not text:
                 return []
-            return [f"**{text}**" if self.one_paragraph else "#" * max(3, int(tag[1])) + " " + text]
+            # A heading would end the item (format 15 will keep ### in an answer): a bold line.
+            return [f"**{text}**"]
         if tag == "hr":
             self.lost.append("a horizontal rule (<hr>)")
             return []

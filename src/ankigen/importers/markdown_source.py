@@ -3,8 +3,8 @@
 Only syntax changes: Anki's MathJax delimiters ``\\(…\\)`` and ``\\[…\\]``
 become ``$…$`` and ``$$…$$``; a literal ``$`` (in a tool without dollar math)
 and ``==`` (this format's cloze shorthand) are escaped; inside an answer, a
-``#``/``##`` heading (which would end the item) becomes ``###``, and a
-thematic break (which would too) is dropped and reported. A question is one
+heading (which would end the item) becomes a bold line, and a thematic break
+(which would too) is dropped; both are reported. A question is one
 paragraph, so a question of several blocks is written as lines of one.
 Code spans and fenced code are never touched.
 """
@@ -25,7 +25,7 @@ _INLINE = re.compile(
     re.DOTALL,
 )
 _BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
-_ATX = re.compile(r"^ {0,3}(#{1,2})(?=[ \t]|$)")
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+|$)(?P<text>.*?)(?:[ \t]+#+)?[ \t]*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 
 
@@ -45,8 +45,8 @@ def adapt(text: str, *, dollar_math: bool, answer: bool = False) -> Adapted:
         if is_code:
             out.append(chunk)
             continue
-        chunk = _INLINE.sub(lambda m: _inline(m, dollar_math), chunk)
-        out.append(_blocks(chunk, changed) if answer else chunk)
+        chunk = _blocks(chunk, changed) if answer else chunk
+        out.append(_INLINE.sub(lambda m: _inline(m, dollar_math), chunk))
     return Adapted("\n".join(out).strip("\n"), tuple(changed))
 
 
@@ -120,7 +120,7 @@ def _blocks(text: str, changed: list[str]) -> str:
     for line in lines:
         previous = out[-1] if out else ""
         if _SETEXT.match(line) and previous.strip() and not _BREAK.match(previous):
-            out[-1] = "### " + previous.strip()
+            out[-1] = _bold(previous.strip())
             continue
         if _BREAK.match(line):
             changed.append("a thematic break (---) inside an answer")
@@ -128,6 +128,12 @@ def _blocks(text: str, changed: list[str]) -> str:
             continue
         heading = _ATX.match(line)
         if heading:
-            line = "###" + line[heading.end() :]
+            line = _bold(heading.group("text"))
+            changed.append("a heading inside an answer, written as a bold line")
         out.append(line)
     return "\n".join(out)
+
+
+def _bold(text: str) -> str:
+    """A heading's text as a bold line: a heading would end the item it stands in."""
+    return f"**{text.strip()}**" if text.strip() else ""
