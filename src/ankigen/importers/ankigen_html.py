@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 
 from ankigen.importers.html_tree import Element
+from ankigen.syntax import cloze
 
 #: The gap drawn where cloze ``n`` hides its text: ``{[\ldots]}`` or ``{[\text{hint}]}``.
 _GAP = re.compile(r"\{\[(?:\\ldots|\\text\{((?:[^{}\\]|\\.)*)\})\]\}")
-_OPENER = re.compile(r"\{\{c(\d+)::")
 _UNESCAPE = re.compile(r"\\(.)")
 
 
@@ -31,7 +31,7 @@ def formula_markdown(element: Element) -> str:
 
 def clozed_formula(element: Element) -> str | None:
     """The TeX, cloze markers back in place, of a ``<span class="ag-mc">``; None if unreadable."""
-    numbers = [int(n) for n in _OPENER.findall(_direct_text(element))]
+    numbers = cloze.ordinals(_direct_text(element))
     images = [c for c in element.children if isinstance(c, Element) and c.tag == "img"]
     whole = next(
         (c for c in element.children if isinstance(c, Element) and "ag-mc-all" in c.classes()),
@@ -56,6 +56,16 @@ def clozed_formula(element: Element) -> str | None:
         return None
     body = " ".join(tex.split())
     return f"$${body}$$" if "ag-display" in whole_image.classes() else f"${body}$"
+
+
+def spaced_cloze(number: int, text: str, hint: str | None = None) -> str:
+    """Cloze ``number`` around ``text``, a space before ``}}`` where the text ends in ``}``.
+
+    Anki would read TeX's own closing brace and the marker's ``}}`` together.
+    """
+    if hint:
+        return cloze.written(number, text, hint + " " if hint.endswith("}") else hint)
+    return cloze.written(number, text + " " if text.endswith("}") else text)
 
 
 def _direct_text(element: Element) -> str:
@@ -90,10 +100,7 @@ def _with_markers(tex: str, regions: list[tuple[int, int, int, str | None]]) -> 
         if start < position:
             return None
         text = tex[start:end]
-        # Anki needs a space between TeX's own closing brace and the marker's "}}".
-        closing = " }}" if text.endswith("}") else "}}"
-        marker = f"{{{{c{number}::{text}" + (f"::{hint}" if hint else "") + closing
-        parts += [tex[position:start], marker]
+        parts += [tex[position:start], spaced_cloze(number, text, hint)]
         position = end
     parts.append(tex[position:])
     return "".join(parts)

@@ -16,6 +16,7 @@ import tomllib
 from pathlib import Path
 
 from ankigen.errors import UsageError
+from ankigen.importers.ankigen_html import spaced_cloze
 from ankigen.importers.model import ImportedDeck, ImportResult, Origin
 from ankigen.importers.text_source import (
     Collector,
@@ -106,9 +107,7 @@ def _clozes(text: str, where: Origin, found: Collector) -> str:
     def deletion(match: re.Match[str]) -> str:
         nonlocal number
         number += 1
-        inner = match.group(1)
-        closing = " }}" if inner.endswith("}") else "}}"
-        return f"{{{{c{number}::{inner}{closing}"
+        return spaced_cloze(number, match.group(1))
 
     parts = re.split(r"(`+[^`]*`+)", text)
     converted = "".join(p if p.startswith("`") else _DELETION.sub(deletion, p) for p in parts)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ankigen.syntax import cloze
+
 #: A hard line break while a paragraph is assembled (control characters are removed from text).
 BREAK = "\x01"
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -21,7 +23,7 @@ _MATH = re.compile(
     re.DOTALL,
 )
 _SOUND = re.compile(r"\[sound:[^\]]*\]")
-_CLOZE_PARTS = re.compile(r"\{\{c\d+::|::|\}\}")
+_CLOZE_PARTS = re.compile(cloze.OPENER.pattern + r"|::|\}\}", re.IGNORECASE)
 _SPECIAL = re.compile(r"([\\`*_\[\]<>$~&|])")
 _ASCII_SPACE = " \t\n\r\f"
 _SPACE = re.compile(r"[ \t\n\r\f]+")

@@ -19,6 +19,7 @@ from ankigen.importers.model import ImportedDeck, ImportedItem, Origin
 from ankigen.importers.sections import place_ankigen_items
 from ankigen.package.release import is_release_tag
 from ankigen.parse.slug import slugify
+from ankigen.syntax import cloze
 
 _ANKIGEN = {"ankigen Reveal": ("Question", "Answer"), "ankigen Cloze": ("Text", "Extra")}
 
@@ -111,21 +112,21 @@ def _read_note(
     answer = field_to_markdown(fields[1], media=media)
     for converted in (question, answer):
         problems += [origin.lost(what) for what in converted.lost]
-    cloze = schema.is_cloze
+    is_cloze = schema.is_cloze
     if not question.markdown.strip():
         problems.append(origin.lost("a note with an empty first field (no card to make)"))
         return _Note(None, (), ours)
-    if not cloze and not answer.markdown.strip():
+    if not is_cloze and not answer.markdown.strip():
         problems.append(origin.lost("a note with an empty answer (ankigen needs one)"))
         return _Note(None, (), ours)
-    if cloze and "{{c" not in question.markdown:
+    if is_cloze and not cloze.has_cloze(question.markdown):
         problems.append(origin.lost("a cloze note without a cloze in its text"))
         return _Note(None, (), ours)
     item = ImportedItem(
         question=question.markdown,
         answer=answer.markdown,
         origin=origin,
-        cloze=cloze,
+        cloze=is_cloze,
         tags=tuple(t for t in note.tags if not is_release_tag(t)),
         guid=note.guid,
         callout=_context_callout(question, note.tags) if ours else None,

@@ -26,6 +26,7 @@ from ankigen.importers.text_source import (
     source_root,
 )
 from ankigen.parse.slug import slugify
+from ankigen.syntax import cloze
 
 #: The fields of Anki's stock note types, by the name Obsidian_to_Anki gives them.
 FIELDS = {
@@ -90,7 +91,7 @@ def _read_file(path: Path, found: Collector) -> tuple[str | None, tuple[str, ...
             continue
         for match in _INLINE.finditer(line):
             _inline(origin(path, index + 1), match, found)
-        pair = None if _INLINE.search(line) or "{{c" in line else _PAIR.match(line)
+        pair = None if _INLINE.search(line) or cloze.has_cloze(line) else _PAIR.match(line)
         if pair:
             found.add(origin(path, index + 1), pair["front"], pair["back"], dollar_math=True)
         index += 1

@@ -10,7 +10,6 @@ the structure, the rest to the item's metadata.
 from __future__ import annotations
 
 import json
-import re
 
 from ankigen.diagnostics import Diagnostic
 from ankigen.importers.markdown_text import text_to_markdown
@@ -18,9 +17,9 @@ from ankigen.importers.model import ImportedDeck, ImportedItem
 from ankigen.parse.freeze import note_guid
 from ankigen.parse.metadata import encode_guid
 from ankigen.parse.slug import slugify
+from ankigen.syntax import cloze
 
 _ID_WORDS = 6
-_CLOZE_OPENER = re.compile(r"\{\{c\d+::")
 _ID_LENGTH = 48
 
 
@@ -155,7 +154,7 @@ def _writable(tag: str) -> bool:
 
 def _unique_id(item: ImportedItem, taken: set[str]) -> str:
     """An id from the question's first words, unique in the deck (``-2``, ``-3``... after it)."""
-    words = slugify(_CLOZE_OPENER.sub(" ", item.question)).split("-")[:_ID_WORDS]
+    words = slugify(cloze.OPENER.sub(" ", item.question)).split("-")[:_ID_WORDS]
     base = "-".join(words)[:_ID_LENGTH].strip("-") or "item"
     candidate, number = base, 2
     while candidate in taken:
