@@ -9,13 +9,18 @@ a gap) is its TeX with the cloze markers put back where the gaps stand.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from ankigen.importers.html_tree import Element
 from ankigen.syntax import cloze
 
-#: The gap drawn where cloze ``n`` hides its text: ``{[\ldots]}`` or ``{[\text{hint}]}``.
-_GAP = re.compile(r"\{\[(?:\\ldots|\\text\{((?:[^{}\\]|\\.)*)\})\]\}")
+#: The gap where cloze ``n`` hides its text: ``{[\ldots]}`` or ``{[\text{hint}]}`` in an
+#: image's TeX; ``\class{cloze}{[\ldots]}`` (or ``[\text{hint}]``, ``[TeX hint]``) for MathJax.
+_GAP = re.compile(
+    r"(?:\\class\{cloze\})?\{\[(?:\\ldots|\\text\{((?:[^{}\\]|\\.)*)\}|([^\[\]]*))\]\}"
+)
 _UNESCAPE = re.compile(r"\\(.)")
+_DELIMITERS = {"\\(": ("\\)", False), "\\[": ("\\]", True)}
 
 
 def is_formula_image(element: Element) -> bool:
@@ -30,24 +35,28 @@ def formula_markdown(element: Element) -> str:
 
 
 def clozed_formula(element: Element) -> str | None:
-    """The TeX, cloze markers back in place, of a ``<span class="ag-mc">``; None if unreadable."""
+    """The TeX, cloze markers back in place, of a ``<span class="ag-mc">``; None if unreadable.
+
+    Its children are, per cloze number, the marker around two formulas (the
+    whole, and the whole with that number's part behind a gap), then a
+    ``<span class="ag-mc-all">`` with the whole. A formula is an image
+    (``<img class="ag-math">``, TeX in its alt text) or, in mathjax mode, a
+    ``<span class="ag-mf">`` holding ``\\(…\\)``.
+    """
     numbers = cloze.ordinals(_direct_text(element))
-    images = [c for c in element.children if isinstance(c, Element) and c.tag == "img"]
-    whole = next(
+    formulas = [f for c in element.children if (f := _formula(c)) is not None]
+    whole_span = next(
         (c for c in element.children if isinstance(c, Element) and "ag-mc-all" in c.classes()),
         None,
     )
-    whole_image = (
-        None
-        if whole is None
-        else next((c for c in whole.children if isinstance(c, Element) and c.tag == "img"), None)
-    )
-    if whole_image is None or len(images) != 2 * len(numbers) or not numbers:
+    wholes = [] if whole_span is None else [_formula(c) for c in whole_span.children]
+    whole = next((f for f in wholes if f is not None), None)
+    if whole is None or len(formulas) != 2 * len(numbers) or not numbers:
         return None
-    back = whole_image.attrs.get("alt", "")
+    back, display = whole
     regions: list[tuple[int, int, int, str | None]] = []
     for index, number in enumerate(numbers):
-        found = _gaps(back, images[2 * index + 1].attrs.get("alt", ""))
+        found = _gaps(back, formulas[2 * index + 1][0])
         if found is None:
             return None
         regions += [(start, end, number, hint) for start, end, hint in found]
@@ -55,7 +64,21 @@ def clozed_formula(element: Element) -> str | None:
     if tex is None:
         return None
     body = " ".join(tex.split())
-    return f"$${body}$$" if "ag-display" in whole_image.classes() else f"${body}$"
+    return f"$${body}$$" if display else f"${body}$"
+
+
+def _formula(node: Element | str) -> tuple[str, bool] | None:
+    """A formula ankigen wrote, as (TeX, display): an ``ag-math`` image or an ``ag-mf`` span."""
+    if isinstance(node, str):
+        return None
+    if is_formula_image(node):
+        return node.attrs.get("alt", ""), "ag-display" in node.classes()
+    if node.tag == "span" and "ag-mf" in node.classes():
+        text = node.text().strip()
+        closing, display = _DELIMITERS.get(text[:2], ("", False))
+        if closing and text.endswith(closing):
+            return text[2 : -len(closing)], display
+    return None
 
 
 def spaced_cloze(number: int, text: str, hint: str | None = None) -> str:
@@ -74,20 +97,25 @@ def _direct_text(element: Element) -> str:
 
 def _gaps(back: str, front: str) -> list[tuple[int, int, str | None]] | None:
     """Where ``front`` (``back`` with gaps) hides text of ``back``: (start, end, hint)."""
-    pieces = _GAP.split(front)
-    # split() interleaves the hint groups: text, hint, text, hint, ..., text.
-    texts, hints = pieces[0::2], pieces[1::2]
-    if len(texts) < 2 or not back.startswith(texts[0]):
+    gaps = list(_GAP.finditer(front))
+    if not gaps:
+        return None
+    texts = [front[: gaps[0].start()]]
+    texts += [front[a.end() : b.start()] for a, b in pairwise(gaps)]
+    texts.append(front[gaps[-1].end() :])
+    if not back.startswith(texts[0]):
         return None
     found = []
     position = len(texts[0])
-    for index, hint in enumerate(hints):
+    for index, gap in enumerate(gaps):
         following = texts[index + 1]
-        last = index == len(hints) - 1
+        last = index == len(gaps) - 1
         end = len(back) - len(following) if last else back.find(following, position + 1)
         if end <= position or (last and not back.endswith(following)):
             return None
-        found.append((position, end, None if hint is None else _UNESCAPE.sub(r"\1", hint)))
+        text_hint, tex_hint = gap.group(1), gap.group(2)
+        hint = _UNESCAPE.sub(r"\1", text_hint) if text_hint is not None else tex_hint or None
+        found.append((position, end, hint))
         position = end + len(following)
     return found
 

@@ -31,6 +31,8 @@ class _Note:
     item: ImportedItem | None
     images: tuple[str, ...]
     ours: bool
+    #: Whether ankigen drew the note's formulas as images (the deck was built in image mode).
+    drawn: bool = False
 
 
 def notes_to_decks(
@@ -70,13 +72,13 @@ def _deck(
             problems.append(Origin(source, 1).lost(f"image '{image}' (not in the package)"))
         else:
             files.append((image, data))
-    formulas = any(n.ours and "$" in (n.item.question + n.item.answer) for n in notes if n.item)
+    drawn = any(n.drawn for n in notes)
     return ImportedDeck(
         name=name,
         stem=_stem(name, stems),
         items=tuple(placed),
         source=source,
-        math="image" if formulas else "mathjax",
+        math="image" if drawn else "mathjax",
         prompts=prompts,
         media=tuple(files),
     )
@@ -132,7 +134,8 @@ def _read_note(
         callout=_context_callout(question, note.tags) if ours else None,
         section=_context_section(question, note.tags) if ours else None,
     )
-    return _Note(item, (*question.images, *answer.images), ours)
+    drawn = ours and any('class="ag-math' in field for field in note.fields)
+    return _Note(item, (*question.images, *answer.images), ours, drawn)
 
 
 _CALLOUT_KINDS = ("recall", "formula", "note")
