@@ -308,3 +308,13 @@ def _add_author_commands() -> None:
 
 
 _add_author_commands()
+
+
+def _add_import_command() -> None:
+    """``import`` lives in ``ankigen.cli_import``."""
+    from ankigen.cli_import import import_command
+
+    main.add_command(import_command)
+
+
+_add_import_command()

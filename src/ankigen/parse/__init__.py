@@ -302,12 +302,16 @@ def _front_matter(tokens: Sequence[Token], sink: Sink) -> FrontMatter:
 
 
 def _duplicate_guids(items: list[Item], sink: Sink) -> None:
-    first_line: dict[str, int] = {}
+    first: dict[str, Item] = {}
     for item in items:
-        earlier = first_line.setdefault(item.guid, item.line)
+        earlier_item = first.setdefault(item.guid, item)
+        earlier = earlier_item.line
         if earlier == item.line:
             continue
-        how = f"id '{item.note_id}'" if item.note_id else "question"
+        if item.note_id and item.note_id != earlier_item.note_id:
+            how = f"guid '{item.guid}'"  # an explicit `guid:` (an imported deck's)
+        else:
+            how = f"id '{item.note_id}'" if item.note_id else "question"
         for line, other in ((earlier, item.line), (item.line, earlier)):
             sink.error(
                 line,

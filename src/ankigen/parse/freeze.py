@@ -142,7 +142,8 @@ def _freeze(
         line=draft.line,
         front=question,
         back=answer,
-        guid=note_guid(key, draft.metadata.note_id, draft.question_source, draft.kind),
+        guid=draft.metadata.guid
+        or note_guid(key, draft.metadata.note_id, draft.question_source, draft.kind),
         note_id=draft.metadata.note_id,
         tags=tags,
         subdeck=None,

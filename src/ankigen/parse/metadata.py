@@ -1,26 +1,47 @@
-"""Per-item metadata comments: ``<!-- id: why-sync; tags: sync core -->``."""
+"""Per-item metadata comments: ``<!-- id: why-sync; tags: sync core; guid: Lx=a?fAjcf -->``.
+
+``guid`` (an extension for imported decks) gives the note the GUID it had in
+another deck, so re-importing the built deck updates that note in place. It
+is written percent-encoded wherever a character could end the comment or the
+field (``%``, ``;``, ``-``, ``<``, ``>``, white space, anything outside
+printable ASCII): :func:`encode_guid` writes it, the reader decodes it.
+"""
 
 from __future__ import annotations
 
 import difflib
 import re
 from dataclasses import dataclass
+from urllib.parse import quote, unquote
 
 from ankigen.diagnostics import Sink
 from ankigen.syntax import tags as tags_syntax
 
 _COMMENT = re.compile(r"^<!--(.*?)-->\s*$", re.DOTALL)
 _FIELD = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*:(.*)$", re.DOTALL)
-_KEYS = ("id", "tags")
+_KEYS = ("id", "tags", "guid")
 _ID = re.compile(r"^[^\s]+$")
 
 
 @dataclass(frozen=True)
 class Metadata:
-    """What a metadata comment sets: the stable id and extra tags."""
+    """What a metadata comment sets: the stable id, extra tags and an explicit GUID."""
 
     note_id: str | None = None
     tags: tuple[str, ...] = ()
+    #: The note's GUID as another deck gave it (decoded), or None: derived from key and id.
+    guid: str | None = None
+
+
+#: Characters a GUID keeps as written in a comment; the rest are percent-encoded.
+_GUID_SAFE = "!#$&()*+,./:=?@[]^_`{|}~'\"\\"
+_GUID_MAX = 200
+
+
+def encode_guid(guid: str) -> str:
+    """``guid`` as written in a metadata comment (``;``, ``-``, ``%``... percent-encoded)."""
+    # quote() never encodes "-", but "--" would end the comment.
+    return quote(guid, safe=_GUID_SAFE).replace("-", "%2D")
 
 
 def is_comment(html: str) -> bool:
@@ -59,7 +80,7 @@ def parse_comment(html: str, line: int, sink: Sink, column: int = 0) -> Metadata
         return None
     unknown = sorted(set(fields) - set(_KEYS))
     if unknown:
-        message = f"unknown metadata field '{unknown[0]}' (known: id, tags)"
+        message = f"unknown metadata field '{unknown[0]}' (known: id, tags, guid)"
         sink.error(line, message, code="AG131")
         return None
     note_id = fields.get("id")
@@ -73,7 +94,16 @@ def parse_comment(html: str, line: int, sink: Sink, column: int = 0) -> Metadata
         _report_reserved(html, tag, line, column, sink)
     if reserved:
         return None
-    return Metadata(note_id or None, tags)
+    written = fields.get("guid")
+    guid = None if written is None else _decode_guid(written)
+    if written is not None and guid is None:
+        message = (
+            f"metadata guid '{written}' must be one word of at most {_GUID_MAX} printable "
+            "characters (no space), percent-encoded where it holds ';', '-', '%' or white space"
+        )
+        sink.error(line, message, column=column, code="AG138")
+        return None
+    return Metadata(note_id or None, tags, guid)
 
 
 def _report_reserved(html: str, tag: str, line: int, column: int, sink: Sink) -> None:
@@ -85,3 +115,16 @@ def _report_reserved(html: str, tag: str, line: int, column: int, sink: Sink) ->
     at = offset - line_start + column if column else 0
     message = tags_syntax.reserved_message(tag)
     sink.error(line + html.count("\n", 0, offset), message, column=at, code=tags_syntax.RESERVED)
+
+
+def _decode_guid(written: str) -> str | None:
+    """The GUID a ``guid`` field writes, or None when it writes none."""
+    if not _ID.match(written):
+        return None
+    try:
+        guid = unquote(written, errors="strict")
+    except UnicodeDecodeError:
+        return None
+    if len(guid) > _GUID_MAX or not guid.isprintable() or " " in guid:
+        return None
+    return guid

@@ -1,0 +1,86 @@
+"""``ankigen import``: read another tool's source or an ``.apkg``, write content files.
+
+The pipeline: read the source into decks (``ankigen.importers``), write one
+content file per deck into the output folder with the media its items show,
+then parse each written file as a build would, so that what the import
+wrote and could not carry over is reported together. Nothing is
+overwritten: an existing content file is a usage error, an existing media
+file with other bytes is kept and reported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ankigen.diagnostics import Diagnostic, sort_diagnostics, warning
+from ankigen.errors import UsageError
+from ankigen.importers.formats import default_format, reader
+from ankigen.importers.model import ImportedDeck
+from ankigen.importers.package_media import is_plain_name
+from ankigen.importers.writer import content_file
+from ankigen.model import ClaimLevel
+from ankigen.parse import parse_file
+from ankigen.paths import display_path
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """What an import wrote, what it guessed, and every problem (import and parse)."""
+
+    files: tuple[Path, ...]
+    media: tuple[Path, ...]
+    items: int
+    notes: int
+    diagnostics: tuple[Diagnostic, ...]
+    guessed: str | None
+
+
+def run_import(source: Path, out: Path, source_format: str | None = None) -> ImportReport:
+    """Import ``source`` (``source_format``: a ``--from`` value; None: by its name) into ``out``."""
+    if not source.exists():
+        raise UsageError(f"{source}: no such file or folder")
+    result = reader(source_format or default_format(source))(source)
+    targets = [out / f"{deck.stem}.md" for deck in result.decks]
+    existing = [str(t) for t in targets if t.exists()]
+    if existing:
+        raise UsageError(
+            f"{', '.join(existing)} already exists: import into another --out folder, "
+            "or move the file away first"
+        )
+    out.mkdir(parents=True, exist_ok=True)
+    problems = list(result.diagnostics)
+    media: list[Path] = []
+    notes = 0
+    for deck, target in zip(result.decks, targets, strict=True):
+        text, tag_problems = content_file(deck)
+        problems += tag_problems
+        target.write_text(text, encoding="utf-8")
+        media += _write_media(deck, out, problems)
+        parsed = parse_file(target, out, display_path(target), default_claims=ClaimLevel.OFF)
+        problems += parsed.diagnostics
+        notes += len(parsed.deck.items) if parsed.deck else 0
+    return ImportReport(
+        tuple(targets),
+        tuple(media),
+        sum(len(deck.items) for deck in result.decks),
+        notes,
+        tuple(sort_diagnostics(problems)),
+        result.guessed,
+    )
+
+
+def _write_media(deck: ImportedDeck, out: Path, problems: list[Diagnostic]) -> list[Path]:
+    written = []
+    for name, data in deck.media:
+        if not is_plain_name(name):  # the readers never give one; a path must stay in `out`
+            raise ValueError(f"media name {name!r} is not a plain file name")
+        target = out / name
+        if target.exists():
+            if target.read_bytes() != data:
+                message = f"media file {name} already exists with other bytes: kept as it was"
+                problems.append(warning(display_path(target), 1, message, code="AG802"))
+            continue
+        target.write_bytes(data)
+        written.append(target)
+    return written

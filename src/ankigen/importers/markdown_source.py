@@ -1,0 +1,139 @@
+"""Another tool's markdown as this format reads it, the author's words unchanged.
+
+Only syntax changes: Anki's MathJax delimiters ``\\(…\\)`` and ``\\[…\\]``
+become ``$…$`` and ``$$…$$``; a literal ``$`` (in a tool without dollar math)
+and ``==`` (this format's cloze shorthand) are escaped; inside an answer, a
+heading (which would end the item) becomes a bold line, and a thematic break
+(which would too) is dropped; both are reported. A question is one
+paragraph, so a question of several blocks is written as lines of one.
+Code spans and fenced code are never touched.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ankigen.importers.markdown_text import escape_line_start
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_INLINE = re.compile(
+    r"(?P<code>(?P<ticks>`+).*?(?<!`)(?P=ticks)(?!`))"
+    r"|\\\((?P<inline>.+?)\\\)|\\\[(?P<display>.+?)\\\]"
+    r"|(?P<dollars>\$\$?)(?P<tex>.+?)(?P=dollars)"
+    r"|(?P<escape>\\.)|(?P<dollar>\$)|(?P<mark>==)",
+    re.DOTALL,
+)
+_BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+|$)(?P<text>.*?)(?:[ \t]+#+)?[ \t]*$")
+_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+
+
+@dataclass(frozen=True)
+class Adapted:
+    """Markdown for a content file, and what had to change beyond syntax (for a warning)."""
+
+    markdown: str
+    changed: tuple[str, ...] = ()
+
+
+def adapt(text: str, *, dollar_math: bool, answer: bool = False) -> Adapted:
+    """``text`` written for this format; ``dollar_math``: the tool reads ``$…$`` as math."""
+    changed: list[str] = []
+    out: list[str] = []
+    for chunk, is_code in _chunks(text.strip("\n")):
+        if is_code:
+            out.append(chunk)
+            continue
+        chunk = _blocks(chunk, changed) if answer else chunk
+        out.append(_INLINE.sub(lambda m: _inline(m, dollar_math), chunk))
+    return Adapted("\n".join(out).strip("\n"), tuple(changed))
+
+
+def one_paragraph(markdown: str) -> Adapted:
+    """A question of several blocks as one paragraph: its blocks as lines (hard breaks)."""
+    blocks = [b for b in re.split(r"\n[ \t]*\n", markdown.strip()) if b.strip()]
+    if len(blocks) <= 1 and not _starts_block(markdown.strip()):
+        return Adapted(markdown.strip())
+    lines = []
+    for block in blocks:
+        for line in block.split("\n"):
+            stripped = line.strip()
+            if stripped and not _FENCE.match(stripped):
+                lines.append(escape_line_start(stripped))
+    return Adapted("\\\n".join(lines), ("a question of several blocks, written as one paragraph",))
+
+
+def _starts_block(text: str) -> bool:
+    return bool(escape_line_start(text) != text or _FENCE.match(text) or text.startswith("|"))
+
+
+def _chunks(text: str) -> list[tuple[str, bool]]:
+    """Text cut into fenced code blocks (True) and the rest (False), lines kept whole."""
+    chunks: list[tuple[str, bool]] = []
+    current: list[str] = []
+    fence: str | None = None
+    for line in text.split("\n"):
+        match = _FENCE.match(line)
+        if fence is None and match:
+            chunks.append(("\n".join(current), False))
+            current, fence = [line], match.group(1)[0] * len(match.group(1))
+        elif fence is not None and _closes(line, fence):
+            current.append(line)
+            chunks.append(("\n".join(current), True))
+            current, fence = [], None
+        else:
+            current.append(line)
+    chunks.append(("\n".join(current), fence is not None))
+    return [(chunk, is_code) for chunk, is_code in chunks if chunk or is_code]
+
+
+def _closes(line: str, fence: str) -> bool:
+    """True when ``line`` closes a fence opened with ``fence``."""
+    return line.strip().startswith(fence) and not line.strip().strip(fence[0])
+
+
+def _inline(match: re.Match[str], dollar_math: bool) -> str:
+    if match.group("code") or match.group("escape"):
+        return match.group(0)
+    if match.group("inline") is not None:
+        return f"${match.group('inline').strip()}$"
+    if match.group("display") is not None:
+        return f"$${match.group('display').strip()}$$"
+    if match.group("dollars"):
+        if dollar_math:
+            return match.group(0)
+        return (
+            "\\$" * len(match.group("dollars"))
+            + _INLINE.sub(lambda m: _inline(m, dollar_math), match.group("tex"))
+            + "\\$" * len(match.group("dollars"))
+        )
+    if match.group("dollar"):
+        return "\\$"
+    return "=\\="
+
+
+def _blocks(text: str, changed: list[str]) -> str:
+    """Headings that would end the item made sub-headings; thematic breaks dropped."""
+    lines = text.split("\n")
+    out: list[str] = []
+    for line in lines:
+        previous = out[-1] if out else ""
+        if _SETEXT.match(line) and previous.strip() and not _BREAK.match(previous):
+            out[-1] = _bold(previous.strip())
+            continue
+        if _BREAK.match(line):
+            changed.append("a thematic break (---) inside an answer")
+            out.append("")
+            continue
+        heading = _ATX.match(line)
+        if heading:
+            line = _bold(heading.group("text"))
+            changed.append("a heading inside an answer, written as a bold line")
+        out.append(line)
+    return "\n".join(out)
+
+
+def _bold(text: str) -> str:
+    """A heading's text as a bold line: a heading would end the item it stands in."""
+    return f"**{text.strip()}**" if text.strip() else ""

@@ -1,0 +1,65 @@
+"""Images a markdown source shows, copied next to the content file it becomes.
+
+``![alt](path)`` (and Obsidian's ``![[path]]``) naming a file below the
+source folder is read (size-limited, no symbolic link, never outside the
+folder) and written under its plain file name next to the content, the
+reference rewritten to that name; a URL is left as written (a build reports
+it); a file that is missing or outside the folder is dropped and reported.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote
+
+from ankigen.importers.package_media import is_plain_name
+
+MAX_IMAGE = 16 * 1024 * 1024
+_IMAGE = re.compile(
+    r"!\[(?P<alt>[^\]\n]*)\]\((?P<target><[^>\n]*>|[^)\s]+)(?P<title>\s+\"[^\"\n]*\")?\)"
+)
+_WIKI = re.compile(r"!\[\[(?P<target>[^\]|\n]+)(?:\|[^\]\n]*)?\]\]")
+
+
+@dataclass
+class SourceImages:
+    """The images copied so far for one deck: file name -> bytes."""
+
+    root: Path
+    files: dict[str, bytes] = field(default_factory=dict)
+
+    def rewrite(self, markdown: str, source_file: Path, lost: list[str]) -> str:
+        """``markdown`` with each local image copied and referenced by its new name."""
+
+        def image(match: re.Match[str]) -> str:
+            target = match.group("target").strip("<>")
+            name = self._copy(target, source_file, lost)
+            if name is None:
+                return "" if _is_local(target) else match.group(0)
+            return f"![{match.groupdict().get('alt') or ''}]({name})"
+
+        return _IMAGE.sub(image, _WIKI.sub(image, markdown))
+
+    def _copy(self, target: str, source_file: Path, lost: list[str]) -> str | None:
+        if not _is_local(target):
+            return None
+        path = (source_file.parent / unquote(target)).resolve()
+        root = self.root.resolve()
+        if not path.is_relative_to(root) or not path.is_file() or path.is_symlink():
+            lost.append(f"image '{target[:80]}' (no such file in the source folder)")
+            return None
+        if path.stat().st_size > MAX_IMAGE or not is_plain_name(path.name):
+            lost.append(f"image '{target[:80]}' (too big, or a name that is no plain file name)")
+            return None
+        data = path.read_bytes()
+        name, number = path.name, 2
+        while self.files.get(name, data) != data:
+            name, number = f"{path.stem}-{number}{path.suffix}", number + 1
+        self.files[name] = data
+        return name
+
+
+def _is_local(target: str) -> bool:
+    return bool(target) and ":" not in target and not target.startswith(("/", "#"))

@@ -1,0 +1,44 @@
+"""Another tool's markdown adapted to this format: syntax changes only, each one said."""
+
+from __future__ import annotations
+
+import pytest
+
+from ankigen.importers.markdown_source import adapt, one_paragraph
+
+
+@pytest.mark.parametrize(
+    ("text", "dollar_math", "expected"),
+    [
+        (r"Mass \(E = mc^2\) and \[x^2\]", False, "Mass $E = mc^2$ and $$x^2$$"),
+        ("Costs $5, a==b", False, "Costs \\$5, a=\\=b"),
+        ("Costs $x^2$ here", True, "Costs $x^2$ here"),
+        ("Kept `$x$ == y` and \\$", False, "Kept `$x$ == y` and \\$"),
+        ("```\n$ echo ==\n\\(x\\)\n```", False, "```\n$ echo ==\n\\(x\\)\n```"),
+    ],
+)
+def test_math_dollars_and_marks(text: str, dollar_math: bool, expected: str) -> None:
+    adapted = adapt(text, dollar_math=dollar_math)
+    assert (adapted.markdown, adapted.changed) == (expected, ())
+
+
+def test_what_would_end_an_answer_is_adapted_and_said() -> None:
+    adapted = adapt(
+        "First\n\n## Heading\n\n---\n\nTitle\n===\n\nLast", dollar_math=False, answer=True
+    )
+    assert adapted.markdown == "First\n\n**Heading**\n\n\n\n**Title**\n\nLast"
+    assert adapted.changed == (
+        "a heading inside an answer, written as a bold line",
+        "a thematic break (---) inside an answer",
+    )
+
+
+def test_a_question_of_several_blocks_becomes_one_paragraph() -> None:
+    adapted = one_paragraph("Front:\n\n$$x$$\n\n- a\n- b")
+    assert adapted.markdown == "Front:\\\n$$x$$\\\n\\- a\\\n\\- b"
+    assert adapted.changed == ("a question of several blocks, written as one paragraph",)
+
+
+def test_a_one_paragraph_question_is_left_as_written() -> None:
+    adapted = one_paragraph("Why\nthis?")
+    assert (adapted.markdown, adapted.changed) == ("Why\nthis?", ())

@@ -1,0 +1,105 @@
+"""``ankigen import --from FORMAT``: one small source per format, written for these tests.
+
+Each source imports into the content files in ``fixtures/<case>.golden`` (with
+the warnings, at the source's lines), which check and build; ``--from auto``
+guesses each format and says so.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ankigen.apkg import read_deck_file
+from tests.anki_support import fresh_collection, import_deck
+from tests.reliability.support import run_cli
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CASES = {
+    "ankdown": "ankdown/Optics",
+    "hashcards": "hashcards/chemistry.md",
+    "obsidian-to-anki": "obsidian/biology.md",
+    "mdanki": "mdanki/history.md",
+    "crowdanki": "crowdanki/Capitals",
+}
+
+
+def imported(source_format: str, out: Path) -> str:
+    """The warnings and every written content file, as one text to compare."""
+    result = run_cli(["import", "--from", source_format, CASES[source_format], "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    parts = [line for line in result.stderr.splitlines() if "warning" in line]
+    for path in sorted(out.glob("*.md")):
+        parts += [f"==> {path.name} <==", path.read_text("utf-8")]
+    return "\n".join(parts) + "\n"
+
+
+@pytest.mark.parametrize("source_format", sorted(CASES))
+def test_a_source_imports_as_written_in_its_golden_file(
+    source_format: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(FIXTURES)
+    actual = imported(source_format, tmp_path / "out")
+    golden = FIXTURES / f"{source_format}.golden"
+    assert actual == golden.read_text("utf-8")
+
+
+@pytest.mark.parametrize("source_format", sorted(CASES))
+def test_the_result_checks_and_builds(
+    source_format: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(FIXTURES)
+    out = tmp_path / "out"
+    imported(source_format, out)
+    check = run_cli(["check", str(out)])
+    assert check.exit_code == 0, check.output
+    build = run_cli(["build", str(out), "--out", str(tmp_path / "build")])
+    assert build.exit_code == 0, build.output
+    decks = sorted((tmp_path / "build").glob("*.apkg"))
+    notes = sum(len(read_deck_file(deck).notes) for deck in decks)
+    items = sum(p.read_text("utf-8").count("<!-- id: ") for p in out.glob("*.md"))
+    assert notes == items > 0
+    with fresh_collection() as collection:  # every item is a note in real Anki
+        assert sum(import_deck(collection, deck).new for deck in decks) == items
+        assert collection.note_count() == items
+
+
+@pytest.mark.parametrize("source_format", sorted(CASES))
+def test_auto_guesses_the_format_and_says_so(
+    source_format: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(FIXTURES)
+    result = run_cli(["import", CASES[source_format], "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert f"Guessed the source format: {source_format} (" in result.stderr
+
+
+def test_ankdown_notes_keep_the_guid_ankdown_gave_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ankdown: simple_hash("Optics/lenses.md0"), an MD5 modulo 2^63, computed here independently.
+    import hashlib
+
+    monkeypatch.chdir(FIXTURES)
+    text = imported("ankdown", tmp_path / "out")
+    expected = int(hashlib.md5(b"Optics/lenses.md0").hexdigest(), 16) % (1 << 63)
+    assert f"guid: {expected} -->" in text
+
+
+def test_a_source_in_no_known_format_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "notes.md").write_text("Just prose.\n", "utf-8")
+    result = run_cli(["import", str(tmp_path / "notes.md"), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert "cannot tell its format; name it with --from" in result.output
+
+
+def test_an_ankdown_file_with_tex_in_dollars_is_read_with_dollar_math(tmp_path: Path) -> None:
+    deck = tmp_path / "Algebra"
+    deck.mkdir()
+    (deck / "squares.md").write_text("What is $(a+b)^2$?\n\n%\n\n$a^2 + 2ab + b^2$\n", "utf-8")
+    out = tmp_path / "out"
+    result = run_cli(["import", "--from", "ankdown", str(deck), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "'$…$' read as math (ankdown's 'dollar' option)" in result.stderr
+    assert "What is $(a+b)^2$? ::: $a^2 + 2ab + b^2$\n" in (out / "algebra.md").read_text("utf-8")
