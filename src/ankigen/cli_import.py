@@ -44,8 +44,8 @@ def import_command(source: Path, source_format: str | None, out: Path) -> None:
       ankigen import "Cell biology.apkg"            # into content/
       ankigen import --from ankdown ~/Flashcards/Optics --out content/optics
 
-    Each format, with a worked example: docs/import.md; the content format:
-    docs/format.md in the ankigen sources.
+    Each format, with a worked example: docs/import.md in the ankigen sources.
+    The whole content format: ankigen guide.
     """
     from ankigen.commands.import_ import run_import
 
