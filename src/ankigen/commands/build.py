@@ -23,7 +23,12 @@ from ankigen.commands.discover import discover
 from ankigen.commands.guards import key_collisions, outside_root
 from ankigen.commands.plan import Plan, deck_keys, plan_deck
 from ankigen.commands.publish import publish, stamp_of, write_staged
-from ankigen.commands.release import compare_staged, settings_files, staging
+from ankigen.commands.release import (
+    compare_staged,
+    keep_released_guids,
+    settings_files,
+    staging,
+)
 from ankigen.commands.reuse import check_source, parse_source
 from ankigen.commands.unread import unread_files
 from ankigen.diagnostics import Diagnostic, sort_diagnostics, strictly
@@ -149,6 +154,8 @@ def _package(
     diffs: list[DeckDiff] = []
     with staging(options.out_dir) as stage:
         clock.learn(path for r in rendered for path in r.sources)
+        if options.against is not None:
+            rendered = keep_released_guids(rendered, options.against)
         staged = [(r, write_staged(r, stage, clock, cache)) for r in rendered]
         if options.against is not None:
             diffs, problems = compare_staged(staged, options.against)
