@@ -272,7 +272,10 @@ def _front_matter(tokens: Sequence[Token], sink: Sink) -> FrontMatter:
 def _duplicate_guids(items: list[Item], sink: Sink) -> None:
     first_line: dict[str, int] = {}
     for item in items:
-        earlier = first_line.setdefault(item.guid, item.line)
+        # By id, not GUID: a reveal and a cloze item with one id have two GUIDs
+        # (a cloze's holds its kind) but are still one id twice.
+        key = "id:" + unicodedata.normalize("NFC", item.note_id) if item.note_id else item.guid
+        earlier = first_line.setdefault(key, item.line)
         if earlier == item.line:
             continue
         how = f"id '{item.note_id}'" if item.note_id else "question"
