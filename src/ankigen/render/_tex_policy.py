@@ -70,7 +70,7 @@ def refused_command(tex: str, *, mathjax: bool) -> str | None:
         if mathjax and word[1:] not in _tex_allowlist.COMMANDS:
             return (
                 f"{token} is not a command ankigen passes to MathJax (math: mathjax "
-                "allows the math commands listed in docs/format.md): use a standard "
+                "allows the math commands listed by 'ankigen guide 16'): use a standard "
                 "command, or math: image"
             )
     if mathjax:
