@@ -7,7 +7,11 @@ test says so.
 
 from __future__ import annotations
 
+import os
+import pty
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -107,3 +111,31 @@ def test_the_sample_deck_of_init_points_at_the_guide(tmp_path: Path) -> None:
     sample = (tmp_path / "d" / "content" / "d.md").read_text("utf-8")
     assert "`ankigen guide` prints the whole format" in sample
     assert "docs/format.md" not in sample
+
+
+def test_on_a_terminal_the_guide_goes_through_the_pager(tmp_path: Path) -> None:
+    """In a real pseudo-terminal, ``$PAGER`` shows the text (here: a pager that marks lines)."""
+    leader, follower = pty.openpty()
+    env = {**os.environ, "PAGER": "sed s/^/PAGED:/", "PYTHONPATH": str(ROOT / "src")}
+    with subprocess.Popen(
+        [sys.executable, "-m", "ankigen", "guide", "13.2"],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        env=env,
+        cwd=tmp_path,
+    ) as child:
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the terminal closed: the child has ended
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        assert child.wait(timeout=60) == 0
+    os.close(leader)
+    shown = b"".join(chunks).decode("utf-8").replace("\r\n", "\n")
+    assert "PAGED:### 13.2 Diagnostic codes" in shown

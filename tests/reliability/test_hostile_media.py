@@ -51,7 +51,7 @@ def test_oversized_image_is_refused_without_reading_it(project: Path, size: int)
         tracemalloc.stop()
     assert result.exit_code == 1, result.output
     assert result.stderr.splitlines()[0] == (
-        "content/deck.md:5: image 'big.png' is larger than the 20 MB limit for images; "
+        "content/deck.md:5:31: image 'big.png' is larger than the 20 MB limit for images; "
         "shrink or compress it (the limit cannot be raised)"
     )
     assert peak < MAX_IMAGE_BYTES // 2, f"the build held {peak} bytes at once"

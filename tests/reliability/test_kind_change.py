@@ -6,7 +6,9 @@ options and with "merge note types" alike, and keeps the old reveal note,
 which ``ankigen diff`` reports as removed. Both releases are built by the
 build command of the workflow ``ankigen init`` writes: the first against an
 empty folder (no earlier release to download), the second ``--against`` the
-first, which passes. Every reveal note keeps the GUID of earlier versions.
+first, which passes. Every reveal note keeps the GUID of earlier versions, and a
+cloze note released before cloze GUIDs held their kind keeps its GUID in a
+release built ``--against`` that one.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from __future__ import annotations
 import json
 import shlex
 import shutil
+import sqlite3
+import zipfile
 from pathlib import Path
 
 import genanki
@@ -104,3 +108,53 @@ def test_a_reveal_note_keeps_the_guid_of_earlier_versions(project: Path) -> None
     run = run_cli(["diff", str(old), str(old), "--format", "json"])
     (note,) = json.loads(run.stdout)["unchanged"]
     assert note["guid"] == genanki.guid_for("kinds", "id", "joint")
+
+
+def _as_released_before_the_rule(apkg: Path, out: Path, guid: str, earlier: str) -> Path:
+    """``apkg`` as a release from before cloze GUIDs held their kind: one note's GUID rewritten."""
+    out.parent.mkdir(parents=True)
+    with zipfile.ZipFile(apkg) as source, zipfile.ZipFile(out, "w") as target:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename == "collection.anki2":
+                collection = out.parent / "collection.anki2"
+                collection.write_bytes(data)
+                with sqlite3.connect(collection) as db:
+                    db.execute("update notes set guid = ? where guid = ?", (earlier, guid))
+                data = collection.read_bytes()
+                collection.unlink()
+            target.writestr(info, data)
+    return out
+
+
+@pytest.mark.parametrize("merge_note_types", [False, True], ids=["default", "merge-note-types"])
+def test_a_cloze_note_released_before_the_rule_keeps_its_guid(
+    project: Path, monkeypatch: pytest.MonkeyPatch, merge_note_types: bool
+) -> None:
+    """Built --against a release whose cloze note has the id-only GUID, the note keeps it."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    built, _, _ = _build(project, CLOZE, "v1")
+    listed = json.loads(run_cli(["diff", str(built), str(built), "--format", "json"]).stdout)
+    guid = listed["unchanged"][0]["guid"]
+    earlier = genanki.guid_for("kinds", "id", "joint")
+    assert guid != earlier
+    old = _as_released_before_the_rule(built, project / "old" / "kinds.apkg", guid, earlier)
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700003600")
+    edited = CLOZE.replace("joins sister", "holds together sister")
+    new, output, status = _build(project, edited, "v2", "--against", str(old))
+    assert status == 0, output
+    predicted = json.loads(run_cli(["diff", str(old), str(new), "--format", "json"]).stdout)
+    assert predicted["counts"] == {
+        "added": 0,
+        "updated": 1,
+        "unchanged": 0,
+        "removed": 0,
+        "not_applied": 0,
+    }
+    with fresh_collection() as col:
+        import_release(col, old, merge_note_types=merge_note_types)
+        log = import_release(col, new, merge_note_types=merge_note_types)
+        assert (len(log.new), len(log.updated), len(log.conflicting)) == (0, 1, 0)
+        (nid,) = col.find_notes("")
+        assert "holds together" in col.get_note(nid).fields[0]

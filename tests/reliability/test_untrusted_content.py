@@ -284,7 +284,7 @@ def test_figure_ids_cannot_run_scripts_outside_the_figures_folder(
     os.symlink(tmp_path / "outside" / "evil.py", project / "figures" / "link.py")
     result = _build("--math", "mathjax")
     assert result.exit_code == 1, result.output
-    assert "content/deck.md:3: unknown figure" in result.stderr
+    assert "content/deck.md:3:12: unknown figure" in result.stderr
     assert "SENTINEL" not in result.output, "a script outside the figures folder ran"
 
 

@@ -12,7 +12,7 @@ and results).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ankigen.buildtime import BuildClock
@@ -24,7 +24,12 @@ from ankigen.commands.guards import key_collisions, outside_root
 from ankigen.commands.partial import Partial, leave_out_broken
 from ankigen.commands.plan import Plan, deck_keys, plan_deck
 from ankigen.commands.publish import publish, stamp_of, write_staged
-from ankigen.commands.release import compare_staged, settings_files, staging
+from ankigen.commands.release import (
+    compare_staged,
+    keep_released_guids,
+    settings_files,
+    staging,
+)
 from ankigen.commands.reuse import check_source, parse_source
 from ankigen.commands.unread import unread_files
 from ankigen.diagnostics import Diagnostic, sort_diagnostics, strictly
@@ -36,6 +41,7 @@ from ankigen.paths import display_path
 from ankigen.render import (
     MediaCache,
     Progress,
+    RenderedDeck,
     Rendering,
     RenderReport,
     RenderSettings,
@@ -180,8 +186,10 @@ def _package(
     written: list[PackagedDeck] = []
     diffs: list[DeckDiff] = []
     with staging(options.out_dir) as stage:
-        rendered = partial.kept
+        rendered: Sequence[RenderedDeck] = partial.kept
         clock.learn(path for r in rendered for path in r.sources)
+        if options.against is not None:
+            rendered = keep_released_guids(rendered, options.against)
         staged = [(r, write_staged(r, stage, clock, cache)) for r in rendered]
         if options.against is not None:
             diffs, problems = compare_staged(staged, options.against)

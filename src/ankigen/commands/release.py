@@ -5,7 +5,9 @@ Decks are first written to a staging folder beside their targets. With
 learners already have (``ankigen.commands.diff``): an item whose note type
 changed under the same id is an error, an edit Anki would not apply is a
 warning. Only when the whole build is clean are the staged decks renamed
-into place, so a failed build never replaces a good deck.
+into place, so a failed build never replaces a good deck. Before staging,
+:func:`keep_released_guids` lets a cloze note keep the GUID an older version
+gave it (docs/format.md 8.2).
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ from ankigen.buildtime import BuildClock
 from ankigen.commands.diff import NOT_NEWER, SCHEMA_CHANGED, TYPE_CHANGED, DeckDiff, compare
 from ankigen.diagnostics import Diagnostic, error, warning
 from ankigen.errors import UsageError
+from ankigen.model import ItemKind
 from ankigen.package import PackagedDeck
+from ankigen.parse import note_guid
 from ankigen.render import RenderedDeck
 
 
@@ -65,6 +69,41 @@ def settings_files() -> list[Path]:
     """The project settings every note is shaped by (an input of every note's time)."""
     pyproject = Path.cwd() / "pyproject.toml"
     return [pyproject] if pyproject.is_file() else []
+
+
+def keep_released_guids(rendered: Sequence[RenderedDeck], against: Path) -> list[RenderedDeck]:
+    """Each deck with its cloze notes under the GUIDs the release learners have gave them.
+
+    Earlier versions made a cloze item's GUID from the deck key and its id
+    alone, as a reveal item's still is; now a cloze item with an id mixes in
+    its kind. Where the old release holds a cloze note under the old GUID,
+    the new note takes that GUID, so that it updates in place rather than
+    arriving as a new note. A reveal note under it (the item changed kind)
+    keeps the new GUID: the cloze is then a new note, as it must be.
+    """
+    kept = []
+    for deck in rendered:
+        old = baseline_for(against, deck.deck.stem, len(rendered))
+        kept.append(deck if old is None else _keep_cloze_guids(deck, read_deck_file(old)))
+    return kept
+
+
+def _keep_cloze_guids(rendered: RenderedDeck, old: DeckFile) -> RenderedDeck:
+    deck = rendered.deck
+    items, notes = list(deck.items), list(rendered.notes)
+    for index, item in enumerate(items):
+        if item.kind is not ItemKind.CLOZE or not item.note_id or item.guid in old.notes:
+            continue
+        earlier = note_guid(deck.key, item.note_id, "", ItemKind.REVEAL)  # the old formula
+        before = old.notes.get(earlier)
+        note_type = old.note_types.get(before.note_type) if before else None
+        if note_type is not None and note_type.is_cloze and notes[index].guid == item.guid:
+            items[index] = dataclasses.replace(item, guid=earlier)
+            notes[index] = dataclasses.replace(notes[index], guid=earlier)
+    if items == list(deck.items):
+        return rendered
+    kept = dataclasses.replace(deck, items=tuple(items))
+    return dataclasses.replace(rendered, deck=kept, notes=tuple(notes))
 
 
 def compare_staged(

@@ -304,7 +304,15 @@ def _front_matter(tokens: Sequence[Token], sink: Sink) -> FrontMatter:
 def _duplicate_guids(items: list[Item], sink: Sink) -> None:
     first: dict[str, Item] = {}
     for item in items:
-        earlier_item = first.setdefault(item.guid, item)
+        # By GUID and by id: a reveal and a cloze item with one id have two GUIDs (a
+        # cloze's holds its kind) but are still one id twice; two ids may share an
+        # explicit ``guid:`` (an imported deck's).
+        keys = [item.guid]
+        if item.note_id:
+            keys.append("id:" + unicodedata.normalize("NFC", item.note_id))
+        earlier_item = next((first[key] for key in keys if key in first), item)
+        for key in keys:
+            first.setdefault(key, item)
         earlier = earlier_item.line
         if earlier == item.line:
             continue

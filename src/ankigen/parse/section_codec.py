@@ -208,7 +208,7 @@ _FIELDS: dict[type, tuple[str, ...]] = {
     ),
     Fragment: ("html", "maths", "images"),
     Math: ("tex", "display", "line", "column"),
-    ImageRef: ("target", "alt", "line"),
+    ImageRef: ("target", "alt", "line", "column"),
     CodeBlock: ("kind", "text", "line"),
     Claim: ("text", "formula", "line", "column", "required"),
     Diagnostic: ("file", "line", "message", "severity", "detail", "column", "code"),

@@ -71,7 +71,7 @@ def refused_command(tex: str, *, mathjax: bool) -> str | None:
         if mathjax and word[1:] not in _tex_allowlist.COMMANDS:
             return (
                 f"{token} is not a command ankigen passes to MathJax (the standard math "
-                f"commands listed in docs/format.md): use one of them, or {HOW_TO_DEFINE}"
+                f"commands listed by 'ankigen guide 16'): use one of them, or {HOW_TO_DEFINE}"
             )
     if mathjax:
         return _refused_environment(tex)
