@@ -167,12 +167,16 @@ def as_anki_stores(field_html: str) -> str:
     after it would become attributes. Each combining mark that follows a
     ``<``, ``=`` or ``>`` is written as a character reference first (the
     browser shows the same mark; NFC never sees one), then the field is
-    normalised, so Anki's own normalisation changes nothing.
+    normalised, so Anki's own normalisation changes nothing. Run it before
+    ``inert_hints``, which writes only ASCII and so keeps a field normalised.
     """
     if field_html.isascii():
         return field_html
     guarded = _MARKUP_THEN_MARKS.sub(_marks_as_references, field_html)
-    return unicodedata.normalize("NFC", guarded)
+    normalised = unicodedata.normalize("NFC", guarded)
+    # Content is NFC where it enters, but a character a markdown entity decoded is
+    # not: NFC turns U+212A KELVIN SIGN into "K", which could complete a command.
+    return guarded if normalised == guarded else inert_commands(normalised)
 
 
 #: Characters that may not be starters to Anki's (possibly newer) Unicode tables:

@@ -129,10 +129,12 @@ class DeckFiller:
         source = anki_markup.inert(html.escape(f"{self.deck.path.name}:{item.line}"))
         deck_name = item.subdeck or self.deck.name
         shown = tuple(sorted(self._note_sources))
+        # Every field as Anki stores it (NFC), so its normalisation changes no markup;
+        # then the hints, which Anki draws as "[hint]", made inert.
+        front, back, source = (anki_markup.as_anki_stores(v) for v in (front, back, source))
         if item.kind is ItemKind.CLOZE:
-            front = anki_markup.inert_hints(front)  # Anki draws a hint as "[hint]"
-        # Every field as Anki stores it (NFC), so its normalisation changes no markup.
-        fields = tuple(anki_markup.as_anki_stores(value) for value in (front, back, source))
+            front = anki_markup.inert_hints(front)
+        fields = (front, back, source)
         return Note(item.kind, fields, item.guid, item.tags, deck_name, item.line, shown)
 
     def _sides(self, index: int, item: Item) -> tuple[str, str]:
