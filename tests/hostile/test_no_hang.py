@@ -49,3 +49,18 @@ def test_unclosed_openers_after_the_separator_are_scanned_once() -> None:
     text = "# Answer\n\nQ ::: " + UNCLOSED * 50_000 + "\n"
     parsed = parse_text(text, Path("answer.md"), Path("."), "answer.md")
     assert [d.code for d in parsed.diagnostics] == ["AG125"]
+
+
+@pytest.mark.parametrize(
+    ("piece", "code"),
+    [
+        ("a?:::b ", "AG520"),  # each glued ":::" named its words by splitting the whole line
+        ("{c1::x}} ", "AG511"),  # each near miss counted the newlines from the token's start
+        ("{{c1::a}} :: ", "AG521"),  # the line was copied once per cloze to mask it
+    ],
+)
+def test_50000_near_misses_on_one_line_are_found_in_one_pass(piece: str, code: str) -> None:
+    text = "# Misses\n\n" + piece * 50_000 + "\n"
+    parsed = parse_text(text, Path("misses.md"), Path("."), "misses.md")
+    codes = [d.code for d in parsed.diagnostics]
+    assert codes.count(code) == 50_000, sorted(set(codes))

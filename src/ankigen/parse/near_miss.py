@@ -50,8 +50,11 @@ def near_misses(children: Sequence[Token], first_line: int, lines: Sequence[str]
     for line, tokens in _lines(children, first_line):
         for token in tokens:
             if token.type == "text" or token.type in _MATH_TYPES:
+                # Findings come in order: count the newlines once, not from 0 for each.
+                at, counted = line, 0
                 for finding in cloze.near_misses(token.content):
-                    at = line + token.content.count("\n", 0, finding.start)
+                    at += token.content.count("\n", counted, finding.start)
+                    counted = finding.start
                     found.append(locator.locate(at, finding))
         if not any(t.type == "text" and ("::" in t.content or "==" in t.content) for t in tokens):
             continue  # neither rule below could find anything on this line
@@ -90,9 +93,11 @@ def _lines(children: Sequence[Token], first_line: int) -> list[tuple[int, list[T
 def _masked(tokens: Sequence[Token]) -> str:
     """A line's text as the separator and mark rules read it: only plain text, clozes masked."""
     text = "".join(t.content if t.type == "text" else _MASK for t in tokens)
-    for start, end in cloze.spans(text):
-        text = text[:start] + _MASK * (end - start) + text[end:]
-    return text
+    pieces, kept = [], 0
+    for start, end in cloze.spans(text):  # in order: one pass, not a copy per cloze
+        pieces += [text[kept:start], _MASK * (end - start)]
+        kept = end
+    return "".join([*pieces, text[kept:]])
 
 
 class Locator:
