@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from ankigen.parse import parse_text
+from ankigen.render._notes import keep_punctuation
 from ankigen.syntax import cloze
 from tests.reliability.support import run_cli
 
@@ -80,3 +81,10 @@ def test_50000_mathjax_delimiters_on_one_line_are_placed_in_one_pass() -> None:
     parsed = parse_text(text, Path("delimiters.md"), Path("."), "delimiters.md")
     columns = [d.column for d in parsed.diagnostics if d.code == "AG600"]
     assert columns == [3 + 4 * n for n in range(50_000)]
+
+
+def test_a_formula_after_200000_opening_parentheses_is_glued_in_one_pass() -> None:
+    # A search for the run of "(" ending the text tried every place of the run.
+    before = "(" * 200_000 + "x ("
+    glued = keep_punctuation(before, "<img>", ").")
+    assert glued == ("(" * 200_000 + "x ", '<span class="ag-nowrap">(<img>).</span>', "")

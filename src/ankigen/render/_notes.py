@@ -231,7 +231,7 @@ def context_html(context: str | None) -> str:
 #: Punctuation that must not start a line after an inline formula.
 _TRAILING_PUNCTUATION = re.compile(r"[.,;:!?)\]…%]+")
 #: Punctuation that must not end a line before one.
-_OPENING_PUNCTUATION = re.compile(r"[(\[]+$")
+_OPENING_PUNCTUATION = "(["
 
 
 def keep_punctuation(before: str, formula_html: str, after: str) -> tuple[str, str, str]:
@@ -242,12 +242,13 @@ def keep_punctuation(before: str, formula_html: str, after: str) -> tuple[str, s
     never punctuation. Returns the new text before, formula HTML and text after.
     """
     closing = _TRAILING_PUNCTUATION.match(after)
-    opening = _OPENING_PUNCTUATION.search(before)
+    # The run of "(" and "[" that ends the text: a search for "[(\[]+$" would try
+    # every place of a long run (quadratic), rstrip reads it once.
+    head = before[len(before.rstrip(_OPENING_PUNCTUATION)) :]
     if after.startswith("::"):
         closing = None
-    if not formula_html or (closing is None and opening is None):
+    if not formula_html or (closing is None and not head):
         return before, formula_html, after
-    head = opening.group(0) if opening else ""
     tail = closing.group(0) if closing else ""
     glued = f'<span class="ag-nowrap">{head}{formula_html}{tail}</span>'
     return before[: len(before) - len(head)], glued, after[len(tail) :]
