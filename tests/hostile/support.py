@@ -90,6 +90,13 @@ def judged_sides(collection: Collection, apkg: Path, *, mathjax: bool) -> list[S
             note = collection.get_note(note_id)
             changed = _import_changes(written.get(note.guid, ()), tuple(note.fields))
             sides.append(Side(f"note {note.guid} on import", changed, ""))
+        # Every ordinal Anki makes, not only the cards the deck holds: Anki generates
+        # the missing ones when a note is edited or the collection is checked.
+        shipped = len(collection.find_cards(""))
+        collection.after_note_updates(list(collection.find_notes("")), mark_modified=False)
+        generated = len(collection.find_cards("")) - shipped
+        if generated:
+            sides.append(Side("deck", (f"Anki makes {generated} more cards",), ""))
         for card_id in collection.find_cards("", order="c.due, c.ord"):
             card = collection.get_card(card_id)
             modelled = _modelled_sides(card, written)
