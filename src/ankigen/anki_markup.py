@@ -94,11 +94,16 @@ def inert_hints(field_html: str) -> str:
     reads the same text; Anki's command patterns never match one), and any
     bracket command inside it made inert as in any other text.
     """
-    if "::" not in field_html:
-        return field_html  # no hint can stand in the field: the common case
+    if _MAYBE_COMMAND_HINT.search(field_html) is None:
+        return field_html  # no hint here could become a command: the common case
     return "".join(
         _inert_hint(text) if depth else text for text, depth in anki_cloze_runs(field_html)
     )
+
+
+#: What any hint that Anki's brackets would make a command holds (a superset, one
+#: scan): a command's start right after a "::", or a "[" with one after it.
+_MAYBE_COMMAND_HINT = re.compile(r"(?:::|\[)(?:sound:|anki:|/?latex|/?\$)", re.IGNORECASE)
 
 
 def _inert_hint(text: str) -> str:

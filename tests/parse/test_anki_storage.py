@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import pytest
@@ -9,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ankigen import anki_markup
-from ankigen.package.anki_cards import _tokens
+from ankigen.package.anki_cards import _tokens, cloze_ordinals, reveal_clozes
 
 MARK = "\u0338"  # COMBINING LONG SOLIDUS OVERLAY: ">" + MARK is "≯" in NFC
 
@@ -79,3 +80,22 @@ def test_the_field_is_cut_where_anki_cuts_it(field: str) -> None:
 def test_cloze_numbers_of_thousands_of_digits_are_text_not_a_traceback() -> None:
     assert anki_markup.anki_cloze_number("9" * 5000) is None
     assert anki_markup.anki_cloze_number("0" * 5000 + "7") == 7
+
+
+#: The commands Anki reads in a rendered side: sound and TTS tags, LaTeX (case-insensitive).
+_ANKI_COMMAND = re.compile(r"\[sound:|\[anki:|\[latex\]|\[\$\]|\[\$\$\]", re.IGNORECASE)
+
+
+@given(
+    st.lists(
+        st.sampled_from(["{{c1::", "{{c2::", "}}", "::", "sound:", "SOUND:", "anki:", "tts",
+                         "latex", "/latex", "]", "[", "$", "/", "x", " ", "&#36;"]),
+        max_size=14,
+    ).map("".join)
+)  # fmt: skip
+def test_no_card_of_any_ordinal_draws_a_hint_into_a_command(field: str) -> None:
+    # Text reaches the field with its own bracket commands inert (anki_markup.inert).
+    written = anki_markup.inert_hints(anki_markup.inert_commands(field))
+    for ordinal in cloze_ordinals(written):
+        front = reveal_clozes(written, ordinal, question=True)
+        assert _ANKI_COMMAND.search(front) is None, (written, front)
