@@ -61,6 +61,10 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
+
+#: A results tree as written to (and read back from) results/run.json.
+Json = dict[str, Any]
 
 PY = sys.executable
 SEED = 20240601
@@ -72,24 +76,67 @@ MEDIA_ITEMS = 2500  # items (and distinct image files) of the media bank
 # --------------------------------------------------------------------------
 
 TOPICS = [
-    "data parallelism", "tensor parallelism", "pipeline parallelism", "ring all-reduce",
-    "gradient accumulation", "mixed precision", "loss scaling", "activation checkpointing",
-    "the learning-rate warm-up", "weight decay", "the Adam optimizer", "batch normalization",
-    "layer normalization", "the attention softmax", "the KV cache", "ZeRO-2 sharding",
-    "sharded optimizer state", "the parameter server", "gradient clipping", "label smoothing",
-    "dropout", "the cosine schedule", "the linear scaling rule", "straggler workers",
-    "NCCL collectives", "the interconnect bandwidth", "the micro-batch size",
-    "the pipeline bubble", "expert parallelism", "the router load balance",
+    "data parallelism",
+    "tensor parallelism",
+    "pipeline parallelism",
+    "ring all-reduce",
+    "gradient accumulation",
+    "mixed precision",
+    "loss scaling",
+    "activation checkpointing",
+    "the learning-rate warm-up",
+    "weight decay",
+    "the Adam optimizer",
+    "batch normalization",
+    "layer normalization",
+    "the attention softmax",
+    "the KV cache",
+    "ZeRO-2 sharding",
+    "sharded optimizer state",
+    "the parameter server",
+    "gradient clipping",
+    "label smoothing",
+    "dropout",
+    "the cosine schedule",
+    "the linear scaling rule",
+    "straggler workers",
+    "NCCL collectives",
+    "the interconnect bandwidth",
+    "the micro-batch size",
+    "the pipeline bubble",
+    "expert parallelism",
+    "the router load balance",
 ]
 VERBS = [
-    "reduces", "increases", "hides", "doubles", "halves", "amortizes", "dominates",
-    "changes", "bounds", "shifts", "saturates", "stabilizes", "couples", "decouples",
+    "reduces",
+    "increases",
+    "hides",
+    "doubles",
+    "halves",
+    "amortizes",
+    "dominates",
+    "changes",
+    "bounds",
+    "shifts",
+    "saturates",
+    "stabilizes",
+    "couples",
+    "decouples",
 ]
 OBJECTS = [
-    "the step time", "peak memory", "the communication volume", "the effective batch",
-    "the gradient noise", "the number of optimizer steps", "throughput per device",
-    "the bubble fraction", "the final accuracy", "the all-reduce latency",
-    "the activation memory", "the convergence rate", "the tokens per second",
+    "the step time",
+    "peak memory",
+    "the communication volume",
+    "the effective batch",
+    "the gradient noise",
+    "the number of optimizer steps",
+    "throughput per device",
+    "the bubble fraction",
+    "the final accuracy",
+    "the all-reduce latency",
+    "the activation memory",
+    "the convergence rate",
+    "the tokens per second",
 ]
 FILLER = [
     "because every device still has to wait for the slowest one",
@@ -103,8 +150,15 @@ FILLER = [
     "but only for the forward pass; the backward pass needs the activations again",
     "while the total number of tokens seen stays exactly the same",
 ]
-CODE = ["`all_reduce`", "`torch.cuda.amp`", "`grad_accum_steps`", "`no_sync()`",
-        "`DistributedDataParallel`", "`clip_grad_norm_`", "`micro_batch`"]
+CODE = [
+    "`all_reduce`",
+    "`torch.cuda.amp`",
+    "`grad_accum_steps`",
+    "`no_sync()`",
+    "`DistributedDataParallel`",
+    "`clip_grad_norm_`",
+    "`micro_batch`",
+]
 
 
 def _inline_formula(r: random.Random, i: int) -> str:
@@ -207,8 +261,15 @@ def generate_bank(n: int, seed: int = SEED) -> Bank:
         has_inline = r.random() < 0.20
         has_display = r.random() < 0.05
         kind_roll = r.random()
-        kind = ("reveal" if kind_roll < 0.45 else "block" if kind_roll < 0.60
-                else "cloze" if kind_roll < 0.85 else "mark")
+        kind = (
+            "reveal"
+            if kind_roll < 0.45
+            else "block"
+            if kind_roll < 0.60
+            else "cloze"
+            if kind_roll < 0.85
+            else "mark"
+        )
         meta = f" <!-- id: bench-{i} -->" if r.random() < 0.30 else ""
         if has_display:
             meta = ""  # an id comment must end the item's last paragraph; keep it simple
@@ -262,10 +323,10 @@ def generate_bank(n: int, seed: int = SEED) -> Bank:
             plain = [w for w, word in enumerate(words) if re.fullmatch(r"[A-Za-z-]+", word)]
             j = r.choice(plain[1:] or plain)
             length = 1
-            while (length < 3 and j + length in plain and r.random() < 0.5):
+            while length < 3 and j + length in plain and r.random() < 0.5:
                 length += 1
-            span = " ".join(words[j:j + length])
-            rest = " ".join(words[j + length:])
+            span = " ".join(words[j : j + length])
+            rest = " ".join(words[j + length :])
             if kind == "cloze":
                 hint = "::hint" if r.random() < 0.2 else ""
                 body = f"{' '.join(words[:j])} {{{{c1::{span}{hint}}}}} {rest}"
@@ -280,12 +341,27 @@ def generate_bank(n: int, seed: int = SEED) -> Bank:
             out += [f"{front}{extra}{meta}", ""]
         if claims:
             out += ["```check", *claims, "```", ""]
-        floor.append({"cloze": kind in ("cloze", "mark"), "front": front, "back": back,
-                      "guid": f"bench-{n}-{i}"})
+        floor.append(
+            {
+                "cloze": kind in ("cloze", "mark"),
+                "front": front,
+                "back": back,
+                "guid": f"bench-{n}-{i}",
+            }
+        )
         if i % 17 == 16:
             out += ["---", "", "A line of prose between items: no card.", ""]
-    return Bank("\n".join(out) + "\n", n, inline_count, display_count, formulas, floor,
-                edit_old, edit_new, answer_old)
+    return Bank(
+        "\n".join(out) + "\n",
+        n,
+        inline_count,
+        display_count,
+        formulas,
+        floor,
+        edit_old,
+        edit_new,
+        answer_old,
+    )
 
 
 def _media_svg(i: int) -> bytes:
@@ -295,8 +371,10 @@ def _media_svg(i: int) -> bytes:
         f'<rect x="{x * 12}" y="{100 - h}" width="10" height="{h}" fill="#{r.randrange(1 << 24):06x}"/>'  # noqa: E501
         for x, h in enumerate(r.randint(5, 95) for _ in range(40))
     )
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="480" height="100">'
-            f"<title>figure {i}</title>{bars}</svg>\n").encode()
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="480" height="100">'
+        f"<title>figure {i}</title>{bars}</svg>\n"
+    ).encode()
 
 
 def write_media_bank(folder: Path, n: int) -> tuple[Path, list[dict[str, object]], list[str]]:
@@ -319,9 +397,14 @@ def write_media_bank(folder: Path, n: int) -> tuple[Path, list[dict[str, object]
         a = _sentence(r, i, r.randint(10, 20), tag=False)
         back = f"{a} ![bar chart](img/{i:05d}.svg)"
         lines += [f"{q} ::: {back}", ""]
-        notes.append({"cloze": False, "front": q, "back": back.replace(
-            f"![bar chart](img/{i:05d}.svg)", f'<img src="{i:05d}.svg">'),
-            "guid": f"media-{n}-{i}"})
+        notes.append(
+            {
+                "cloze": False,
+                "front": q,
+                "back": back.replace(f"![bar chart](img/{i:05d}.svg)", f'<img src="{i:05d}.svg">'),
+                "guid": f"media-{n}-{i}",
+            }
+        )
     bank = folder / "media.md"
     bank.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return bank, notes, media
@@ -331,7 +414,7 @@ def write_media_bank(folder: Path, n: int) -> tuple[Path, list[dict[str, object]
 # The floor: plain genanki in a subprocess
 # --------------------------------------------------------------------------
 
-FLOOR_SCRIPT = r'''
+FLOOR_SCRIPT = r"""
 import json, sys, genanki
 spec = json.load(open(sys.argv[1], encoding="utf-8"))
 basic = genanki.Model(1607392319, "floor basic",
@@ -347,16 +430,16 @@ for note in spec["notes"]:
     deck.add_note(genanki.Note(model=model, fields=[note["front"], note["back"]],
                                guid=note["guid"]))
 genanki.Package(deck, media_files=spec["media"]).write_to_file(sys.argv[2])
-'''
+"""
 
 #: markdown-it-py alone: stock CommonMark tokens of the bank, nothing else (no
 #: walk, no checks, no HTML, no package). ankigen must parse with markdown-it-py,
 #: so this is the least any build of the bank can cost on one core.
-MARKDOWN_IT_SCRIPT = r'''
+MARKDOWN_IT_SCRIPT = r"""
 import sys
 from markdown_it import MarkdownIt
 MarkdownIt("commonmark").parse(open(sys.argv[1], encoding="utf-8").read())
-'''
+"""
 
 
 # --------------------------------------------------------------------------
@@ -442,8 +525,9 @@ def measure(cmd: list[str], cwd: Path, label: str) -> tuple[Run, str]:
     rss_file = cwd / ".maxrss"
     full = [TIME, "-f", "%M", "-o", str(rss_file), *cmd] if TIME else cmd
     start = time.perf_counter()
-    proc = subprocess.Popen(full, cwd=cwd, env=ENV, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        full, cwd=cwd, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
     peak = [0, 0]
     done = threading.Event()
 
@@ -468,8 +552,14 @@ def measure(cmd: list[str], cwd: Path, label: str) -> tuple[Run, str]:
     if TIME:
         maxrss_kb = float(rss_file.read_text().split()[-1])
         rss_file.unlink()
-    run = Run(label, wall, usage.ru_utime + usage.ru_stime, maxrss_kb / 1024, peak[0] / 2**20,
-              peak[1] / 2**20)
+    run = Run(
+        label,
+        wall,
+        usage.ru_utime + usage.ru_stime,
+        maxrss_kb / 1024,
+        peak[0] / 2**20,
+        peak[1] / 2**20,
+    )
     m = re.search(r"images: (\d+) rendered, (\d+) from cache", output)
     if m:
         run.rendered, run.cached = int(m.group(1)), int(m.group(2))
@@ -485,17 +575,31 @@ def expect(run: Run, output: str, *, up_to_date: bool, drawn: int | None = None)
     would measure the wrong thing.
     """
     if run.up_to_date != up_to_date:
-        raise SystemExit(f"{run.label}: expected {'an' if up_to_date else 'no'} "
-                         f"'already up to date' build\n{output[-2000:]}")
+        raise SystemExit(
+            f"{run.label}: expected {'an' if up_to_date else 'no'} "
+            f"'already up to date' build\n{output[-2000:]}"
+        )
     if drawn is not None and run.rendered is not None and run.rendered != drawn:
-        raise SystemExit(f"{run.label}: expected {drawn} images drawn, got {run.rendered}\n"
-                         f"{output[-2000:]}")
+        raise SystemExit(
+            f"{run.label}: expected {drawn} images drawn, got {run.rendered}\n{output[-2000:]}"
+        )
     return run
 
 
 def build_cmd(bank: Path, out: Path, mode: str, figures: Path) -> list[str]:
-    return [PY, "-m", "ankigen", "build", str(bank), "--out", str(out),
-            "--math", mode, "--figures", str(figures)]
+    return [
+        PY,
+        "-m",
+        "ankigen",
+        "build",
+        str(bank),
+        "--out",
+        str(out),
+        "--math",
+        mode,
+        "--figures",
+        str(figures),
+    ]
 
 
 def median_run(runs: list[Run]) -> Run:
@@ -503,9 +607,13 @@ def median_run(runs: list[Run]) -> Run:
     if len(runs) == 1:
         return runs[0]
     first = runs[0]
-    med = Run(first.label, *(statistics.median(getattr(r, f) for r in runs)
-                             for f in ("wall_s", "cpu_s", "maxrss_mb", "tree_rss_mb",
-                                       "tree_pss_mb")))
+    med = Run(
+        first.label,
+        *(
+            statistics.median(getattr(r, f) for r in runs)
+            for f in ("wall_s", "cpu_s", "maxrss_mb", "tree_rss_mb", "tree_pss_mb")
+        ),
+    )
     med.rendered, med.cached, med.up_to_date = first.rendered, first.cached, first.up_to_date
     med.extra = {"runs": len(runs), "wall_s_all": [round(r.wall_s, 3) for r in runs]}
     return med
@@ -544,8 +652,10 @@ def ankdown_markdown(text: str) -> str:
 def write_ankdown_bank(folder: Path, notes: list[dict[str, object]]) -> Path:
     """The same notes as an ankdown file: front, ``%``, back, ``---`` per card."""
     folder.mkdir(parents=True, exist_ok=True)
-    cards = [f"{ankdown_markdown(str(n['front']))}\n\n%\n\n{ankdown_markdown(str(n['back']))}\n"
-             for n in notes]
+    cards = [
+        f"{ankdown_markdown(str(n['front']))}\n\n%\n\n{ankdown_markdown(str(n['back']))}\n"
+        for n in notes
+    ]
     (folder / "cards.md").write_text("\n---\n\n".join(cards), encoding="utf-8")
     return folder
 
@@ -557,8 +667,12 @@ def have_ankdown() -> bool:
 class Peers:
     """Measured steps for the floor and for ankdown on one bank."""
 
-    def __init__(self, folder: Path, notes: list[dict[str, object]],
-                 ankdown_notes: list[dict[str, object]] | None = None) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        notes: list[dict[str, object]],
+        ankdown_notes: list[dict[str, object]] | None = None,
+    ) -> None:
         self.folder = folder
         self.notes = notes
         self.script = folder / "floor.py"
@@ -570,13 +684,20 @@ class Peers:
         spec.write_text(json.dumps({"notes": self.notes, "media": media}), "utf-8")
 
         def step(k: int) -> Run:
-            return measure([PY, str(self.script), str(spec), str(self.folder / "floor.apkg")],
-                           self.folder, label)[0]
+            return measure(
+                [PY, str(self.script), str(spec), str(self.folder / "floor.apkg")],
+                self.folder,
+                label,
+            )[0]
+
         return step
 
     def ankdown(self, k: int) -> Run:
-        return measure([ANKDOWN, "-r", str(self.ankdown_dir), "-p",
-                        str(self.folder / "ankdown.apkg")], self.folder, "ankdown")[0]
+        return measure(
+            [ANKDOWN, "-r", str(self.ankdown_dir), "-p", str(self.folder / "ankdown.apkg")],
+            self.folder,
+            "ankdown",
+        )[0]
 
     def markdown_it(self, bank: Path) -> Step:
         """markdown-it-py's bare parse of the bank (the parser floor)."""
@@ -608,15 +729,14 @@ def warm_up(work: Path) -> None:
     src = folder / f"{STEM}.md"
     src.write_text(bank.text, encoding="utf-8")
     for mode in ("image", "mathjax"):
-        measure(build_cmd(src, folder / f"out-{mode}", mode, folder / "figures"), folder,
-                "warm-up")
+        measure(build_cmd(src, folder / f"out-{mode}", mode, folder / "figures"), folder, "warm-up")
     peers = Peers(folder, bank.floor_notes)
     for _, step in peers.steps([], "warm-up"):
         step(0)
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def bench_size(n: int, work: Path, repeat: int, image_repeat: int) -> dict[str, object]:
+def bench_size(n: int, work: Path, repeat: int, image_repeat: int) -> Json:
     bank = generate_bank(n)
     folder = work / f"bank-{n}"
     folder.mkdir(parents=True, exist_ok=True)
@@ -624,37 +744,85 @@ def bench_size(n: int, work: Path, repeat: int, image_repeat: int) -> dict[str, 
     figures.mkdir(exist_ok=True)
     src = folder / f"{STEM}.md"
     src.write_text(bank.text, encoding="utf-8")
-    print(f"\n== {n} items: {bank.inline_math_items} with inline math, "
-          f"{bank.display_math_items} with display math, "
-          f"{len(bank.text) / 1e6:.1f} MB of markdown", flush=True)
+    print(
+        f"\n== {n} items: {bank.inline_math_items} with inline math, "
+        f"{bank.display_math_items} with display math, "
+        f"{len(bank.text) / 1e6:.1f} MB of markdown",
+        flush=True,
+    )
     peers = Peers(folder, bank.floor_notes)
     out_mj, out_img = folder / "out-mathjax", folder / "out-image"
     work_rows: dict[str, dict[str, Run]] = {}
 
-    def build(out: Path, mode: str, label: str, *, cold: bool = False, up_to_date: bool = False,
-              drawn: int | None = None) -> Run:
+    def build(
+        out: Path,
+        mode: str,
+        label: str,
+        *,
+        cold: bool = False,
+        up_to_date: bool = False,
+        drawn: int | None = None,
+    ) -> Run:
         if cold:
             shutil.rmtree(out, ignore_errors=True)  # no deck, no stamp, no caches
-        return expect(*measure(build_cmd(src, out, mode, figures), folder, label),
-                      up_to_date=up_to_date, drawn=drawn)
+        return expect(
+            *measure(build_cmd(src, out, mode, figures), folder, label),
+            up_to_date=up_to_date,
+            drawn=drawn,
+        )
 
     def row(name: str, runs: dict[str, Run]) -> None:
         work_rows[name] = runs
-        shown = ", ".join(f"{tool} {r.wall_s:.2f} s (cpu {r.cpu_s:.2f}, {peak_mb(r):.0f} MB)"
-                          for tool, r in runs.items())
+        shown = ", ".join(
+            f"{tool} {r.wall_s:.2f} s (cpu {r.cpu_s:.2f}, {peak_mb(r):.0f} MB)"
+            for tool, r in runs.items()
+        )
         print(f"  {name:17s}: {shown}", flush=True)
 
-    row("start-up", interleave(repeat, [("ankigen", lambda k: measure(
-        [PY, "-m", "ankigen", "--version"], folder, "start-up")[0])]))
-    row("mathjax cold", interleave(repeat, [*peers.steps([], "floor"), (
-        "ankigen", lambda k: build(out_mj, "mathjax", "mathjax cold", cold=True)),
-        ("markdown-it", peers.markdown_it(src))]))
-    row("image cold", interleave(image_repeat, [(
-        "ankigen", lambda k: build(out_img, "image", "image cold", cold=True))]))
+    row(
+        "start-up",
+        interleave(
+            repeat,
+            [
+                (
+                    "ankigen",
+                    lambda k: measure([PY, "-m", "ankigen", "--version"], folder, "start-up")[0],
+                )
+            ],
+        ),
+    )
+    row(
+        "mathjax cold",
+        interleave(
+            repeat,
+            [
+                *peers.steps([], "floor"),
+                ("ankigen", lambda k: build(out_mj, "mathjax", "mathjax cold", cold=True)),
+                ("markdown-it", peers.markdown_it(src)),
+            ],
+        ),
+    )
+    row(
+        "image cold",
+        interleave(
+            image_repeat, [("ankigen", lambda k: build(out_img, "image", "image cold", cold=True))]
+        ),
+    )
     media = sorted(str(p) for p in (out_img / ".cache").glob("*.svg"))
     with_media = peers.steps(media, "floor-media")
-    row("up-to-date", interleave(repeat, [*with_media[:1], (
-        "ankigen", lambda k: build(out_img, "image", "up to date", up_to_date=True, drawn=0))]))
+    row(
+        "up-to-date",
+        interleave(
+            repeat,
+            [
+                *with_media[:1],
+                (
+                    "ankigen",
+                    lambda k: build(out_img, "image", "up to date", up_to_date=True, drawn=0),
+                ),
+            ],
+        ),
+    )
 
     state = {"text": bank.text}
 
@@ -674,47 +842,71 @@ def bench_size(n: int, work: Path, repeat: int, image_repeat: int) -> dict[str, 
 
     row("one-formula edit", interleave(repeat, [*with_media, ("ankigen", formula_edit)]))
     src.write_text(bank.text, encoding="utf-8")
-    return {"items": n, "inline_math_items": bank.inline_math_items,
-            "display_math_items": bank.display_math_items, "media": len(media),
-            "formulas": len(bank.formulas), "markdown_bytes": len(bank.text.encode()),
-            "work": {w: {t: asdict(r) for t, r in runs.items()} for w, runs in work_rows.items()}}
+    return {
+        "items": n,
+        "inline_math_items": bank.inline_math_items,
+        "display_math_items": bank.display_math_items,
+        "media": len(media),
+        "formulas": len(bank.formulas),
+        "markdown_bytes": len(bank.text.encode()),
+        "work": {w: {t: asdict(r) for t, r in runs.items()} for w, runs in work_rows.items()},
+    }
 
 
-def bench_media(work: Path, repeat: int) -> dict[str, object]:
+def bench_media(work: Path, repeat: int) -> Json:
     """A bank of 2,500 items, each showing its own image file (mathjax mode)."""
     folder = work / "media"
     bank, notes, media = write_media_bank(folder, MEDIA_ITEMS)
-    ankdown_notes = [{**note, "back": str(note["back"]).replace(
-        f'<img src="{i:05d}.svg">', f"![bar chart](../img/{i:05d}.svg)")}
-        for i, note in enumerate(notes)]
+    ankdown_notes = [
+        {
+            **note,
+            "back": str(note["back"]).replace(
+                f'<img src="{i:05d}.svg">', f"![bar chart](../img/{i:05d}.svg)"
+            ),
+        }
+        for i, note in enumerate(notes)
+    ]
     peers = Peers(folder, notes, ankdown_notes)
     out = folder / "out"
     print(f"\n== {MEDIA_ITEMS:,} items, one image file each", flush=True)
 
     def cold(k: int) -> Run:
         shutil.rmtree(out, ignore_errors=True)
-        return expect(*measure(build_cmd(bank, out, "mathjax", folder), folder, "media cold"),
-                      up_to_date=False)
+        return expect(
+            *measure(build_cmd(bank, out, "mathjax", folder), folder, "media cold"),
+            up_to_date=False,
+        )
 
     text = bank.read_text("utf-8")
 
     def edit(k: int) -> Run:
-        bank.write_text(text.replace(" ::: ", f" ::: {EDIT_WORDS[k % 9].capitalize()}, ", 1),
-                        "utf-8")
-        return expect(*measure(build_cmd(bank, out, "mathjax", folder), folder, "media edit"),
-                      up_to_date=False)
+        bank.write_text(
+            text.replace(" ::: ", f" ::: {EDIT_WORDS[k % 9].capitalize()}, ", 1), "utf-8"
+        )
+        return expect(
+            *measure(build_cmd(bank, out, "mathjax", folder), folder, "media edit"),
+            up_to_date=False,
+        )
 
-    rows = {"2,500 media, cold": interleave(repeat, [*peers.steps(media, "floor-media"),
-                                                     ("ankigen", cold)]),
-            "2,500 media, one-answer edit": interleave(repeat, [
-                *peers.steps(media, "floor-media", ankdown=False), ("ankigen", edit)])}
+    rows = {
+        "2,500 media, cold": interleave(
+            repeat, [*peers.steps(media, "floor-media"), ("ankigen", cold)]
+        ),
+        "2,500 media, one-answer edit": interleave(
+            repeat, [*peers.steps(media, "floor-media", ankdown=False), ("ankigen", edit)]
+        ),
+    }
     bank.write_text(text, "utf-8")
     for name, runs in rows.items():
-        shown = ", ".join(f"{tool} {r.wall_s:.2f} s (cpu {r.cpu_s:.2f}, {peak_mb(r):.0f} MB)"
-                          for tool, r in runs.items())
+        shown = ", ".join(
+            f"{tool} {r.wall_s:.2f} s (cpu {r.cpu_s:.2f}, {peak_mb(r):.0f} MB)"
+            for tool, r in runs.items()
+        )
         print(f"  {name}: {shown}", flush=True)
-    return {"items": MEDIA_ITEMS,
-            "work": {w: {t: asdict(r) for t, r in runs.items()} for w, runs in rows.items()}}
+    return {
+        "items": MEDIA_ITEMS,
+        "work": {w: {t: asdict(r) for t, r in runs.items()} for w, runs in rows.items()},
+    }
 
 
 def peak_mb(run: Run) -> float:
@@ -727,7 +919,7 @@ def peak_mb(run: Run) -> float:
 # mathtext's own cost per formula (the image floor) vs ankigen's render_formula
 # --------------------------------------------------------------------------
 
-MICRO_SCRIPT = r'''
+MICRO_SCRIPT = r"""
 import io, json, sys, time
 method, path = sys.argv[1], sys.argv[2]
 sample = json.load(open(path, encoding="utf-8"))
@@ -759,31 +951,35 @@ for tex, display in timed:
     one(tex, display)
     times.append(time.perf_counter() - t0)
 print(json.dumps(times))
-'''
+"""
 
 
-def bench_micro(work: Path, sample_size: int) -> dict[str, object]:
+def bench_micro(work: Path, sample_size: int) -> Json:
     bank = generate_bank(max(2000, sample_size * 6), seed=SEED + 1)
     r = random.Random(SEED)
     pool = list(dict.fromkeys(bank.formulas))
     r.shuffle(pool)
-    spec = {"warmup": pool[:10], "timed": pool[10:10 + sample_size]}
+    spec = {"warmup": pool[:10], "timed": pool[10 : 10 + sample_size]}
     path = work / "micro.json"
     path.write_text(json.dumps(spec), "utf-8")
     script = work / "micro.py"
     script.write_text(MICRO_SCRIPT, "utf-8")
-    result: dict[str, object] = {"sample": len(spec["timed"])}
+    result: Json = {"sample": len(spec["timed"])}
     for method in ("parse", "math_to_image", "ankigen"):
-        proc = subprocess.run([PY, str(script), method, str(path)],
-                              capture_output=True, text=True)
+        proc = subprocess.run([PY, str(script), method, str(path)], capture_output=True, text=True)
         if proc.returncode != 0:
             raise SystemExit(f"micro {method}: exit {proc.returncode}\n{proc.stderr[-3000:]}")
         out = proc.stdout
         times = json.loads(out.strip().splitlines()[-1])
-        result[method] = {"mean_ms": 1000 * statistics.fmean(times),
-                          "median_ms": 1000 * statistics.median(times)}
-        print(f"  {method:14s}: mean {result[method]['mean_ms']:.1f} ms/formula, "
-              f"median {result[method]['median_ms']:.1f} ms", flush=True)
+        result[method] = {
+            "mean_ms": 1000 * statistics.fmean(times),
+            "median_ms": 1000 * statistics.median(times),
+        }
+        print(
+            f"  {method:14s}: mean {result[method]['mean_ms']:.1f} ms/formula, "
+            f"median {result[method]['median_ms']:.1f} ms",
+            flush=True,
+        )
     return result
 
 
@@ -806,28 +1002,34 @@ def _ratio(a: float, b: float | None) -> str:
     return "—" if not b else f"{a / b:.2f}x"
 
 
-def image_floor(size: dict[str, object], micro: dict[str, object] | None) -> float | None:
+def image_floor(size: Json, micro: Json | None) -> float | None:
     """Floor of a cold image build: the genanki floor + mathtext parse per image / cores."""
     if not micro:
         return None
-    work = size["work"]  # type: ignore[index]
+    work = size["work"]
     drawn = work["image cold"]["ankigen"]["rendered"] or 0
-    parse_s = micro["parse"]["median_ms"] / 1000  # type: ignore[index]
-    return work["mathjax cold"]["genanki"]["wall_s"] + drawn * parse_s / (os.cpu_count() or 1)
+    parse_s = float(micro["parse"]["median_ms"]) / 1000
+    genanki_wall = float(work["mathjax cold"]["genanki"]["wall_s"])
+    return genanki_wall + drawn * parse_s / (os.cpu_count() or 1)
 
 
-def report(results: dict[str, object]) -> str:
+def report(results: Json) -> str:
     lines: list[str] = []
     micro = results.get("micro")
-    header = ["| work | genanki: wall s / CPU s / MB | ankdown: wall / CPU / MB "
-              "| ankigen: wall / CPU / MB | ankigen ÷ floor (wall, CPU) "
-              "| ankigen ÷ ankdown (wall, CPU, MB) |",
-              "|---|---:|---:|---:|---:|---:|"]
-    for size in [*results["sizes"], *([results["media"]] if results.get("media") else [])]:  # type: ignore[misc]
-        title = (f"### {size['items']:,} items ({size['inline_math_items']} with inline math, "
-                 f"{size['display_math_items']} with display math; {size['media']} formula "
-                 "images)" if "media" in size and "inline_math_items" in size
-                 else f"### {size['items']:,} items, one image file each (mathjax mode)")
+    header = [
+        "| work | genanki: wall s / CPU s / MB | ankdown: wall / CPU / MB "
+        "| ankigen: wall / CPU / MB | ankigen ÷ floor (wall, CPU) "
+        "| ankigen ÷ ankdown (wall, CPU, MB) |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for size in [*results["sizes"], *([results["media"]] if results.get("media") else [])]:
+        title = (
+            f"### {size['items']:,} items ({size['inline_math_items']} with inline math, "
+            f"{size['display_math_items']} with display math; {size['media']} formula "
+            "images)"
+            if "media" in size and "inline_math_items" in size
+            else f"### {size['items']:,} items, one image file each (mathjax mode)"
+        )
         lines += [title, "", *header]
         for work, runs in size["work"].items():
             ag, floor, ad = runs.get("ankigen"), runs.get("genanki"), runs.get("ankdown")
@@ -836,31 +1038,46 @@ def report(results: dict[str, object]) -> str:
             if work == "image cold":
                 floor_wall = image_floor(size, micro)
                 floor_cpu = None
-            vs_floor = (f"{_ratio(ag['wall_s'], floor_wall)}, {_ratio(ag['cpu_s'], floor_cpu)}"
-                        if floor_wall else "—")
-            vs_ad = (f"{_ratio(ag['wall_s'], ad['wall_s'])}, {_ratio(ag['cpu_s'], ad['cpu_s'])}, "
-                     f"{_ratio(_peak(ag), _peak(ad))}" if ad else "—")
+            vs_floor = (
+                f"{_ratio(ag['wall_s'], floor_wall)}, {_ratio(ag['cpu_s'], floor_cpu)}"
+                if floor_wall
+                else "—"
+            )
+            vs_ad = (
+                f"{_ratio(ag['wall_s'], ad['wall_s'])}, {_ratio(ag['cpu_s'], ad['cpu_s'])}, "
+                f"{_ratio(_peak(ag), _peak(ad))}"
+                if ad
+                else "—"
+            )
             floor_text = _cell(floor)
             if work == "image cold" and floor_wall:
                 floor_text = f"{floor_wall:.2f} (computed)"
-            lines.append(f"| {work} | {floor_text} | {_cell(ad)} | {_cell(ag)} | {vs_floor} "
-                         f"| {vs_ad} |")
+            lines.append(
+                f"| {work} | {floor_text} | {_cell(ad)} | {_cell(ag)} | {vs_floor} | {vs_ad} |"
+            )
             parser = runs.get("markdown-it")
             if parser and ad:
-                lines.append(f"| markdown-it-py parse alone (no checks, no deck) | — | — "
-                             f"| {_cell(parser)} | — | {_ratio(parser['wall_s'], ad['wall_s'])}, "
-                             f"{_ratio(parser['cpu_s'], ad['cpu_s'])}, "
-                             f"{_ratio(_peak(parser), _peak(ad))} |")
+                lines.append(
+                    f"| markdown-it-py parse alone (no checks, no deck) | — | — "
+                    f"| {_cell(parser)} | — | {_ratio(parser['wall_s'], ad['wall_s'])}, "
+                    f"{_ratio(parser['cpu_s'], ad['cpu_s'])}, "
+                    f"{_ratio(_peak(parser), _peak(ad))} |"
+                )
         lines.append("")
     if micro:
         mt = micro["math_to_image"]["mean_ms"]
-        lines += [f"Cost per formula ({micro['sample']} generated formulas, one process each):", "",
-                  "| renderer | mean (ms) | median (ms) | x math_to_image |",
-                  "|---|---:|---:|---:|"]
+        lines += [
+            f"Cost per formula ({micro['sample']} generated formulas, one process each):",
+            "",
+            "| renderer | mean (ms) | median (ms) | x math_to_image |",
+            "|---|---:|---:|---:|",
+        ]
         for method in ("parse", "math_to_image", "ankigen"):
             m = micro[method]
-            lines.append(f"| {method} | {m['mean_ms']:.1f} | {m['median_ms']:.1f} | "
-                         f"{m['mean_ms'] / mt:.2f} |")
+            lines.append(
+                f"| {method} | {m['mean_ms']:.1f} | {m['median_ms']:.1f} | "
+                f"{m['mean_ms'] / mt:.2f} |"
+            )
         lines.append("")
     lines += targets(results)
     return "\n".join(lines)
@@ -870,50 +1087,65 @@ def _verdict(ok: bool) -> str:
     return "met" if ok else "**missed**"
 
 
-def targets(results: dict[str, object]) -> list[str]:
+def targets(results: Json) -> list[str]:
     out = ["Targets (issue 12):", ""]
-    sizes = {s["items"]: s["work"] for s in results["sizes"]}  # type: ignore[union-attr]
+    sizes = {s["items"]: s["work"] for s in results["sizes"]}
     micro = results.get("micro")
     for n, work in sizes.items():
         ag, ad = work["mathjax cold"]["ankigen"], work["mathjax cold"].get("ankdown")
         if ad and n >= 10000:
             w, c = ag["wall_s"] / ad["wall_s"], ag["cpu_s"] / ad["cpu_s"]
-            out.append(f"- {n:,}: mathjax cold <= 1.0x ankdown: {w:.2f}x wall "
-                       f"({_verdict(w <= 1)}), {c:.2f}x CPU ({_verdict(c <= 1)})")
+            out.append(
+                f"- {n:,}: mathjax cold <= 1.0x ankdown: {w:.2f}x wall "
+                f"({_verdict(w <= 1)}), {c:.2f}x CPU ({_verdict(c <= 1)})"
+            )
             parser = work["mathjax cold"].get("markdown-it")
             if parser:
-                out.append(f"  (markdown-it-py's bare parse of the same bank alone: "
-                           f"{parser['cpu_s'] / ad['cpu_s']:.2f}x ankdown's CPU)")
+                out.append(
+                    f"  (markdown-it-py's bare parse of the same bank alone: "
+                    f"{parser['cpu_s'] / ad['cpu_s']:.2f}x ankdown's CPU)"
+                )
         for name, limit in (("one-answer edit", 1.5), ("one-formula edit", 2.0)):
             r = work[name]["ankigen"]["wall_s"] / work[name]["genanki"]["wall_s"]
             c = work[name]["ankigen"]["cpu_s"] / work[name]["genanki"]["cpu_s"]
-            out.append(f"- {n:,}: {name} <= {limit}x floor (genanki with the same media): "
-                       f"{r:.2f}x wall ({_verdict(r <= limit)}), {c:.2f}x CPU")
+            out.append(
+                f"- {n:,}: {name} <= {limit}x floor (genanki with the same media): "
+                f"{r:.2f}x wall ({_verdict(r <= limit)}), {c:.2f}x CPU"
+            )
         floor = image_floor({"work": work}, micro)
         if floor:
             r = work["image cold"]["ankigen"]["wall_s"] / floor
-            out.append(f"- {n:,}: image cold <= 1.2x (floor + mathtext parse per image / cores "
-                       f"= {floor:.2f} s): {r:.2f}x ({_verdict(r <= 1.2)})")
+            out.append(
+                f"- {n:,}: image cold <= 1.2x (floor + mathtext parse per image / cores "
+                f"= {floor:.2f} s): {r:.2f}x ({_verdict(r <= 1.2)})"
+            )
         if ad and n >= 100000:
             r = _peak(ag) / _peak(ad)
-            out.append(f"- {n:,}: peak memory (mathjax cold) <= 1.5x ankdown: "
-                       f"{_peak(ag):.0f} MB vs {_peak(ad):.0f} MB = {r:.2f}x "
-                       f"({_verdict(r <= 1.5)})")
+            out.append(
+                f"- {n:,}: peak memory (mathjax cold) <= 1.5x ankdown: "
+                f"{_peak(ag):.0f} MB vs {_peak(ad):.0f} MB = {r:.2f}x "
+                f"({_verdict(r <= 1.5)})"
+            )
             # Summed RSS counts each page a forked worker shares with its parent twice;
             # summed PSS splits shared pages between the processes that share them.
             p = ag["tree_pss_mb"] / ad["tree_pss_mb"]
-            out.append(f"  (summed PSS, shared pages counted once: {ag['tree_pss_mb']:.0f} MB vs "
-                       f"{ad['tree_pss_mb']:.0f} MB = {p:.2f}x, {_verdict(p <= 1.5)})")
+            out.append(
+                f"  (summed PSS, shared pages counted once: {ag['tree_pss_mb']:.0f} MB vs "
+                f"{ad['tree_pss_mb']:.0f} MB = {p:.2f}x, {_verdict(p <= 1.5)})"
+            )
     media = results.get("media")
     if media:
-        runs = media["work"]["2,500 media, cold"]  # type: ignore[index]
+        runs = media["work"]["2,500 media, cold"]
         r = runs["ankigen"]["wall_s"] / runs["genanki"]["wall_s"]
-        out.append(f"- 2,500 shipped images (cold) <= 1.5x genanki with the same media: "
-                   f"{r:.2f}x wall ({_verdict(r <= 1.5)})")
-        runs = media["work"]["2,500 media, one-answer edit"]  # type: ignore[index]
+        out.append(
+            f"- 2,500 shipped images (cold) <= 1.5x genanki with the same media: "
+            f"{r:.2f}x wall ({_verdict(r <= 1.5)})"
+        )
+        runs = media["work"]["2,500 media, one-answer edit"]
         r = runs["ankigen"]["wall_s"] / runs["genanki"]["wall_s"]
-        out.append(f"- 2,500 shipped images (one answer edited): {r:.2f}x wall "
-                   f"({_verdict(r <= 1.5)})")
+        out.append(
+            f"- 2,500 shipped images (one answer edited): {r:.2f}x wall ({_verdict(r <= 1.5)})"
+        )
     per_item = {}
     for n, work in sizes.items():
         start = work["start-up"]["ankigen"]["cpu_s"]
@@ -923,9 +1155,11 @@ def targets(results: dict[str, object]) -> list[str]:
         low = min(per_item.values())
         spread = (top - low) / low
         shown = ", ".join(f"{n:,}: {v:.0f} us" for n, v in per_item.items())
-        out.append(f"- CPU per item (mathjax cold, start-up subtracted) within ±5% "
-                   f"(largest / smallest <= 1.10): {shown}; spread {100 * spread:.0f}% "
-                   f"({_verdict(spread <= 0.10)})")
+        out.append(
+            f"- CPU per item (mathjax cold, start-up subtracted) within ±5% "
+            f"(largest / smallest <= 1.10): {shown}; spread {100 * spread:.0f}% "
+            f"({_verdict(spread <= 0.10)})"
+        )
         out.extend(_drift(sizes))
     out.append("")
     return out
@@ -963,58 +1197,96 @@ def _drift(sizes: dict[int, dict[str, dict[str, dict[str, float]]]]) -> list[str
     ]
 
 
-def machine() -> dict[str, object]:
+def machine() -> Json:
     cpu = ""
     try:
         with open("/proc/cpuinfo") as fh:
-            cpu = next((line.split(":", 1)[1].strip() for line in fh
-                        if line.startswith("model name")), "")
+            cpu = next(
+                (line.split(":", 1)[1].strip() for line in fh if line.startswith("model name")), ""
+            )
     except OSError:
         pass
-    return {"nproc": os.cpu_count(), "cpu": cpu, "python": platform.python_version(),
-            "platform": platform.platform(), "loadavg_start": os.getloadavg(),
-            "date": _dt.datetime.now().astimezone().isoformat(timespec="minutes")}
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": cpu,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "loadavg_start": os.getloadavg(),
+        "date": _dt.datetime.now().astimezone().isoformat(timespec="minutes"),
+    }
 
 
 BEGIN, END = "<!-- bench:results:begin -->", "<!-- bench:results:end -->"
 
 
-def write_readme(path: Path, table: str, info: dict[str, object]) -> None:
+def write_readme(path: Path, table: str, info: Json) -> None:
     """Put the tables between the result markers of the README."""
     text = path.read_text("utf-8")
     head, _, rest = text.partition(BEGIN)
     _, _, tail = rest.partition(END)
     load = f"load average {info['loadavg_start']} at the start, {info['loadavg_end']} at the end"
-    stamp = (f"Measured {info['date']} on {info['nproc']} cores ({info['cpu']}), Python "
-             f"{info['python']}; {load}. Cells are wall s / CPU s / peak MB (RSS of the whole "
-             "process tree), medians of interleaved runs.")
+    stamp = (
+        f"Measured {info['date']} on {info['nproc']} cores ({info['cpu']}), Python "
+        f"{info['python']}; {load}. Cells are wall s / CPU s / peak MB (RSS of the whole "
+        "process tree), medians of interleaved runs."
+    )
     path.write_text(f"{head}{BEGIN}\n{stamp}\n\n{table}\n{END}{tail}", "utf-8")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sizes", type=int, nargs="*", default=[1000, 10000, 100000],
-                    help="bank sizes (default: 1k, 10k, 100k)")
-    ap.add_argument("--repeat", type=int, default=3,
-                    help="interleaved rounds per measurement; medians are reported")
-    ap.add_argument("--image-repeat-limit", type=int, default=50000, metavar="N",
-                    help="banks above N items build image cold once (it takes minutes)")
-    ap.add_argument("--micro-sample", type=int, default=200,
-                    help="formulas timed in the per-formula comparison (0 skips it)")
+    ap.add_argument(
+        "--sizes",
+        type=int,
+        nargs="*",
+        default=[1000, 10000, 100000],
+        help="bank sizes (default: 1k, 10k, 100k)",
+    )
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="interleaved rounds per measurement; medians are reported",
+    )
+    ap.add_argument(
+        "--image-repeat-limit",
+        type=int,
+        default=50000,
+        metavar="N",
+        help="banks above N items build image cold once (it takes minutes)",
+    )
+    ap.add_argument(
+        "--micro-sample",
+        type=int,
+        default=200,
+        help="formulas timed in the per-formula comparison (0 skips it)",
+    )
     ap.add_argument("--no-media", action="store_true", help="skip the 2,500-image bank")
-    ap.add_argument("--pycache", type=Path,
-                    default=Path(tempfile.gettempdir()) / "ankigen-bench-pycache",
-                    help="PYTHONPYCACHEPREFIX for the measured processes (default: %(default)s)")
-    ap.add_argument("--no-pycache", action="store_true",
-                    help="leave the environment's bytecode settings as they are")
+    ap.add_argument(
+        "--pycache",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "ankigen-bench-pycache",
+        help="PYTHONPYCACHEPREFIX for the measured processes (default: %(default)s)",
+    )
+    ap.add_argument(
+        "--no-pycache",
+        action="store_true",
+        help="leave the environment's bytecode settings as they are",
+    )
     ap.add_argument("--json", type=Path, help="write all results to this JSON file")
-    ap.add_argument("--readme", type=Path,
-                    help="write the tables between the result markers of this README")
+    ap.add_argument(
+        "--readme", type=Path, help="write the tables between the result markers of this README"
+    )
     ap.add_argument("--keep", type=Path, help="work in this folder and keep it")
-    ap.add_argument("--write-bank", type=int, metavar="N",
-                    help="only write the N-item bank to stdout and exit")
-    ap.add_argument("--write-media-bank", type=Path, metavar="DIR",
-                    help="only write the 2,500-image bank (media.md, img/) into DIR and exit")
+    ap.add_argument(
+        "--write-bank", type=int, metavar="N", help="only write the N-item bank to stdout and exit"
+    )
+    ap.add_argument(
+        "--write-media-bank",
+        type=Path,
+        metavar="DIR",
+        help="only write the 2,500-image bank (media.md, img/) into DIR and exit",
+    )
     args = ap.parse_args()
 
     if args.write_bank:
@@ -1025,9 +1297,12 @@ def main() -> None:
         return
 
     info = machine()
-    print(f"machine: {info['nproc']} cores ({info['cpu']}), Python {info['python']}, "
-          f"{info['platform']}; {info['date']}; ankdown: "
-          f"{ANKDOWN if have_ankdown() else 'not installed (pip install ankdown)'}", flush=True)
+    print(
+        f"machine: {info['nproc']} cores ({info['cpu']}), Python {info['python']}, "
+        f"{info['platform']}; {info['date']}; ankdown: "
+        f"{ANKDOWN if have_ankdown() else 'not installed (pip install ankdown)'}",
+        flush=True,
+    )
     tmp = None
     if args.keep:
         work = args.keep
@@ -1035,7 +1310,7 @@ def main() -> None:
     else:
         tmp = tempfile.TemporaryDirectory(prefix="ankigen-bench-")
         work = Path(tmp.name)
-    results: dict[str, object] = {"machine": info, "sizes": []}
+    results: Json = {"machine": info, "sizes": []}
     use_bytecode_cache(None if args.no_pycache else args.pycache)
     try:
         warm_up(work)
@@ -1044,7 +1319,7 @@ def main() -> None:
             results["micro"] = bench_micro(work, args.micro_sample)
         for n in args.sizes:
             image_repeat = 1 if n > args.image_repeat_limit else args.repeat
-            results["sizes"].append(bench_size(n, work, args.repeat, image_repeat))  # type: ignore[union-attr]
+            results["sizes"].append(bench_size(n, work, args.repeat, image_repeat))
             shutil.rmtree(work / f"bank-{n}", ignore_errors=True)
         if not args.no_media:
             results["media"] = bench_media(work, args.repeat)

@@ -7,7 +7,6 @@ Exit status: 0 ok, 1 content errors (or a deck that could not be written),
 from __future__ import annotations
 
 import dataclasses
-import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -31,6 +30,7 @@ from ankigen.cli_signals import interruptible
 from ankigen.commands.build import BuildResult, WriteError, run
 from ankigen.commands.diff import diff_files, diff_record, diff_summary
 from ankigen.errors import UsageError
+from ankigen.terminal import echo, echo_json, visible
 
 # The shared options live in ankigen.cli_options; these names stay for commands that
 # still use them (note: --strict is now --strict/--no-strict with default None).
@@ -58,7 +58,7 @@ def main() -> None:
     Write and look: ankigen watch
     Release:        ankigen build --strict
 
-    The whole content format: docs/format.md in the ankigen sources.
+    The whole content format: ankigen guide.
     """
 
 
@@ -70,6 +70,13 @@ def main() -> None:
     type=click.Path(path_type=Path, exists=True),
     help="The release learners have (OLD.apkg, or a folder of them): print what "
     "importing the new deck over it will do; refuse a note type change under one id.",
+)
+@click.option(
+    "--skip-broken",
+    is_flag=True,
+    help="Leave each item that has an error out of its deck (reported as "
+    "'FILE:LINE:COL: left out: <the error>'), write every deck from the items that "
+    "remain, and exit 1 if anything was left out. Not with --strict.",
 )
 @format_option
 @jobs_option
@@ -83,49 +90,66 @@ def build(
     output_format: str,
     against: Path | None,
     jobs: int | None,
+    skip_broken: bool,
 ) -> None:
     """Build OUT/<stem>.apkg for each content file in PATHS (default: content/).
 
     Every check runs first; if any content error is found, no deck is
-    written and the previous decks stay as they were.
+    written and the previous decks stay as they were. With --skip-broken,
+    each item with an error is left out instead and the rest is written.
 
     \b
     Example:
       ankigen build                  # every content/*.md of this project
       ankigen build --strict         # as a release does: warnings fail
+      ankigen build --skip-broken    # a migrated bank: build what works
       ankigen build -j 1             # parse and draw in this process only
 
-    The whole content format: docs/format.md in the ankigen sources.
+    The whole content format: ankigen guide.
     """
     with _usage_errors(), interruptible():
         options = dataclasses.replace(
             resolve(paths, out_dir, figures_dir, math, figure_format, strict, jobs=jobs),
             against=against,
+            skip_broken=skip_broken,
         )
+        if skip_broken and options.strict:
+            given = "--strict" if strict else "[tool.ankigen] strict (pass --no-strict)"
+            raise click.UsageError(f"--skip-broken cannot be combined with {given}")
         with _progress("Rendering") as progress:
             result = run(options, progress)
     if output_format == "json":
-        click.echo(json.dumps(_json_report(result), indent=2))
+        echo_json(_json_report(result))
         sys.exit(1 if result.failed else 0)
     _report(result, output_format)
-    if result.failed:
-        click.echo(f"Build failed: {_error_count(result)}; no deck was written.", err=True)
+    if result.failed and not result.written:
+        echo(f"Build failed: {_error_count(result)}; no deck was written.", err=True)
         sys.exit(1)
     s = result.summary
     for deck in result.written:
-        click.echo(
+        echo(
             f"wrote {deck.path} ({_plural(deck.notes, 'note')}, "
             f"{_plural(deck.cards, 'card')}, {deck.media} media)"
         )
     if s.up_to_date:
-        click.echo(f"{_plural(s.up_to_date, 'deck')} already up to date (nothing changed)")
+        echo(f"{_plural(s.up_to_date, 'deck')} already up to date (nothing changed)")
     for diff in result.diffs:
-        click.echo(diff_summary(diff))
-    click.echo(
+        echo(diff_summary(diff))
+    echo(
         f"Built {_plural(s.decks, 'deck')}: {_plural(s.notes, 'note')}, "
         f"{_plural(s.cards, 'card')}, {s.media} media; {_plural(s.checks, 'check')} "
         f"passed; images: {s.images_drawn} rendered, {s.images_cached} from cache."
     )
+    if result.failed:
+        left_out = len(result.left_out)
+        others = sum(d.is_error for d in result.diagnostics) - left_out
+        tail = (
+            f"; {_plural(others, 'other error')} kept its deck from being written"
+            if others
+            else "; every other item was written"
+        )
+        echo(f"The items of {_plural(left_out, 'error')} were left out{tail}.", err=True)
+        sys.exit(1)
 
 
 @main.command()
@@ -153,7 +177,7 @@ def check(
       ankigen check                  # while you write
       ankigen check --strict content/statistics.md
 
-    The whole content format: docs/format.md in the ankigen sources.
+    The whole content format: ankigen guide.
     """
     with _usage_errors(), interruptible():
         options = resolve(
@@ -161,10 +185,10 @@ def check(
         )
         result = run(options)
     if output_format == "json":
-        click.echo(json.dumps(_json_report(result), indent=2))
+        echo_json(_json_report(result))
     else:
         _report(result, output_format)
-        click.echo(_check_summary(result))
+        echo(_check_summary(result))
     sys.exit(1 if result.failed else 0)
 
 
@@ -178,27 +202,30 @@ def diff(old: Path, new: Path, output_format: str, strict: bool) -> None:
     with _usage_errors():
         changes = diff_files(old, new)
     if output_format == "json":
-        click.echo(json.dumps(diff_record(changes), indent=2, ensure_ascii=False))
+        echo_json(diff_record(changes), ensure_ascii=False)
     else:
-        click.echo(diff_summary(changes))
+        echo(diff_summary(changes))
     sys.exit(1 if strict and changes.not_applied else 0)
 
 
 @contextmanager
 def _usage_errors() -> Iterator[None]:
-    """Turn usage errors into click's exit status 2, and write errors into 1, with a plain
-    message instead of a traceback."""
+    """Turn usage errors into click's exit status 2, and write errors and unreadable
+    decks into 1, with a plain message instead of a traceback."""
     try:
         yield
-    except (UsageError, UnreadableDeck) as exc:
-        raise click.UsageError(str(exc)) from None
+    except UsageError as exc:
+        raise click.UsageError(visible(str(exc))) from None
+    except UnreadableDeck as exc:  # a deck from elsewhere: a file error, like content's
+        echo(f"error: {exc}", err=True)
+        sys.exit(1)
     except WriteError as exc:
-        click.echo(f"Build failed: {exc}; the previous deck was left as it was.", err=True)
+        echo(f"Build failed: {exc}; the previous deck was left as it was.", err=True)
         sys.exit(1)
     except OSError as exc:
         # Not content: the output or cache folder cannot be written. Say so plainly.
         where = f" {exc.filename}" if exc.filename else ""
-        click.echo(f"Build failed: cannot write{where}: {exc.strerror or exc}", err=True)
+        echo(f"Build failed: cannot write{where}: {exc.strerror or exc}", err=True)
         sys.exit(1)
 
 
@@ -231,9 +258,9 @@ def _report(result: BuildResult, output_format: str = "text") -> None:
     for diagnostic in result.diagnostics:
         if output_format == "github":
             # Workflow commands are read from stdout by the GitHub runner.
-            click.echo(diagnostic.format_github())
+            echo(diagnostic.format_github())
         else:
-            click.echo(diagnostic.format(), err=True)
+            echo(diagnostic.format(), err=True)
 
 
 def _error_count(result: BuildResult) -> str:

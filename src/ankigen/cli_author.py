@@ -1,4 +1,4 @@
-"""The author's loop on the command line: ``init``, ``preview`` and ``watch``.
+"""The author's loop on the command line: ``init``, ``preview``, ``watch`` and ``guide``.
 
 Like ``ankigen.cli``, this module only parses options, prints and picks exit
 codes; the work is done in ``ankigen.commands``.
@@ -6,7 +6,6 @@ codes; the work is done in ``ankigen.commands``.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,6 +29,7 @@ from ankigen.commands.discover import discover
 from ankigen.diagnostics import Diagnostic
 from ankigen.errors import UsageError
 from ankigen.paths import display_path
+from ankigen.terminal import echo, echo_json, visible
 
 if TYPE_CHECKING:  # each command loads its own module when it runs (a build loads none)
     from ankigen.commands.preview import PreviewResult
@@ -52,23 +52,21 @@ def init(directory: Path) -> None:
       ankigen init statistics && cd statistics
       ankigen build && ankigen check --strict
 
-    The whole content format: docs/format.md in the ankigen sources.
+    The whole content format: ankigen guide.
     """
     try:
         from ankigen.commands.init import create_project
 
         project = create_project(directory)
     except UsageError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(visible(str(exc))) from None
     except OSError as exc:
-        click.echo(
-            f"init failed: cannot write {exc.filename or directory}: {exc.strerror}", err=True
-        )
+        echo(f"init failed: cannot write {exc.filename or directory}: {exc.strerror}", err=True)
         sys.exit(1)
     for path in project.files:
-        click.echo(f"created {path}")
+        echo(f"created {path}")
     where = "" if directory == Path(".") else f"cd {directory} && "
-    click.echo(
+    echo(
         f"\nNext: {where}ankigen build     (writes build/{project.key}.apkg)\n"
         "      ankigen preview   (every card as Anki shows it, in build/preview/)\n"
         "      ankigen watch     (rebuild and refresh the preview on every save)"
@@ -100,14 +98,16 @@ def preview(
     Each card is rendered exactly as Anki renders it (every cloze number,
     the note type's CSS, MathJax for mathjax decks from the page's own
     folder, no network), with its FILE:LINE, and switches for night mode and
-    phone width. Open the page in any browser; no deck is written.
+    phone width. Open the page in any browser; no deck is written. An item
+    with an error is shown in its place with its message; prose (blocks on no
+    card) is shown between the cards.
 
     \b
     Example:
       ankigen preview && xdg-open build/preview/statistics.html
       ankigen preview --math mathjax content/statistics.md
 
-    The whole content format: docs/format.md in the ankigen sources.
+    The whole content format: ankigen guide.
     """
     with _usage_errors():
         options = resolve(paths, None, figures_dir, math, figure_format, strict, write=False)
@@ -115,22 +115,26 @@ def preview(
 
         result = run_preview(options, preview_dir or options.out_dir / "preview")
     print_diagnostics(result.build.diagnostics)
-    if result.build.failed:
-        click.echo(f"Preview failed: {_errors(result.build)}; no page was written.", err=True)
-        sys.exit(1)
     print_pages(result)
+    if result.build.failed:
+        echo(
+            f"Preview found {_errors(result.build)}: each broken item is shown in its place "
+            "on its deck's page.",
+            err=True,
+        )
+        sys.exit(1)
 
 
 def print_diagnostics(diagnostics: tuple[Diagnostic, ...]) -> None:
     """Each problem as FILE:LINE:COL: message, on standard error."""
     for diagnostic in diagnostics:
-        click.echo(diagnostic.format(), err=True)
+        echo(diagnostic.format(), err=True)
 
 
 def print_pages(result: PreviewResult) -> None:
     """One line per page written."""
     for page in result.pages:
-        click.echo(f"preview {page.path} ({page.cards} card{'' if page.cards == 1 else 's'})")
+        echo(f"preview {page.path} ({page.cards} card{'' if page.cards == 1 else 's'})")
 
 
 def _errors(result: BuildResult) -> str:
@@ -144,10 +148,10 @@ def _usage_errors() -> Iterator[None]:
     try:
         yield
     except UsageError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(visible(str(exc))) from None
     except OSError as exc:
         where = f" {exc.filename}" if exc.filename else ""
-        click.echo(f"Failed: cannot write{where}: {exc.strerror or exc}", err=True)
+        echo(f"Failed: cannot write{where}: {exc.strerror or exc}", err=True)
         sys.exit(1)
 
 
@@ -177,7 +181,7 @@ def watch(
       ankigen watch                  # then open build/preview/<stem>.html
       ankigen watch --math mathjax content/statistics.md
 
-    The whole content format: docs/format.md in the ankigen sources.
+    The whole content format: ankigen guide.
     """
     from ankigen.commands.watch import watch as run_watch
     from ankigen.commands.watch import watched_folders
@@ -187,43 +191,76 @@ def watch(
         discover(options.paths)  # a missing path is a usage error, before watching starts
         folders = watched_folders(options)
     shown = ", ".join(display_path(folder) for folder in folders)
-    click.echo(f"watching {shown} (Ctrl-C to stop)")
+    echo(f"watching {shown} (Ctrl-C to stop)")
     try:
         run_watch(options, options.out_dir / "preview", lambda r: print_rebuild(r, output_format))
     except KeyboardInterrupt:
-        click.echo("stopped watching")
+        echo("stopped watching")
     sys.exit(0)
 
 
 def print_rebuild(rebuild: Rebuild, output_format: str = "text") -> None:
     """What one rebuild found and wrote, then that the watch goes on."""
     if rebuild.changed:
-        click.echo("changed: " + ", ".join(display_path(path) for path in rebuild.changed))
+        echo("changed: " + ", ".join(display_path(path) for path in rebuild.changed))
     if rebuild.build is None:
-        click.echo(f"rebuild failed: {rebuild.problem}; waiting for changes", err=True)
+        echo(f"rebuild failed: {rebuild.problem}; waiting for changes", err=True)
         return
     result = rebuild.build
     if output_format == "json":
-        click.echo(json.dumps({"diagnostics": [d.to_record() for d in result.diagnostics]}))
+        echo_json({"diagnostics": [d.to_record() for d in result.diagnostics]}, indent=None)
     elif output_format == "github":
         for diagnostic in result.diagnostics:
-            click.echo(diagnostic.format_github())
+            echo(diagnostic.format_github())
     else:
         print_diagnostics(result.diagnostics)
     if result.failed:
-        click.echo(
-            f"rebuild failed: {_errors(result)}; the last good decks and preview stay; "
-            "waiting for changes",
+        for page in rebuild.pages:
+            echo(f"preview {display_path(page.path)} ({page.cards} cards)")
+        echo(
+            f"rebuild failed: {_errors(result)}; the last good decks stay; the preview "
+            "shows each broken item in its place; waiting for changes",
             err=True,
         )
         return
     for deck in result.written:
-        click.echo(f"wrote {display_path(deck.path)} ({deck.notes} notes, {deck.cards} cards)")
+        echo(f"wrote {display_path(deck.path)} ({deck.notes} notes, {deck.cards} cards)")
     for page in rebuild.pages:
-        click.echo(f"preview {display_path(page.path)} ({page.cards} cards)")
+        echo(f"preview {display_path(page.path)} ({page.cards} cards)")
     if not result.written:
-        click.echo("decks already up to date")
-    click.echo("waiting for changes")
+        echo("decks already up to date")
+    echo("waiting for changes")
 
 
-COMMANDS = (init, preview, watch)
+@click.command()
+@click.argument("topic", nargs=-1)
+def guide(topic: tuple[str, ...]) -> None:
+    """Print the author's guide: the content format, its checks, limits and codes.
+
+    Without TOPIC, the guide's opening and its list of topics. A TOPIC is a
+    section number (12, 13.2), words of a section's title (cloze, front
+    matter) or a short name (codes, limits, checks); 'all' prints the whole
+    guide. On a terminal the text is shown in a pager.
+
+    \b
+    Example:
+      ankigen guide                 # the topics
+      ankigen guide cloze           # section 6, cloze items
+      ankigen guide codes           # every diagnostic code and its fix
+    """
+    from ankigen.guide import UnknownTopic, topic_text
+
+    try:
+        text = topic_text(" ".join(topic) or None)
+    except UnknownTopic as exc:
+        hint = f" Did you mean: {', '.join(exc.suggestions)}?" if exc.suggestions else ""
+        raise click.UsageError(
+            f"no guide topic '{exc.topic}'.{hint} 'ankigen guide' lists the topics."
+        ) from None
+    if sys.stdout.isatty():
+        click.echo_via_pager(text)
+    else:
+        click.echo(text, nl=False)
+
+
+COMMANDS = (init, preview, watch, guide)

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import click
 
 from ankigen.commands.build import BuildOptions
-from ankigen.config import settings_for
+from ankigen.config import project_output, settings_for
 from ankigen.cpus import usable_cpus
 from ankigen.model import MathMode
 
@@ -91,17 +91,24 @@ def resolve(
     write: bool = True,
     jobs: int | None = None,
 ) -> BuildOptions:
-    """Build options from the command line, filled in from the content's project."""
+    """Build options from the command line, filled in from the content's project.
+
+    The project's output folder is refused when it leads outside the project
+    (``project_output``); one named with ``--out`` is not.
+    """
     settings = settings_for(paths, Path.cwd())
     return BuildOptions(
         paths=paths or (settings.content,),
-        out_dir=out_dir or settings.out,
+        out_dir=out_dir or project_output(settings.out, settings.root),
         figures_dir=figures_dir or settings.figures,
         math=MathMode(math) if math else None,
         default_math=settings.math or MathMode.IMAGE,
+        default_claims=settings.claims,
         figure_format=figure_format,
         write=write,
         strict=settings.strict if strict is None else strict,
         limits=settings.limits,
         jobs=jobs or settings.jobs or usable_cpus(),
+        project=settings.root,
+        macros_file=settings.macros,
     )

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-import click
+from ankigen.terminal import echo
 
 
 class _Terminated(BaseException):
@@ -32,10 +32,10 @@ def interruptible() -> Iterator[None]:
     try:
         yield
     except KeyboardInterrupt:
-        click.echo("Interrupted; the previous decks were left as they were.", err=True)
+        echo("Interrupted; the previous decks were left as they were.", err=True)
         sys.exit(128 + signal.SIGINT)
     except _Terminated:
-        click.echo("Stopped by SIGTERM; the previous decks were left as they were.", err=True)
+        echo("Stopped by SIGTERM; the previous decks were left as they were.", err=True)
         sys.exit(128 + signal.SIGTERM)
     finally:
         if previous is not None:

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ankigen.errors import UsageError
-from ankigen.model import MathMode
+from ankigen.model import ClaimLevel, MathMode
 from ankigen.timelimit import LIMIT_SETTINGS, TimeLimits
 
 _FOLDERS = {"content": "content", "figures": "figures", "out": "build"}
-_KNOWN = (*_FOLDERS, "math", "strict", "jobs", *LIMIT_SETTINGS)
+_KNOWN = (*_FOLDERS, "math", "claims", "strict", "jobs", "macros", *LIMIT_SETTINGS)
 
 
 @dataclass(frozen=True)
@@ -37,10 +37,14 @@ class ProjectSettings:
     figures: Path
     out: Path
     math: MathMode | None = None
+    #: Which numbers and formulas are claims in files whose front matter names no level.
+    claims: ClaimLevel = ClaimLevel.ANSWERS
     strict: bool = False
     root: Path = Path(".")
     limits: TimeLimits = field(default_factory=TimeLimits)
     jobs: int | None = None
+    #: The project's preamble of TeX macros (format §17), for every deck; None: none.
+    macros: Path | None = None
 
 
 def project_root(paths: Sequence[Path], cwd: Path) -> Path:
@@ -88,11 +92,54 @@ def load_settings(project_dir: Path) -> ProjectSettings:
         folder("figures"),
         folder("out"),
         math=_math(values, pyproject),
+        claims=_claims(values, pyproject),
         strict=_strict(values, pyproject),
         root=project_dir,
         limits=_limits(values, pyproject),
         jobs=_jobs(values, pyproject),
+        macros=_macros(values, pyproject, project_dir),
     )
+
+
+#: The folders a build writes inside its output folder.
+_OUTPUT_PARTS = (".", ".cache", "preview")
+
+
+def project_output(out: Path, root: Path) -> Path:
+    """The project's own output folder, refused (UsageError) when it leads outside the project.
+
+    A ``build`` symbolic link (or one for its cache or preview inside), or an
+    ``out`` setting that climbs out of the project, would make a build write
+    its decks, cache and preview elsewhere: content must not choose that. A
+    folder named with ``--out`` is the user's choice and is not checked.
+    """
+    inside = root.resolve()
+    for part in _OUTPUT_PARTS:
+        folder = out / part
+        try:
+            target = folder.resolve()
+        except (OSError, RuntimeError):  # a symbolic link loop
+            target = None
+        if target is None or not target.is_relative_to(inside):
+            where = f" (to {target})" if target is not None else ""
+            shown = folder.relative_to(Path.cwd()) if folder.is_relative_to(Path.cwd()) else folder
+            raise UsageError(
+                f"the output folder {shown} leads outside the project{where}; "
+                "remove the symbolic link (or the out setting in [tool.ankigen]), or name "
+                "the folder with --out to write there on purpose"
+            )
+    return out
+
+
+def _macros(values: dict[str, object], pyproject: Path, project_dir: Path) -> Path | None:
+    value = values.get("macros")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise UsageError(
+            f'{pyproject}: [tool.ankigen] macros must be a file name, e.g. "macros.tex"'
+        )
+    return project_dir / value
 
 
 def _nearest_project(start: Path) -> Path | None:
@@ -117,6 +164,15 @@ def _table(pyproject: Path) -> dict[str, object] | None:
     if not isinstance(table, dict):
         raise UsageError(f"{pyproject}: [tool.ankigen] must be a table")
     return table
+
+
+def _claims(values: dict[str, object], pyproject: Path) -> ClaimLevel:
+    value = values.get("claims", ClaimLevel.ANSWERS.value)
+    try:
+        return ClaimLevel(str(value))
+    except ValueError:
+        levels = " or ".join(f'"{level.value}"' for level in ClaimLevel)
+        raise UsageError(f"{pyproject}: [tool.ankigen] claims must be {levels}") from None
 
 
 def _math(values: dict[str, object], pyproject: Path) -> MathMode | None:

@@ -22,6 +22,17 @@ class MathMode(StrEnum):
     MATHJAX = "mathjax"
 
 
+class ClaimLevel(StrEnum):
+    """Which numbers and formulas on a card are claims a check must quote (format section 18).
+
+    ``answers``: those of the answer, cloze text and Extra (section 12's coverage);
+    ``off``: none (a bank with no checks); its checks still run and quotes must hold.
+    """
+
+    ANSWERS = "answers"
+    OFF = "off"
+
+
 class ItemKind(StrEnum):
     """The note type an item becomes."""
 
@@ -44,11 +55,15 @@ class Math:
 
 @dataclass(frozen=True, slots=True)
 class ImageRef:
-    """An image reference: ``figure:<id>`` or a path relative to the content file."""
+    """An image reference: ``figure:<id>`` or a path relative to the content file.
+
+    ``column`` is the 1-based column of the target in its line (0 when unknown).
+    """
 
     target: str
     alt: str
     line: int
+    column: int = 0
 
     @property
     def figure_id(self) -> str | None:
@@ -136,6 +151,18 @@ class Item:
 
 
 @dataclass(frozen=True, slots=True)
+class Prose:
+    """A block of a content file that makes no card (format §15), as its author wrote it.
+
+    ``ankigen preview`` shows it in its place between the cards, marked as
+    prose, so that an author sees what makes no card.
+    """
+
+    line: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Deck:
     """One content file, parsed: its settings and items in document order."""
 
@@ -150,6 +177,10 @@ class Deck:
     tags: tuple[str, ...] = field(default=())
     #: Line of ``key:`` in the front matter; 0 when the key is the file name.
     key_line: int = 0
+    #: Which numbers and formulas on its cards are claims (front matter, else the project's).
+    claims: ClaimLevel = ClaimLevel.ANSWERS
+    #: The blocks that make no card, in file order (for the preview).
+    prose: tuple[Prose, ...] = ()
 
     @property
     def stem(self) -> str:

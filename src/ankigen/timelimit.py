@@ -1,9 +1,8 @@
-"""Run work under a wall-clock limit: a check statement (``simplify``) or a figure.
+"""Run work under a wall-clock limit: a check statement (``simplify``) or a formula.
 
-``call_in_child`` runs work that may be hostile (a figure script) in a forked
-child process that is killed when time is up: nothing the work does, not even
-``except BaseException`` around ``sleep``, keeps it alive. ``call_with_time_limit``
-interrupts trusted work (sympy, formula layout) in the same process.
+``call_with_time_limit`` interrupts trusted work (sympy, formula layout) in
+the same process; work that may be hostile (a figure script) runs in a killed
+child process instead (``ankigen.child``).
 
 On the main thread of a Unix process a SIGALRM timer interrupts the work
 (the previous handler is restored afterwards). Elsewhere (a worker thread,
@@ -17,14 +16,11 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import multiprocessing
-import os
 import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
 from types import FrameType
 from typing import TypeVar
 
@@ -37,14 +33,16 @@ class TimeLimits:
 
     ``check_statement`` is one assert (``check-time-limit``), ``check_deck`` all the
     checks of one content file together (``check-deck-time-limit``), ``formula``
-    drawing one formula as an image (``formula-time-limit``) and ``figure`` one
-    figure script (``figure-time-limit``).
+    drawing one formula as an image (``formula-time-limit``), ``figure`` one
+    figure script (``figure-time-limit``) and ``figure_deck`` all the figure
+    scripts of one content file together (``figure-deck-time-limit``).
     """
 
     check_statement: float = 5.0
     check_deck: float = 60.0
     formula: float = 10.0
     figure: float = 60.0
+    figure_deck: float = 60.0
 
 
 #: ``[tool.ankigen]`` setting name -> TimeLimits field.
@@ -53,6 +51,7 @@ LIMIT_SETTINGS = {
     "check-deck-time-limit": "check_deck",
     "formula-time-limit": "formula",
     "figure-time-limit": "figure",
+    "figure-deck-time-limit": "figure_deck",
 }
 
 
@@ -79,10 +78,6 @@ class Budget:
 
 class TimeLimitExceeded(Exception):
     """The work did not finish within its time limit."""
-
-
-class ChildFailed(Exception):
-    """The child process ended without a result (it crashed, exited or was killed)."""
 
 
 class _TimeUp(BaseException):
@@ -153,66 +148,6 @@ def _with_watchdog(work: Callable[[], T], seconds: float) -> T:
     return result[0]
 
 
-def call_in_child(work: Callable[[], T], seconds: float) -> T:
-    """Return ``work()`` computed in a forked child process, killed after ``seconds``.
-
-    ``work`` should catch its own errors and return a picklable value; an
-    exception that escapes it becomes ChildFailed. What the child prints is
-    dropped. The child leads a process group of its own, and the whole group
-    is killed at the end, so processes the work started do not outlive it
-    either. Without ``fork`` (Windows) the work runs here, under
-    ``call_with_time_limit``.
-    """
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return call_with_time_limit(work, seconds)
-    context = multiprocessing.get_context("fork")
-    receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_in_child, args=(work, sender), daemon=True)
-    with interrupts_held():
-        child.start()
-        pid = child.pid
-        assert pid is not None  # started
-        with contextlib.suppress(OSError):  # also set in the child: whichever runs first
-            os.setpgid(pid, pid)
-    sender.close()
-    try:
-        if not receiver.poll(seconds):
-            raise TimeLimitExceeded
-        try:
-            ok, value = receiver.recv()
-        except EOFError:  # it ended without a word: exited, crashed or was killed
-            ok, value = False, None
-    finally:
-        # Also after a result: a thread or process the work left running must not
-        # keep the child. The child is not reaped before this, so its id is not reused.
-        with contextlib.suppress(OSError):
-            os.killpg(pid, signal.SIGKILL)
-        child.kill()
-        child.join()
-        receiver.close()
-    if not ok:
-        raise ChildFailed(value or f"the process ended with status {child.exitcode}")
-    return value  # type: ignore[no-any-return]
-
-
-def _in_child(work: Callable[[], object], sender: Connection) -> None:
-    """The child's side: quiet, default signals, one message back."""
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    with contextlib.suppress(OSError):
-        os.setpgid(0, 0)
-    _release_interrupts()
-    quiet = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(quiet, 1)
-    os.dup2(quiet, 2)
-    try:
-        outcome: tuple[bool, object] = (True, work())
-    except BaseException as exc:  # reported to the parent, never raised in the child
-        outcome = (False, f"{type(exc).__name__}: {exc}")
-    sender.send(outcome)
-    sender.close()
-
-
 _INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
 
 
@@ -231,16 +166,17 @@ def interrupts_held() -> Iterator[None]:
     try:
         yield
     finally:
-        _release_interrupts()
+        release_interrupts()
 
 
 def ignore_interrupts() -> None:
     """For worker processes: the parent handles Ctrl-C and SIGTERM and stops them."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    _release_interrupts()
+    release_interrupts()
 
 
-def _release_interrupts() -> None:
+def release_interrupts() -> None:
+    """Let Ctrl-C and SIGTERM through again (after :func:`interrupts_held`, in a child)."""
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _INTERRUPTS)

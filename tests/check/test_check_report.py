@@ -7,6 +7,7 @@ import math
 import pytest
 
 from ankigen.check import check_deck
+from ankigen.errors import FormulaNotCompiled
 from ankigen.model import CodeBlock
 from tests.check.check_support import FILE, check_text, make_deck, make_item, messages
 
@@ -93,7 +94,12 @@ def test_broken_formula_is_reported_at_its_line() -> None:
         "7: formula 'big': number too large at column 13: the power has about 10,000,000,000 digits"
     ]
     assert [d.code for d in report.diagnostics] == ["AG219"]
-    assert set(report.formulas) == {"ok"}
+    # a figure that calls the broken name is told why, at its own line
+    assert set(report.formulas) == {"ok", "big"}
+    with pytest.raises(
+        FormulaNotCompiled, match="uses formula 'big', which has an error at line 7"
+    ):
+        report.formulas["big"]()
 
 
 def test_counts() -> None:

@@ -60,9 +60,9 @@ def test_text_summary_counts_and_names_the_notes(project: Path) -> None:
         "v2/release.apkg over v1/release.apkg: 1 added, 1 updated, 1 unchanged, "
         "1 removed, 0 not applied"
     )
-    assert "  added: What is new? (release.md:7)" in lines
-    assert "  updated: What changes? (release.md:5)" in lines
-    assert "  removed: What goes? (release.md:7)" in lines
+    assert "  added: What is new? (release.md#new)" in lines
+    assert "  updated: What changes? (release.md#changes)" in lines
+    assert "  removed: What goes? (release.md#goes)" in lines
     assert lines[-1].endswith(
         '"tag:ankigen::release::*" -"tag:ankigen::release::release-2023-11-14-231320"'
     )
@@ -84,7 +84,7 @@ def test_json_lists_every_note_by_outcome(project: Path) -> None:
     (updated,) = record["updated"]
     assert updated["first_field"] == "What changes?"
     assert updated["deck"] == "Release"
-    assert updated["source"] == "release.md:5"
+    assert updated["source"] == "release.md#changes"
     assert updated["id"] is None  # two packages alone do not know the items' ids
     assert len(updated["guid"]) == 10
 
@@ -96,14 +96,14 @@ def test_an_edit_that_is_not_newer_fails_strict(project: Path) -> None:
     result = invoke("diff", "v1/release.apkg", "v2/release.apkg", "--strict")
     assert result.exit_code == 1
     assert "1 not applied" in result.stdout
-    assert "NOT APPLIED: What changes? (release.md:5): changed but not newer" in result.stdout
+    assert "NOT APPLIED: What changes? (release.md#changes): changed but not newer" in result.stdout
 
 
 def test_build_against_prints_the_summary_with_ids(project: Path) -> None:
     build(project, V1, "v1", 1_700_000_000)
     result = build(project, V2, "v2", 1_700_003_600, "--against", "v1/release.apkg")
     assert result.exit_code == 0, result.output
-    assert "  updated: What changes? (release.md:5, id changes)" in result.stdout
+    assert "  updated: What changes? (release.md#changes)" in result.stdout
     assert result.stdout.splitlines()[-1].startswith("Built 1 deck")
 
 
@@ -125,8 +125,8 @@ def test_strict_build_against_refuses_an_edit_that_would_not_arrive(project: Pat
     assert not (project / "v3" / "release.apkg").exists()
 
 
-def test_unreadable_package_is_a_usage_error(project: Path) -> None:
+def test_unreadable_package_is_a_file_error(project: Path) -> None:
     (project / "junk.apkg").write_text("not a zip", "utf-8")
     result = invoke("diff", "junk.apkg", "junk.apkg")
-    assert result.exit_code == 2
+    assert result.exit_code == 1
     assert "junk.apkg: cannot read" in result.output

@@ -1,4 +1,4 @@
-"""``ankigen preview`` through CliRunner: pages, MathJax beside them, failures write nothing."""
+"""``ankigen preview`` through CliRunner: pages, MathJax beside them, broken items in place."""
 
 from __future__ import annotations
 
@@ -56,15 +56,32 @@ def test_the_same_content_gives_the_same_page(project: Path) -> None:
     assert (project / "again" / "sums.html").read_bytes() == first
 
 
-def test_content_errors_write_no_page_and_keep_the_last_one(project: Path) -> None:
+def test_a_broken_item_is_shown_in_its_place_with_its_message(project: Path) -> None:
+    # Format §19: the preview shows every card it can, and each broken item in its place.
+    (project / "content" / "sums.md").write_text(
+        GOOD + "\nBroken :::\n\nWhat is 2? ::: Two.\n", "utf-8"
+    )
+    result = invoke("preview")
+    assert result.exit_code == 1
+    assert "content/sums.md:7:8: empty answer" in result.output
+    assert "each broken item is shown in its place" in result.output
+    page = (project / "build" / "preview" / "sums.html").read_text("utf-8")
+    assert page.count('class="ag-entry"') == 4  # the three cards of GOOD and "What is 2?"
+    broken = page.index('<section class="ag-broken" data-source="content/sums.md:7:8">')
+    assert page.index("content/sums.md:5") < broken < page.index("What is 2?")
+    assert "left out: empty answer: write the answer after" in page
+
+
+def test_an_error_outside_any_item_writes_no_page_and_keeps_the_last_one(
+    project: Path,
+) -> None:
     assert invoke("preview").exit_code == 0
     page = project / "build" / "preview" / "sums.html"
     before = page.read_bytes()
-    (project / "content" / "sums.md").write_text(GOOD + "\nBroken :::\n", "utf-8")
+    (project / "content" / "sums.md").write_text("---\nnonsense: 1\n---\n" + GOOD, "utf-8")
     result = invoke("preview")
     assert result.exit_code == 1
-    assert "content/sums.md:7" in result.output
-    assert "no page was written" in result.output
+    assert "content/sums.md:2" in result.output
     assert page.read_bytes() == before
 
 

@@ -50,9 +50,10 @@ def test_sections_become_subdecks(cards: dict[str, list[SeenCard]]) -> None:
     assert {c.deck for c in cards["networking"]} == {"Networking"}
 
 
-def test_escapes_entities_and_raw_html_show_as_written(cards: dict[str, list[SeenCard]]) -> None:
+def test_entities_show_as_written_and_allowed_html_passes(cards: dict[str, list[SeenCard]]) -> None:
     entities = _card(cards["statistics"], "What do &amp; and &lt;b&gt; show?")
-    assert "raw &lt;i&gt;HTML&lt;/i&gt; is shown as text" in entities.back
+    assert "The entities show as &amp; and &lt;b&gt;," in entities.back
+    assert "<i>allowed HTML</i> passes" in entities.back  # format §16
     links = _card(cards["statistics"], "Where is the guide?")
     assert "<em>not</em> *this* or _that_." in links.back
     assert 'title="Handbook">the handbook</a>' in links.back

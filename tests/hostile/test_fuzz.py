@@ -2,7 +2,8 @@
 
 Hypothesis writes items from links, images, alt and title text, clozes
 (with and without hints, and hints written without brackets that Anki's
-``[hint]`` would make commands), ``==marks==``, emphasis, code, formulas and
+``[hint]`` would make commands), ``==marks==``, emphasis, code, formulas, raw
+HTML (allowed elements with hostile attributes, refused ones), TeX macros and
 runs of ``::``, braces, quotes, bracket commands (also as entities), combining
 marks that Anki's NFC import composes with a tag's ``>`` (U+0338), and MathJax
 delimiters. Each
@@ -80,6 +81,22 @@ PIECES = [
     "&#36;",
     "&#36;]x[/&#36;",
     "[an&#x212A;i:tts]",  # U+212A KELVIN SIGN: "K" once NFC-normalised
+    # format §16: raw HTML that may pass the allow-list, and pieces of it
+    "<br/>",
+    "<b onclick=alert(1)>",
+    "</b>",
+    '<img src="img.png" onerror=alert(1)>',
+    '<abbr title="{{c1::x}}">',
+    "</abbr>",
+]
+#: Elements of the HTML allow-list (format §16) and attributes an attacker puts on them.
+HTML_TAGS = ["b", "sub", "sup", "kbd", "abbr", "details", "summary", "mark", "span", "script"]
+HTML_ATTRIBUTES = [
+    "",
+    'onclick="alert(1)"',
+    'style="background:url(https://e.org)"',
+    'title="[sound:a.mp3] {{c1::x}}"',
+    "title='x\" onmouseover=\"alert(1)'",
 ]
 words = st.lists(st.sampled_from(PIECES), min_size=1, max_size=4).map("".join)
 #: Hints written without brackets: commands once Anki draws a hint as "[hint]".
@@ -114,7 +131,15 @@ def _markup(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
         st.builds(lambda t, ti: f'![{t}](img.png "{ti}")', children, titles),
         children.map(lambda t: f"*{t}*"),
         words.map(lambda t: f"`{t}`"),
-        st.sampled_from(["$x^2$", "$\\frac{a}{b}$"]),
+        st.sampled_from(["$x^2$", "$\\frac{a}{b}$", "$\\RR$", "$\\wrap{\\RR}$"]),
+        children.map(lambda t: f"$\\wrap{{{t}}}$"),
+        st.builds(
+            lambda tag, attribute, t: f"<{tag} {attribute}>{t}</{tag}>",
+            st.sampled_from(HTML_TAGS),
+            st.sampled_from(HTML_ATTRIBUTES),
+            children,
+        ),
+        st.builds(lambda t: f'<img src="img.png" alt="{t}" onerror="alert(1)">', titles),
         # A mark right after the element's closing tag, or a formula image's ">".
         children.map(lambda t: f"**{t}**\u0338 onclick=alert(1)"),
         st.sampled_from(["$x^2$\u0338 onload=alert(1)", "![i](img.png)\u0338 onerror=alert(1)"]),
@@ -131,6 +156,9 @@ def _cloze_markup(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
         st.just("${{c2::k}}\\,\\eta$"),
     )
 
+
+#: Format §17: macros every document may use; what they expand to meets the same judge.
+MACROS = "---\nmacros:\n  \\RR: \\mathbb{R}\n  \\wrap: '\\left( #1 \\right)'\n---\n"
 
 plain = st.lists(st.recursive(words, _markup, max_leaves=5), min_size=1, max_size=4)
 clozed = st.lists(st.recursive(words, _cloze_markup, max_leaves=6), min_size=1, max_size=5)
@@ -160,7 +188,7 @@ def test_no_card_of_any_ordinal_holds_live_markup(collection: Collection, text: 
         root = Path(folder)
         (root / "content").mkdir()
         (root / "content" / "img.png").write_bytes(PNG)
-        (root / "content" / "fuzz.md").write_text(f"# Fuzz\n\n{text}\n", "utf-8")
+        (root / "content" / "fuzz.md").write_text(f"{MACROS}# Fuzz\n\n{text}\n", "utf-8")
         options = BuildOptions(
             paths=(root / "content",),
             out_dir=root / "out",

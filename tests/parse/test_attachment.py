@@ -89,42 +89,49 @@ def comment_on_line(line: int, text: str = "<!-- id: q1 -->") -> Token:
 
 def test_a_comment_on_the_line_after_the_item_sets_its_metadata() -> None:
     item = draft(last_line=1)
-    assert attach_metadata_after(comment_on_line(2), InAnswer(item), Sink("f.md"))
+    assert attach_metadata_after(comment_on_line(2), InAnswer(item), Sink("f.md")).ends_item
     assert item.metadata.note_id == "q1"
 
 
 def test_a_comment_after_a_cloze_awaiting_metadata_sets_its_metadata() -> None:
     item = draft(last_line=1)
-    assert attach_metadata_after(comment_on_line(2), AwaitingMetadata(item), Sink("f.md"))
+    assert attach_metadata_after(comment_on_line(2), AwaitingMetadata(item), Sink("f.md")).taken
     assert item.metadata.note_id == "q1"
 
 
 def test_a_comment_after_a_blank_line_is_not_the_items() -> None:
     item = draft(last_line=1)
-    assert not attach_metadata_after(comment_on_line(3), InAnswer(item), Sink("f.md"))
+    assert not attach_metadata_after(comment_on_line(3), InAnswer(item), Sink("f.md")).taken
     assert item.metadata.note_id is None
 
 
 def test_a_comment_outside_an_item_is_left_alone() -> None:
-    assert not attach_metadata_after(comment_on_line(2), Outside(), Sink("f.md"))
+    assert not attach_metadata_after(comment_on_line(2), Outside(), Sink("f.md")).taken
 
 
 def test_an_html_block_that_is_no_comment_is_left_alone() -> None:
     item = draft(last_line=1)
     assert not attach_metadata_after(
         comment_on_line(2, "<div>x</div>"), InAnswer(item), Sink("f.md")
-    )
+    ).taken
 
 
 def test_a_comment_ending_the_items_paragraph_sets_its_metadata() -> None:
     item = draft()
     paragraph = paragraph_of(first_block("more of the answer <!-- id: q2 -->\n"))
-    attach_trailing_metadata(paragraph, InAnswer(item), Sink("f.md"))
+    assert attach_trailing_metadata(paragraph, InAnswer(item), Sink("f.md"))  # ends the item
     assert item.metadata.note_id == "q2"
+
+
+def test_a_remark_comment_sets_nothing_and_does_not_end_the_item() -> None:
+    item = draft(last_line=1)
+    after = attach_metadata_after(comment_on_line(2, "<!-- TODO -->"), InAnswer(item), Sink("f.md"))
+    assert after.taken and not after.ends_item
 
 
 def test_a_bad_metadata_comment_is_reported_and_sets_nothing() -> None:
     item, sink = draft(last_line=1), Sink("f.md")
-    assert attach_metadata_after(comment_on_line(2, "<!-- tag: core -->"), InAnswer(item), sink)
+    after = attach_metadata_after(comment_on_line(2, "<!-- tag: core -->"), InAnswer(item), sink)
+    assert after.taken and not after.ends_item
     assert item.metadata.note_id is None
     assert codes(sink) == ["AG130"] and sink.diagnostics[0].line == 2

@@ -118,16 +118,42 @@ def test_awaiting_metadata_a_closer_goes_outside(closer: str) -> None:
     assert walker.state == Outside()
 
 
-def test_in_an_answer_a_comment_on_the_next_line_sets_metadata() -> None:
+def test_in_an_answer_a_metadata_comment_on_the_next_line_ends_the_item() -> None:
     walker = walk("Mean ::: the sum\n<!-- id: mean -->\n")
+    assert walker.state == Outside()
+    assert walker.result.drafts[0].metadata.note_id == "mean"
+
+
+def test_in_an_answer_a_metadata_comment_ending_a_paragraph_ends_the_item() -> None:
+    walker = walk("Mean ::: the sum\n\nover the count. <!-- id: mean -->\n\nProse.\n")
+    assert walker.state == Outside()
+    (item,) = walker.result.drafts
+    assert item.metadata.note_id == "mean"
+    assert item.answer_source == [" the sum", "over the count. <!-- id: mean -->"]
+    assert [p.text for p in walker.result.prose.blocks] == ["Prose."]
+
+
+def test_in_an_answer_a_remark_comment_does_not_end_the_item() -> None:
+    walker = walk("Mean ::: the sum\n<!-- TODO: cite it -->\n")
     assert isinstance(walker.state, InAnswer)
-    assert walker.state.item.metadata.note_id == "mean"
 
 
-def test_awaiting_metadata_a_comment_on_the_next_line_sets_metadata() -> None:
+def test_in_an_answer_a_sub_heading_grows_the_answer() -> None:
+    walker = walk("Mean ::: the sum\n\n### Why\n\nIt balances.\n")
+    assert isinstance(walker.state, InAnswer)
+    assert walker.result.drafts[0].answer_source == [" the sum", "### Why", "It balances."]
+
+
+def test_outside_a_sub_heading_is_prose() -> None:
+    walker = walk("### Notes\n\nJust prose.\n")
+    assert walker.state == Outside()
+    assert [p.line for p in walker.result.prose.blocks] == [1, 3]
+
+
+def test_awaiting_metadata_a_metadata_comment_on_the_next_line_ends_the_item() -> None:
     walker = walk("$$\n{{c1::x}}^2\n$$\n<!-- id: square -->\n")
-    assert isinstance(walker.state, AwaitingMetadata)
-    assert walker.state.item.metadata.note_id == "square"
+    assert walker.state == Outside()
+    assert walker.result.drafts[0].metadata.note_id == "square"
 
 
 #: The edges the tests above walk, as (from, to) states; ``[*]`` is the start.

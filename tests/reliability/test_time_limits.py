@@ -17,11 +17,12 @@ from pathlib import Path
 
 import pytest
 
+from ankigen.child import ChildFailed, call_in_child
 from ankigen.commands.build import BuildOptions, run
 from ankigen.config import load_settings
 from ankigen.errors import UsageError
 from ankigen.model import MathMode
-from ankigen.timelimit import ChildFailed, TimeLimitExceeded, TimeLimits, call_in_child
+from ankigen.timelimit import TimeLimitExceeded, TimeLimits
 from tests.reliability.support import run_cli
 
 #: Seconds before a test that should end at once is called hung (a guard, not a speed check).
@@ -118,14 +119,16 @@ def test_bad_limit_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert "check-time-limit must be a positive number of seconds" in result.stderr
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds the figure by /proc")
 def test_sigterm_while_a_figure_draws_kills_it_and_exits_143(tmp_path: Path) -> None:
     """The figure's child process does not outlive the build."""
     (tmp_path / "content").mkdir()
     (tmp_path / "figures").mkdir()
     (tmp_path / "content" / "deck.md").write_text("# F\n\nQ ::: ![a plot](figure:stuck)\n")
+    # A figure may write no file to say it started: it names its process instead.
     (tmp_path / "figures" / "stuck.py").write_text(
-        "import os, pathlib, time\n\n\ndef draw(fig, formulas):\n"
-        "    pathlib.Path('child.pid').write_text(str(os.getpid()))\n"
+        "import ctypes, time\n\n\ndef draw(fig, formulas):\n"
+        f"    ctypes.CDLL(None).prctl(15, {STUCK_NAME!r}, 0, 0, 0)\n"
         "    while True:\n        try:\n            time.sleep(0.01)\n"
         "        except BaseException:\n            pass\n"
     )
@@ -137,8 +140,7 @@ def test_sigterm_while_a_figure_draws_kills_it_and_exits_143(tmp_path: Path) -> 
         text=True,
     )
     try:
-        pid_file = tmp_path / "child.pid"
-        while not pid_file.exists() or not pid_file.read_text():
+        while not (stuck := processes_named(STUCK_NAME)):
             assert build.poll() is None, build.communicate()
             time.sleep(0.05)
         build.send_signal(signal.SIGTERM)
@@ -147,8 +149,24 @@ def test_sigterm_while_a_figure_draws_kills_it_and_exits_143(tmp_path: Path) -> 
         build.kill()
     assert build.returncode == 143, stderr
     assert stderr == "Stopped by SIGTERM; the previous decks were left as they were.\n"
-    assert not _alive(int(pid_file.read_text()))
+    assert not any(_alive(pid) for pid in stuck)
     assert not (tmp_path / "build" / "deck.apkg").exists()
+
+
+#: The process name the stuck figure takes (at most 15 bytes).
+STUCK_NAME = b"ag-stuck-figure"
+
+
+def processes_named(name: bytes) -> list[int]:
+    """The ids of the processes whose name (``/proc/PID/comm``) is ``name``."""
+    found = []
+    for comm in Path("/proc").glob("[0-9]*/comm"):
+        try:
+            if comm.read_bytes().strip() == name:
+                found.append(int(comm.parent.name))
+        except OSError:  # it ended meanwhile
+            continue
+    return found
 
 
 def _alive(pid: int) -> bool:

@@ -243,12 +243,10 @@ def test_image_inside_through_symlink_to_inside_is_fine(
 # -- figure scripts: only from the figures folder ------------------------------------------
 
 
-def _sentinel_script(path: Path, sentinel: Path) -> None:
+def _sentinel_script(path: Path) -> None:
+    """A script whose run shows in the build's messages (a figure may not write a file)."""
     path.write_text(
-        "from pathlib import Path\n"
-        f"Path({str(sentinel)!r}).write_text('ran')\n\n\n"
-        "def draw(fig, formulas):\n"
-        f"    Path({str(sentinel)!r}).write_text('drew')\n",
+        "def draw(fig, formulas):\n    raise RuntimeError('SENTINEL drew')\n",
         "utf-8",
     )
 
@@ -271,7 +269,6 @@ def _sentinel_script(path: Path, sentinel: Path) -> None:
 def test_figure_ids_cannot_run_scripts_outside_the_figures_folder(
     figure_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sentinel = tmp_path / "SENTINEL"
     figure_id = figure_id.replace("ROOT", str(tmp_path)[1:])
     project = _project(tmp_path, f"Q ::: ![x](figure:{figure_id})", monkeypatch)
     (tmp_path / "outside").mkdir()
@@ -281,24 +278,23 @@ def test_figure_ids_cannot_run_scripts_outside_the_figures_folder(
         project / "evil.py",
         project / "figures" / ".evil.py",
     ):
-        _sentinel_script(script, sentinel)
+        _sentinel_script(script)
     (project / "figures" / "sub").mkdir()
-    _sentinel_script(project / "figures" / "sub" / "evil.py", sentinel)
+    _sentinel_script(project / "figures" / "sub" / "evil.py")
     os.symlink(tmp_path / "outside" / "evil.py", project / "figures" / "link.py")
     result = _build("--math", "mathjax")
     assert result.exit_code == 1, result.output
     assert "content/deck.md:3: unknown figure" in result.stderr
-    assert not sentinel.exists(), "a script outside the figures folder ran"
+    assert "SENTINEL" not in result.output, "a script outside the figures folder ran"
 
 
 def test_figure_in_the_figures_folder_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The positive control for the sentinel: a figure that is allowed does run."""
-    sentinel = tmp_path / "SENTINEL"
     project = _project(tmp_path, "Q ::: ![x](figure:good)", monkeypatch)
-    _sentinel_script(project / "figures" / "good.py", sentinel)
+    _sentinel_script(project / "figures" / "good.py")
     result = _build("--math", "mathjax")
-    assert result.exit_code == 0, result.output
-    assert sentinel.read_text() == "drew"
+    assert result.exit_code == 1, result.output
+    assert "figure 'good' failed: RuntimeError: SENTINEL drew" in result.stderr
 
 
 # -- checks never run code -----------------------------------------------------------------

@@ -3,22 +3,24 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 from click.testing import CliRunner
 
+from ankigen.child import call_in_child
 from ankigen.cli import main
 from ankigen.render import Failed, MediaCache, Place, Shipped, draw_figure
+
+T = TypeVar("T")
 
 #: Where the figure is referenced, for the error when it fails.
 HERE = Place("deck.md", 7)
 
 SCRIPT = """
-RUNS = __import__("pathlib").Path(__file__).with_name("runs.txt")
-
 def draw(fig, formulas):
-    RUNS.write_text(RUNS.read_text() + "x" if RUNS.exists() else "x")
     ax = fig.add_subplot()
     ks = [1, 2, 4, 8]
     ax.plot(ks, [formulas["S"](k=k) for k in ks])
@@ -31,6 +33,19 @@ def figures(tmp_path: Path) -> Path:
     folder.mkdir()
     (folder / "curve.py").write_text(SCRIPT, "utf-8")
     return folder
+
+
+def count_runs(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Each figure script started from now on (a script may not write a file to say so)."""
+    started: list[object] = []
+    real = call_in_child
+
+    def counted(work: Callable[[], T], *args: Any) -> T:
+        started.append(work)
+        return real(work, *args)
+
+    monkeypatch.setattr("ankigen.render._figures.call_in_child", counted)
+    return started
 
 
 @pytest.mark.parametrize("image_format", ["svg", "png"])
@@ -60,6 +75,7 @@ def test_each_figure_runs_once_per_build_with_the_files_formulas(
     figures: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
+    runs = count_runs(monkeypatch)
     (tmp_path / "content").mkdir()
     (tmp_path / "content" / "deck.md").write_text(
         "# Figures\n\n```formulas\nlet S = k/2\n```\n\n"
@@ -69,19 +85,17 @@ def test_each_figure_runs_once_per_build_with_the_files_formulas(
     )
     result = CliRunner().invoke(main, ["build", "--math", "mathjax"])
     assert result.exit_code == 0, result.output
-    assert (figures / "runs.txt").read_text() == "x"
+    assert len(runs) == 1
 
 
 def test_a_failing_figure_runs_once_and_is_reported_at_each_reference(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
+    runs = count_runs(monkeypatch)
     (tmp_path / "figures").mkdir()
     (tmp_path / "figures" / "broken.py").write_text(
-        'RUNS = __import__("pathlib").Path(__file__).with_name("runs.txt")\n\n'
-        "def draw(fig, formulas):\n"
-        '    RUNS.write_text(RUNS.read_text() + "x" if RUNS.exists() else "x")\n'
-        "    raise ValueError('no data')\n",
+        "def draw(fig, formulas):\n    raise ValueError('no data')\n",
         "utf-8",
     )
     (tmp_path / "content").mkdir()
@@ -95,7 +109,7 @@ def test_a_failing_figure_runs_once_and_is_reported_at_each_reference(
     found = [(r["line"], r["code"], r["message"]) for r in records]
     message = "figure 'broken' failed: ValueError: no data"
     assert found == [(3, "AG330", message), (5, "AG330", message)]
-    assert (tmp_path / "figures" / "runs.txt").read_text() == "x"
+    assert len(runs) == 1
 
 
 @pytest.mark.parametrize(

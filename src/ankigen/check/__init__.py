@@ -94,7 +94,7 @@ def _without_sympy(deck: Deck, known: dict[int, ItemRun], sink: Sink) -> CheckRe
     for index, item in enumerate(deck.items):
         recorded = known.get(index)
         if recorded is None:
-            warn_unverified(sink, item, ())
+            warn_unverified(sink, item, (), deck.claims)
         else:
             for diagnostic in recorded.diagnostics:
                 sink.add(diagnostic)

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ankigen.diagnostics import Sink
-from ankigen.model import Claim, Item
+from ankigen.model import Claim, ClaimLevel, Item
 from ankigen.parse.claims import formula_key, number_key
 
 if TYPE_CHECKING:  # the checker's tree loads when a check runs, not for every build
@@ -57,8 +57,15 @@ def unverified_claims(item: Item, quotes: Iterable[Quote]) -> list[Claim]:
     return [c for c in item.claims if c.required and _key(c.text, c.formula) not in quoted]
 
 
-def warn_unverified(sink: Sink, item: Item, quotes: Iterable[Quote]) -> None:
-    """One ``unverified claim`` warning per claim of ``item`` not quoted or cited."""
+def warn_unverified(
+    sink: Sink, item: Item, quotes: Iterable[Quote], level: ClaimLevel = ClaimLevel.ANSWERS
+) -> None:
+    """One ``unverified claim`` warning per claim of ``item`` not quoted or cited.
+
+    At claim level ``off`` nothing is a claim, so nothing is reported.
+    """
+    if level is ClaimLevel.OFF:
+        return
     for claim in unverified_claims(item, quotes):
         sink.warning(
             claim.line,

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from ankigen.check.proven import ItemRun
 from ankigen.diagnostics import Sink
+from ankigen.errors import UncompiledFormula
 from ankigen.model import CodeBlock, Deck, Item
 from ankigen.timelimit import Budget, TimeLimitExceeded, call_with_time_limit
 
@@ -75,7 +76,7 @@ def run_checks(
         quotes: list[Quote] = []
         for block in item.checks:
             quotes.extend(run.check_block(block, dict(scope), item))
-        warn_unverified(sink, item, quotes)
+        warn_unverified(sink, item, quotes, deck.claims)
         if item.checks:
             found = tuple(sink.diagnostics[before[0] :])
             ran[index] = ItemRun(found, run.checks - before[1], run.failed - before[2])
@@ -93,6 +94,7 @@ class _Run:
         self.failed = 0
         self.code = ""  # the code of the last guarded failure, if it had one
         self.column = 0  # and its column
+        self.broken: dict[str, str] = {}  # a `let` that did not parse: its name, its error
 
     def replay(self, recorded: ItemRun) -> None:
         """Count an item's earlier run as if it ran now."""
@@ -176,6 +178,7 @@ class _Run:
             self.report(line, str(exc), column=exc.column, code=exc.code)
             name = defined_name(text)
             if name is not None and name not in scope:
+                self.broken[name] = str(exc)
                 self.load_sympy()
                 from ._sympy import Definition
 
@@ -271,7 +274,12 @@ class _Run:
         )
 
     def compile_formulas(self, scope: Mapping[str, Definition]) -> dict[str, Callable[..., float]]:
-        """Compile every defined ``formulas`` name for figures."""
+        """Compile every defined ``formulas`` name for figures.
+
+        A name that failed (its ``let`` has an error, or it cannot be made
+        into a function) maps to an :class:`UncompiledFormula`, which tells
+        a figure calling it why, at the figure's line.
+        """
         compiled: dict[str, Callable[..., float]] = {}
         if not scope:
             return compiled
@@ -280,12 +288,15 @@ class _Run:
 
         for name, definition in scope.items():
             if definition.value is None:
+                why = self.broken.get(name, "its definition has an error")
+                compiled[name] = UncompiledFormula(name, definition.line, why)
                 continue
             formula, problem = self.guarded(partial(compile_formula, definition))
             if formula is None:
                 self.report(
                     definition.line, f"formula {name!r}: {problem}", code=codes.FORMULA_NOT_COMPILED
                 )
+                compiled[name] = UncompiledFormula(name, definition.line, str(problem))
             else:
                 compiled[name] = formula
         return compiled

@@ -110,6 +110,7 @@ def _keys(deck: Deck, time_limit: float) -> dict[int, str]:
     """The key of every item with checks, by index."""
     shared = hashlib.sha256(f"{_FORMAT}:{code_fingerprint()}:{time_limit!r}".encode())
     shared.update(deck.display_path.encode("utf-8", "surrogatepass") + b"\x1f")
+    shared.update(deck.claims.value.encode() + b"\x1f")  # the level decides the warnings
     shared.update(repr([(b.kind, b.text) for b in deck.formulas]).encode())
     return {
         index: _item_key(shared.copy(), item)

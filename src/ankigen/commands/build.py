@@ -12,7 +12,7 @@ and results).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 
 from ankigen.buildtime import BuildClock
@@ -21,6 +21,7 @@ from ankigen.commands.build_types import BuildOptions, BuildResult, BuildSummary
 from ankigen.commands.diff import DeckDiff
 from ankigen.commands.discover import discover
 from ankigen.commands.guards import key_collisions, outside_root
+from ankigen.commands.partial import Partial, leave_out_broken
 from ankigen.commands.plan import Plan, deck_keys, plan_deck
 from ankigen.commands.publish import publish, stamp_of, write_staged
 from ankigen.commands.release import compare_staged, settings_files, staging
@@ -30,10 +31,11 @@ from ankigen.diagnostics import Diagnostic, sort_diagnostics, strictly
 from ankigen.gcpause import no_cyclic_gc
 from ankigen.model import Deck, MathMode
 from ankigen.package import PackagedDeck
+from ankigen.parse.macro_expansion import project_macros
+from ankigen.paths import display_path
 from ankigen.render import (
     MediaCache,
     Progress,
-    RenderedDeck,
     Rendering,
     RenderReport,
     RenderSettings,
@@ -63,11 +65,20 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     diagnostics.extend(rendering.diagnostics)
     # With --strict every warning of every stage is an error, so it stops the build too.
     diagnostics = strictly(diagnostics, options.strict)
+    # What can be made without the broken items: written with --skip-broken, always previewed.
+    partial = leave_out_broken(rendering.decks, diagnostics)
+    if options.skip_broken:
+        diagnostics = list(partial.diagnostics)
 
-    written, diffs = _package(rendering.decks, todo, reports, options, clock, cache, diagnostics)
+    written, diffs = _package(partial, todo, reports, options, clock, cache, diagnostics)
     summary = _summary(plans, decks, reports, written, rendering)
     return BuildResult(
-        tuple(sort_diagnostics(diagnostics)), tuple(written), summary, tuple(diffs), rendering.decks
+        tuple(sort_diagnostics(diagnostics)),
+        tuple(written),
+        summary,
+        tuple(diffs),
+        partial.kept,
+        partial.left_out,
     )
 
 
@@ -96,8 +107,19 @@ def _parse(
 ) -> list[Deck]:
     """Parse every deck that must be built (``--math`` applied); its problems to ``diagnostics``."""
     decks: list[Deck] = []
+    plans = list(plans)
+    macros_file = options.macros_file if plans else None
+    macros, problems = project_macros(macros_file, display_path(macros_file or Path(".")))
+    diagnostics.extend(problems)
     for plan in plans:
-        parsed = parse_source(plan.source, options.default_math, reused, options.jobs)
+        parsed = parse_source(
+            plan.source,
+            options.default_math,
+            reused,
+            options.jobs,
+            default_claims=options.default_claims,
+            macros=macros,
+        )
         diagnostics.extend(parsed.diagnostics)
         if parsed.deck is not None:
             decks.append(_with_math(parsed.deck, options.math))
@@ -115,6 +137,7 @@ def _start_render(decks: list[Deck], options: BuildOptions, cache: MediaCache) -
             options.limits,
             reuse_notes=options.write,  # `check` neither reads nor fills the caches
             jobs=options.jobs,
+            project=options.project,
         ),
     )
 
@@ -134,7 +157,7 @@ def _render(
 
 
 def _package(
-    rendered: Sequence[RenderedDeck],
+    partial: Partial,
     todo: dict[Path, Plan],
     reports: dict[Path, CheckReport],
     options: BuildOptions,
@@ -142,24 +165,36 @@ def _package(
     cache: MediaCache,
     diagnostics: list[Diagnostic],
 ) -> tuple[list[PackagedDeck], list[DeckDiff]]:
-    """Write every deck, or none: a build with any error leaves every deck on disk as it was."""
-    if not options.write or any(d.is_error for d in diagnostics):
+    """Write every deck, or none: a build with any error leaves every deck on disk as it was.
+
+    With ``--skip-broken`` (format §19) every deck that can be made without its broken
+    items is written, unless an error belongs to no deck (``commands.partial``).
+    """
+    if options.skip_broken:
+        blocking = partial.blocked
+        unstamped = partial.shortened  # no stamp: the next build must report them again
+    else:
+        blocking, unstamped = any(d.is_error for d in diagnostics), frozenset()
+    if not options.write or blocking:
         return [], []
     written: list[PackagedDeck] = []
     diffs: list[DeckDiff] = []
     with staging(options.out_dir) as stage:
+        rendered = partial.kept
         clock.learn(path for r in rendered for path in r.sources)
         staged = [(r, write_staged(r, stage, clock, cache)) for r in rendered]
         if options.against is not None:
             diffs, problems = compare_staged(staged, options.against)
-            diagnostics.extend(strictly(problems, options.strict))
-        if any(d.is_error for d in diagnostics):
-            return [], diffs
+            problems = strictly(problems, options.strict)
+            diagnostics.extend(problems)
+            if any(d.is_error for d in problems):
+                return [], diffs
         for deck, deck_file in staged:
             path = deck.deck.path
             published = publish(deck_file, options.out_dir)
-            stamp = stamp_of(todo[path], deck, published, reports[path], diagnostics)
-            save_stamp(cache, deck.deck.stem, stamp)
+            if path not in unstamped:
+                stamp = stamp_of(todo[path], deck, published, reports[path], diagnostics)
+                save_stamp(cache, deck.deck.stem, stamp)
             written.append(published)
     return written, diffs
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from ankigen.commands.diff import DeckDiff
 from ankigen.diagnostics import Diagnostic
 from ankigen.errors import AnkigenError
-from ankigen.model import MathMode
+from ankigen.model import ClaimLevel, MathMode
 from ankigen.package import PackagedDeck
 from ankigen.render import RenderedDeck
 from ankigen.timelimit import TimeLimits
@@ -30,6 +30,8 @@ class BuildOptions:
     figure_format: str = "svg"
     #: The math mode of files whose front matter names none (the project's default).
     default_math: MathMode = MathMode.IMAGE
+    #: The claim level of files whose front matter names none (the project's default).
+    default_claims: ClaimLevel = ClaimLevel.ANSWERS
     write: bool = True
     strict: bool = False
     #: The release learners have (an .apkg, or a folder of them): report what this one changes.
@@ -39,6 +41,12 @@ class BuildOptions:
     #: Processes that parse a big file's sections and draw formula images (1: this one only);
     #: never changes a deck.
     jobs: int = 1
+    #: The project folder (figure scripts may read it); None: the figures folder's parent.
+    project: Path | None = None
+    #: Format §19: leave each item with an error out and write the rest (``--skip-broken``).
+    skip_broken: bool = False
+    #: The project's preamble file of TeX macros (``[tool.ankigen] macros``, format §17).
+    macros_file: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -66,8 +74,12 @@ class BuildResult:
     summary: BuildSummary
     #: With ``--against``: what importing each written deck over its old release does.
     diffs: tuple[DeckDiff, ...] = ()
-    #: The decks rendered in this run (not those already up to date), for the preview.
+    #: The decks rendered in this run (not those already up to date), for the preview:
+    #: each without its broken items (``commands.partial``), a deck with an error outside
+    #: its items left out.
     rendered: tuple[RenderedDeck, ...] = ()
+    #: One ``left out: <the error>`` error per error of an item left out of ``rendered``.
+    left_out: tuple[Diagnostic, ...] = ()
 
     @property
     def failed(self) -> bool:

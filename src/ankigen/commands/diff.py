@@ -155,9 +155,23 @@ def _change(note: StoredNote, deck: DeckFile, ids: Mapping[str, str]) -> NoteCha
     )
 
 
+#: A clozed formula (``math_cloze_html``): its copies per cloze, then the whole formula.
+_CLOZED_FORMULA = re.compile(
+    r'<span class="ag-mc">.*?<span class="ag-mc-all">(.*?)</span></span>', re.DOTALL
+)
+#: A formula drawn as an image; its ``alt`` holds its TeX.
+_FORMULA_IMAGE = re.compile(r'<img class="ag-math( ag-display)?"[^>]*? alt="([^"]*)"[^>]*>')
+
+
 def plain_text(field_html: str, limit: int = 80) -> str:
-    """A field as one line of text: tags dropped, entities decoded, white space collapsed."""
-    text = re.sub(r"<[^>]*>", " ", field_html)
+    """A field as one line of text: formulas as their TeX, tags dropped, white space collapsed.
+
+    A formula drawn as an image is shown as ``$TeX$`` from its ``alt``; a
+    clozed formula once, whole, rather than as its copies for each card.
+    """
+    text = _CLOZED_FORMULA.sub(r"\1", field_html)
+    text = _FORMULA_IMAGE.sub(lambda m: f"$${m[2]}$$" if m[1] else f"${m[2]}$", text)
+    text = re.sub(r"<[^>]*>", " ", text)
     text = " ".join(html.unescape(text).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -198,7 +212,10 @@ def diff_summary(diff: DeckDiff) -> str:
 def _lines(label: str, notes: tuple[NoteChange, ...], *, with_reason: bool = False) -> list[str]:
     out = []
     for change in notes[:_SHOWN]:
-        named = [f"id {change.id}"] if change.id else []
+        # (the Source field already names an id as 'file.md#id')
+        named = (
+            [f"id {change.id}"] if change.id and not change.source.endswith(f"#{change.id}") else []
+        )
         where = f" ({', '.join([change.source, *named] if change.source else named)})"
         where = "" if where == " ()" else where
         why = f": {change.reason}" if with_reason and change.reason else ""

@@ -8,12 +8,14 @@ ever overwritten: if any file of the project exists, no file is written.
 from __future__ import annotations
 
 import struct
+import textwrap
 import zlib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 from ankigen import __version__
+from ankigen.commands.install_source import InstallLine, running_install
 from ankigen.errors import UsageError
 from ankigen.parse.slug import slugify
 
@@ -31,15 +33,27 @@ class NewProject:
     files: tuple[Path, ...]
 
 
-def project_files(root: Path) -> dict[Path, bytes]:
-    """Every file of a new project in ``root`` and its bytes (nothing is written)."""
+def project_files(root: Path, install: InstallLine | None = None) -> dict[Path, bytes]:
+    """Every file of a new project in ``root`` and its bytes (nothing is written).
+
+    ``install`` is the workflow's install line; by default, how the running
+    ankigen was installed (``commands.install_source``).
+    """
     key = slugify(root.absolute().name) or "my-deck"
     title = key.replace("-", " ").capitalize()
+    install = install or running_install()
+    values = (
+        ("TITLE", title),
+        ("KEY", key),
+        ("VERSION", __version__),
+        ("INSTALL_COMMENT", _yaml_comment(install.comment, "        ")),
+        ("INSTALL", install.command),
+    )
 
     def text(template: str) -> bytes:
         source = resources.files("ankigen").joinpath("templates", "init", template)
         filled = source.read_text("utf-8")
-        for name, value in (("TITLE", title), ("KEY", key), ("VERSION", __version__)):
+        for name, value in values:
             filled = filled.replace(f"@@{name}@@", value)
         return filled.encode("utf-8")
 
@@ -53,13 +67,13 @@ def project_files(root: Path) -> dict[Path, bytes]:
     }
 
 
-def create_project(root: Path) -> NewProject:
+def create_project(root: Path, install: InstallLine | None = None) -> NewProject:
     """Write a new project into ``root`` (made if missing); never overwrite a file.
 
     Raises ``UsageError`` naming every file that already exists, before
-    writing anything.
+    writing anything. ``install``: as for :func:`project_files`.
     """
-    files = project_files(root)
+    files = project_files(root, install)
     taken = [path for path in files if path.exists() or path.is_symlink()]
     if root.exists() and not root.is_dir():
         taken.insert(0, root)
@@ -93,3 +107,12 @@ def square_png() -> bytes:
 def _chunk(kind: bytes, data: bytes) -> bytes:
     """One PNG chunk: length, type, data and the CRC of type and data."""
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def _yaml_comment(text: str, indent: str) -> str:
+    """``text`` as YAML comment lines at ``indent``, wrapped at 78 columns."""
+    width = 78 - len(indent) - 2
+    return "\n".join(
+        f"{indent}# {line}"
+        for line in textwrap.wrap(text, width, break_on_hyphens=False, break_long_words=False)
+    )

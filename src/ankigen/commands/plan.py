@@ -7,6 +7,7 @@ and, when the deck on disk was built from exactly that, the stamp that says so
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,10 +48,12 @@ def plan_deck(
         for part in (
             options.math,
             options.default_math,
+            options.default_claims,
             options.figure_format,
             options.figures_dir.resolve(),
             source.root.resolve(),
             options.strict,
+            _macros_digest(options.macros_file),
         )
     )
     inputs = input_hash(source.path, settings, when)
@@ -58,6 +61,16 @@ def plan_deck(
     # --against compares the deck it writes with the old release: always build it.
     fresh = options.against is None and is_up_to_date(stamp, inputs, deck_file)
     return Plan(source, inputs, when, stamp if fresh else None)
+
+
+def _macros_digest(path: Path | None) -> str:
+    """What the project's macros file holds (its macros shape every formula of every deck)."""
+    if path is None:
+        return ""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return "unreadable"
 
 
 def deck_keys(decks: list[Deck], plans: list[Plan]) -> list[DeckKey]:

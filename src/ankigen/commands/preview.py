@@ -1,8 +1,10 @@
 """``ankigen preview``: the pipeline up to rendering, then one HTML page per deck.
 
 Pages, the media they show, ``<stem>.version.js`` (for the reload after a
-rebuild) and, for MathJax decks, a MathJax copy go into one folder. A run
-with content errors writes no page, so the last good preview stays.
+rebuild) and, for MathJax decks, a MathJax copy go into one folder. A page
+shows every card it can and each item left out for an error in its place,
+with the error (format §19); a deck with an error outside its items (its
+front matter, say) gets no new page, so its last good preview stays.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from importlib.abc import Traversable
 from pathlib import Path
 
 from ankigen.commands.build import BuildOptions, BuildResult, run
+from ankigen.diagnostics import Diagnostic
 from ankigen.model import MathMode
 from ankigen.preview.deck import deck_cards
 from ankigen.preview.page import MATHJAX_SCRIPT, PageInput, page_html, version_script
@@ -42,13 +45,16 @@ class PreviewResult:
 def preview(options: BuildOptions, preview_dir: Path) -> PreviewResult:
     """Parse, check and render every content file, then write its page (no deck)."""
     result = run(dataclasses.replace(options, write=False))
-    if result.failed:
-        return PreviewResult(result, ())
-    return PreviewResult(result, write_pages(result.rendered, preview_dir))
+    return PreviewResult(result, write_pages(result.rendered, preview_dir, result.left_out))
 
 
-def write_pages(decks: Sequence[RenderedDeck], preview_dir: Path) -> tuple[PreviewPage, ...]:
-    """Write ``<stem>.html`` for each rendered deck, with its media beside it."""
+def write_pages(
+    decks: Sequence[RenderedDeck], preview_dir: Path, left_out: Sequence[Diagnostic] = ()
+) -> tuple[PreviewPage, ...]:
+    """Write ``<stem>.html`` for each rendered deck, with its media beside it.
+
+    ``left_out``: the errors of items left out of the decks, each shown in its place.
+    """
     preview_dir.mkdir(parents=True, exist_ok=True)
     mathjax = _mathjax_source()
     if mathjax is not None and any(d.deck.math is MathMode.MATHJAX for d in decks):
@@ -66,6 +72,8 @@ def write_pages(decks: Sequence[RenderedDeck], preview_dir: Path) -> tuple[Previ
                 source=rendered.deck.display_path,
                 cards=cards,
                 mathjax=(mathjax is not None) if uses_mathjax else None,
+                prose=rendered.deck.prose,
+                broken=tuple(d for d in left_out if d.file == rendered.deck.display_path),
             )
         )
         target = preview_dir / f"{rendered.deck.stem}.html"

@@ -11,25 +11,49 @@ from __future__ import annotations
 
 from ankigen.check import CheckReport, ProvenChecks, check_deck
 from ankigen.commands.discover import ContentFile
-from ankigen.model import Deck, MathMode
+from ankigen.model import ClaimLevel, Deck, MathMode
 from ankigen.parse import ParseResult, SectionCache, parse_file
 from ankigen.paths import display_path
 from ankigen.render import MediaCache
+from ankigen.syntax.tex_macros import NO_MACROS, Macros
 from ankigen.timelimit import TimeLimits
 
 
 def parse_source(
-    source: ContentFile, default_math: MathMode, cache: MediaCache | None, jobs: int = 1
+    source: ContentFile,
+    default_math: MathMode,
+    cache: MediaCache | None,
+    jobs: int = 1,
+    default_claims: ClaimLevel = ClaimLevel.ANSWERS,
+    macros: Macros = NO_MACROS,
 ) -> ParseResult:
     """Parse one content file; with a ``cache``, reuse (and refill) its frozen sections.
 
-    ``jobs``: processes that may parse its sections (``parse.parallel``).
+    ``jobs``: processes that may parse its sections (``parse.parallel``); ``macros``:
+    the project's TeX macros (format §17).
     """
     shown = display_path(source.path)
     if cache is None:
-        return parse_file(source.path, source.root, shown, default_math, jobs=jobs)
+        return parse_file(
+            source.path,
+            source.root,
+            shown,
+            default_math,
+            jobs=jobs,
+            default_claims=default_claims,
+            macros=macros,
+        )
     with SectionCache(cache.path(f"{source.path.stem}.sections")) as sections:
-        parsed = parse_file(source.path, source.root, shown, default_math, sections, jobs)
+        parsed = parse_file(
+            source.path,
+            source.root,
+            shown,
+            default_math,
+            sections,
+            jobs,
+            default_claims=default_claims,
+            macros=macros,
+        )
         sections.save()
     return parsed
 

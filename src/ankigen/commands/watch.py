@@ -51,9 +51,9 @@ def rebuild(options: BuildOptions, preview_dir: Path, changed: tuple[Path, ...] 
     """Build the decks that changed, then refresh their pages (and any page missing)."""
     try:
         result = run(options)
-        if result.failed:
-            return Rebuild(changed, result)
-        pages = write_pages(result.rendered, preview_dir)
+        # The decks are all or nothing; their pages show every card that can be made
+        # and each broken item in its place (format §19).
+        pages = write_pages(result.rendered, preview_dir, result.left_out)
         return Rebuild(changed, result, pages + _missing_pages(options, preview_dir, result))
     except (AnkigenError, OSError) as exc:
         return Rebuild(changed, None, problem=str(exc))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -12,17 +13,19 @@ from typing import NamedTuple
 from markdown_it.token import Token
 
 from ankigen.diagnostics import Diagnostic, Sink, error, sort_diagnostics
-from ankigen.model import Deck, Item, ItemKind, MathMode
+from ankigen.model import ClaimLevel, Deck, Item, ItemKind, MathMode
 from ankigen.parse.context import item_contexts
 from ankigen.parse.freeze import freeze_section, normalise_source, note_guid
 from ankigen.parse.frontmatter import FrontMatter, read_front_matter
 from ankigen.parse.headings import first_title_only, subdecks_under_title
+from ankigen.parse.lost_text import joined_sections
 from ankigen.parse.markdown import content_parser
 from ankigen.parse.parallel import parse_rest
 from ankigen.parse.section_cache import SectionCache, SectionResult, section_key
 from ankigen.parse.section_text import SectionText
 from ankigen.parse.sections import OutsideSection, Section, section_bounds, section_starts
 from ankigen.syntax.cloze import written
+from ankigen.syntax.tex_macros import NO_MACROS, Macros
 
 __all__ = [
     "ParseResult",
@@ -49,12 +52,16 @@ def parse_file(
     default_math: MathMode = MathMode.IMAGE,
     cache: SectionCache | None = None,
     jobs: int = 1,
+    default_claims: ClaimLevel = ClaimLevel.ANSWERS,
+    macros: Macros = NO_MACROS,
 ) -> ParseResult:
     """Read and parse one content file; ``root`` is the content root for images.
 
-    ``default_math`` is the math mode of a file whose front matter names none.
+    ``default_math`` is the math mode of a file whose front matter names none,
+    ``default_claims`` its claim level.
     With a ``cache``, sections unchanged since the last parse are not parsed again.
     ``jobs``: processes that may parse a big file's sections (1: this one only).
+    ``macros``: the project's TeX macros (format §17); the front matter's override them.
     """
     shown = display_path or str(path)
     try:
@@ -75,7 +82,7 @@ def parse_file(
     del raw  # a big file is not held twice
     owned = [text]
     del text  # `owned` holds the only reference, which the parse lets go (``_parse_owned``)
-    return _parse_owned(owned, path, root, shown, default_math, cache, jobs)
+    return _parse_owned(owned, path, root, shown, default_math, cache, jobs, default_claims, macros)
 
 
 def parse_text(
@@ -86,6 +93,8 @@ def parse_text(
     default_math: MathMode = MathMode.IMAGE,
     cache: SectionCache | None = None,
     jobs: int = 1,
+    default_claims: ClaimLevel = ClaimLevel.ANSWERS,
+    macros: Macros = NO_MACROS,
 ) -> ParseResult:
     """Parse content already read as text (``path`` names the deck and resolves images).
 
@@ -95,7 +104,9 @@ def parse_text(
     not parsed at all. With ``jobs`` above 1 a big file's sections are parsed in
     that many processes; the result is the same, diagnostics in the same order.
     """
-    return _parse_owned([text], path, root, display_path, default_math, cache, jobs)
+    return _parse_owned(
+        [text], path, root, display_path, default_math, cache, jobs, default_claims, macros
+    )
 
 
 def _parse_owned(
@@ -106,6 +117,8 @@ def _parse_owned(
     default_math: MathMode,
     cache: SectionCache | None,
     jobs: int,
+    default_claims: ClaimLevel = ClaimLevel.ANSWERS,
+    macros: Macros = NO_MACROS,
 ) -> ParseResult:
     """``parse_text`` of the one text in ``owned``, which is taken out of it: when the
     caller holds no other reference, the string is freed once its sections are cut
@@ -114,11 +127,13 @@ def _parse_owned(
     # the build judges and writes is what Anki keeps (columns count NFC characters).
     sections = _cut(unicodedata.normalize("NFC", owned.pop()))
     try:
-        sink, front, key, results = _parse_sections(sections, path, display_path, cache, jobs)
+        sink, front, key, results = _parse_sections(
+            sections, path, display_path, cache, jobs, macros
+        )
     except OutsideSection:
         # Never expected (the tests say so); should a cut be wrong, the file is read whole.
         sections = _cut(sections.whole(), whole=True)
-        sink, front, key, results = _parse_sections(sections, path, display_path, None, 1)
+        sink, front, key, results = _parse_sections(sections, path, display_path, None, 1, macros)
     del sections  # the file's text goes before the deck is put together
 
     title = next((r.title for r in results if r.title is not None), None)
@@ -143,6 +158,8 @@ def _parse_owned(
         formulas=tuple(block for result in results for block in result.formulas),
         tags=front.tags,
         key_line=1 + front.key_line if front.key_line else 0,
+        claims=front.claims or default_claims,
+        prose=tuple(prose for result in results for prose in result.prose),
     )
     return ParseResult(deck, tuple(sort_diagnostics(sink.diagnostics)))
 
@@ -166,6 +183,7 @@ def _parse_sections(
     display_path: str,
     cache: SectionCache | None,
     jobs: int,
+    project_macros: Macros = NO_MACROS,
 ) -> _Sections:
     """The file's sink (front matter problems, then every section's), front matter, key
     and every section's result; with ``jobs`` above 1, a big file's sections are parsed
@@ -178,13 +196,19 @@ def _parse_sections(
     front = _front_matter(first_tokens or [], sink)
     # NFC: a file re-saved by an editor that writes decomposed accents keeps its deck ids.
     key = unicodedata.normalize("NFC", front.key or path.stem)
-    shape = (display_path, repr(front), key)
-    results = [_section(opening, total, first_tokens, front, shape, cache)]
+    # A front matter macro overrides a project one of the same name (format §17).
+    macros = {**project_macros, **{macro.name: macro for macro in front.macros}}
+    shape = (display_path, repr(front) + repr(sorted(project_macros.items())), key)
+    results = [_section(opening, total, first_tokens, front, shape, cache, macros)]
     del first_tokens, opening  # only the opening section's tokens were parsed up front
     # The rest: cached, parsed here, or (a big file, jobs above 1) also in workers.
-    fresh = partial(_fresh, total=total, front=front, shape=shape)
+    fresh = partial(_fresh, total=total, front=front, shape=shape, macros=macros)
     results.extend(parse_rest(sections, 1, fresh, cache, shape, jobs))
     sink.diagnostics.extend(first_title_only((r.title, r.diagnostics) for r in results))
+    for result in results:
+        sink.diagnostics.extend(result.diagnostics)
+    for before, after in itertools.pairwise(results):
+        joined_sections(sink, before.edges[1], after.edges[0])
     return sink, front, key, results
 
 
@@ -195,13 +219,14 @@ def _section(
     front: FrontMatter,
     shape: tuple[str, str, str],
     cache: SectionCache | None,
+    macros: Macros,
 ) -> SectionResult:
     """One section's result: from the cache if it holds it, else parsed and frozen."""
     cache_key = section_key(*shape, section.text) if cache is not None else ""
     cached = cache.get(cache_key, section.start) if cache is not None else None
     if cached is not None:
         return cached
-    result = _fresh(section, tokens, total=total, front=front, shape=shape)
+    result = _fresh(section, tokens, total=total, front=front, shape=shape, macros=macros)
     if cache is not None:
         cache.put(cache_key, result, section.start)
     return result
@@ -214,13 +239,14 @@ def _fresh(
     total: int,
     front: FrontMatter,
     shape: tuple[str, str, str],
+    macros: Macros = NO_MACROS,
 ) -> SectionResult:
     """One section parsed and frozen (``tokens``: its markdown-it tokens, if parsed already)."""
     if tokens is None:
         tokens = content_parser().parse(section.text)
     _shift_lines(tokens, section.start)
     display_path, _, key = shape
-    return freeze_section(tokens, section.lines(total), front, key, display_path)
+    return freeze_section(tokens, section.lines(total), front, key, display_path, macros)
 
 
 def _placed_items(

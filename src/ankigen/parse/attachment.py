@@ -6,7 +6,8 @@
 - A ``formulas`` fence belongs to the file: its definitions serve every check.
 - A metadata comment (``<!-- id: … -->``) belongs to the open item, in
   ``InAnswer`` or ``AwaitingMetadata``: at the end of the item's last paragraph,
-  or alone on the line right after the item.
+  or alone on the line right after the item. It also ends the item (format
+  §15): the functions say whether it did, and the walker goes ``Outside``.
 
 Each function changes only the draft, section or list it is given; the
 walker's state stays the walker's (``parse.states``).
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from markdown_it.token import Token
 
@@ -64,27 +66,38 @@ def metadata_target(state: ItemState) -> Draft | None:
     return None
 
 
-def attach_trailing_metadata(paragraph: Paragraph, state: ItemState, sink: Sink) -> None:
-    """A comment ending ``paragraph`` sets the open item's metadata."""
+def attach_trailing_metadata(paragraph: Paragraph, state: ItemState, sink: Sink) -> bool:
+    """A comment ending ``paragraph`` sets the open item's metadata; True if it is metadata
+    (which ends the item)."""
     comment = trailing_comment(paragraph.children)
     target = metadata_target(state)
     if comment is not None and target is not None:
         last_line = paragraph.source.rstrip("\n").rsplit("\n", 1)[-1]
-        _apply(target, comment, paragraph.end_line, sink, last_line.rfind(comment) + 1)
+        return _apply(target, comment, paragraph.end_line, sink, last_line.rfind(comment) + 1)
+    return False
 
 
-def attach_metadata_after(html_block: Token, state: ItemState, sink: Sink) -> bool:
-    """A comment alone on the line right after the open item sets its metadata; True if it did."""
+class AfterItem(NamedTuple):
+    """What a comment on the line after an item did: taken as the item's, and ending it."""
+
+    taken: bool
+    ends_item: bool
+
+
+def attach_metadata_after(html_block: Token, state: ItemState, sink: Sink) -> AfterItem:
+    """A comment alone on the line right after the open item sets its metadata."""
     target = metadata_target(state)
     if target is None or not is_comment(html_block.content):
-        return False
+        return AfterItem(taken=False, ends_item=False)
     if line_of(html_block) != target.last_line + 1:
-        return False
-    _apply(target, html_block.content, line_of(html_block), sink, 1)
-    return True
+        return AfterItem(taken=False, ends_item=False)
+    ends = _apply(target, html_block.content, line_of(html_block), sink, 1)
+    return AfterItem(taken=True, ends_item=ends)
 
 
-def _apply(draft: Draft, comment: str, line: int, sink: Sink, column: int) -> None:
+def _apply(draft: Draft, comment: str, line: int, sink: Sink, column: int) -> bool:
+    """Set ``draft``'s metadata from ``comment``; False for a remark (``<!-- TODO -->``)."""
     metadata = parse_comment(comment, line, sink, column)
     if metadata is not None:
         draft.metadata = metadata
+    return metadata is not None

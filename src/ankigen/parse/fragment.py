@@ -17,8 +17,9 @@ from markdown_it.utils import EnvType, OptionsDict
 
 from ankigen import anki_markup
 from ankigen.model import SLOT, Fragment, ImageRef, Math
-from ankigen.parse import token_meta
+from ankigen.parse import inline_html, token_meta
 from ankigen.parse.cloze import has_cloze
+from ankigen.parse.inline_html import Verdict
 from ankigen.parse.markdown import content_parser
 from ankigen.parse.metadata import is_comment
 from ankigen.syntax import cloze as cloze_syntax
@@ -70,15 +71,33 @@ class _FragmentRenderer(RendererHTML):
     def html_inline(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
-        return _escaped_html(tokens[idx].content)
+        verdicts: dict[int, dict[int, Verdict | None]] = env.setdefault("html", {})
+        run = verdicts.get(id(tokens))
+        if run is None:  # the paragraph's tags are judged together (format §16)
+            places = [i for i, token in enumerate(tokens) if token.type == "html_inline"]
+            judged = inline_html.judge_run([tokens[i].content for i in places])
+            run = verdicts[id(tokens)] = dict(zip(places, judged, strict=True))
+        return _html_piece(run[idx], tokens[idx].content, _line(tokens[idx], env), env)
 
     def html_block(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
-        content = tokens[idx].content
+        content = tokens[idx].content.rstrip()
         if is_comment(content):
             return ""
-        return f"<p>{_escaped_html(content.rstrip())}</p>\n"
+        pieces = inline_html.block_pieces(content)
+        judged = iter(inline_html.judge_run([piece for is_tag, piece in pieces if is_tag]))
+        verdicts = [next(judged) if is_tag else None for is_tag, _ in pieces]
+        if not any(v is not None and not v.refused for v in verdicts):
+            return f"<p>{_escaped_html(content)}</p>\n"  # no tag passes: all shown as text
+        line, parts = _line(tokens[idx], env), []
+        for (is_tag, piece), verdict in zip(pieces, verdicts, strict=True):
+            if is_tag:
+                parts.append(_html_piece(verdict, piece, line, env))
+            else:
+                parts.append(inline_html.literal_text(piece))
+            line += piece.count("\n")
+        return f"<div>{''.join(parts)}</div>\n"
 
     def code_inline(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
@@ -204,6 +223,19 @@ def _math_slot(token: Token, env: EnvType, *, display: bool) -> str:
     maths: list[Math] = env["maths"]
     maths.append(Math(token.content.strip(), display, _line(token, env)))
     return f"{SLOT}m{len(maths) - 1}{SLOT}"
+
+
+def _html_piece(verdict: Verdict | None, source: str, line: int, env: EnvType) -> str:
+    """One tag as judged: passed (sanitised), an image slot, or the text as written."""
+    if verdict is None:
+        return _escaped_html(source)  # a comment: nothing
+    if verdict.image is not None:
+        images: list[ImageRef] = env["images"]
+        images.append(ImageRef(verdict.image[0], verdict.image[1], line))
+        return f"{SLOT}i{len(images) - 1}{SLOT}"
+    if verdict.refused:
+        return _escaped_html(source)
+    return verdict.html
 
 
 def _escaped_html(content: str) -> str:

@@ -24,11 +24,14 @@ from ankigen.parse.context import is_question
 from ankigen.parse.fragment import render_blocks, render_inline
 from ankigen.parse.frontmatter import FrontMatter
 from ankigen.parse.headings import deck_name_problems
+from ankigen.parse.inline_html import report_html
+from ankigen.parse.macro_expansion import expand_macros
 from ankigen.parse.math_columns import with_columns
 from ankigen.parse.paragraph import BREAKS
 from ankigen.parse.section_codec import SectionResult
 from ankigen.parse.walker import Draft, Walker
 from ankigen.syntax import separator
+from ankigen.syntax.tex_macros import NO_MACROS, Macros
 
 __all__ = ["freeze_section", "normalise_source", "note_guid"]
 
@@ -39,13 +42,16 @@ def freeze_section(
     front: FrontMatter,
     key: str,
     display_path: str,
+    macros: Macros = NO_MACROS,
 ) -> SectionResult:
     """Walk one section's tokens (``lines`` indexed as the file's) and freeze its items.
 
-    The section's diagnostics come in the order a whole-file parse finds
-    them: the walker's, MathJax delimiters, refused links, then freezing.
+    Authors' ``macros`` are expanded in every formula first (format §17). The
+    section's diagnostics come in the order a whole-file parse finds them:
+    macros, the walker's, MathJax delimiters, refused links, then freezing.
     """
     sink = Sink(display_path)
+    expand_macros(tokens, macros, lines, sink)
     walked = Walker(lines, sink).walk(tokens)
     deck_name_problems(tokens, front.deck, front.subdecks, sink)
     _mathjax_delimiters(tokens, sink)
@@ -62,6 +68,8 @@ def freeze_section(
         ),
         tuple(walked.formulas),
         tuple(sink.diagnostics),
+        tuple(walked.prose.blocks),
+        (walked.prose.heading_then_text, walked.prose.empty_at_end),
     )
 
 
@@ -117,6 +125,8 @@ def _freeze(
         render_inline(draft.front, draft.line),
         render_blocks(draft.lead, draft.lead_line, draft.blocks),
     )
+    runs = ((draft.front, draft.line), (draft.lead, draft.lead_line))
+    report_html(runs, draft.blocks, lines, sink)
     is_cloze = draft.kind is ItemKind.CLOZE
     # A cloze item's text is never empty: its cloze marker shows.
     at = _separator_column(lines, draft.line)
@@ -132,7 +142,7 @@ def _freeze(
         line=draft.line,
         front=question,
         back=answer,
-        guid=note_guid(key, draft.metadata.note_id, draft.question_source),
+        guid=note_guid(key, draft.metadata.note_id, draft.question_source, draft.kind),
         note_id=draft.metadata.note_id,
         tags=tags,
         subdeck=None,
@@ -147,17 +157,29 @@ def _freeze(
     )
 
 
-def note_guid(deck_key: str, note_id: str | None, question_source: str) -> str:
-    """A note's stable GUID: deck key + id, else deck key + normalised question.
+def note_guid(
+    deck_key: str, note_id: str | None, question_source: str, kind: ItemKind = ItemKind.REVEAL
+) -> str:
+    """A note's stable GUID: deck key + id (+ kind), else deck key + normalised question.
 
     The question's markdown has comments removed and white space collapsed,
     so neither the math mode nor re-wrapping a line changes the GUID. Every
     part is Unicode-NFC normalised: saving "café" with a decomposed "é" (as
     some editors and file systems do) is the same note, not a new one.
+
+    A cloze item with an id mixes its kind in, so that a reveal item turned
+    into a cloze under the same id is a new note, which Anki adds, rather
+    than the old GUID under another note type, which Anki skips (or, with
+    "merge note types", refuses the deck for). Reveal GUIDs are those of
+    every earlier version; without an id the question already differs (a
+    cloze's text holds its markers). See docs/format.md 8.2.
     """
     key = unicodedata.normalize("NFC", deck_key)
     if note_id:
-        return str(genanki.guid_for(key, "id", unicodedata.normalize("NFC", note_id)))
+        nid = unicodedata.normalize("NFC", note_id)
+        if kind is ItemKind.CLOZE:
+            return str(genanki.guid_for(key, "id", nid, "cloze"))
+        return str(genanki.guid_for(key, "id", nid))
     return str(genanki.guid_for(key, "text", normalise_source(question_source)))
 
 

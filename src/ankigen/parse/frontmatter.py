@@ -7,11 +7,15 @@ from dataclasses import dataclass
 import yaml
 
 from ankigen.diagnostics import Sink
-from ankigen.model import MathMode
+from ankigen.model import ClaimLevel, MathMode
+from ankigen.parse.front_macros import read_macros
 from ankigen.syntax import decks
 from ankigen.syntax import tags as tags_syntax
+from ankigen.syntax.tex_macros import Macro
 
-_KNOWN_KEYS = ("deck", "key", "tags", "subdecks", "math", "context", "prompt")
+_KNOWN_KEYS = (
+    "deck", "key", "tags", "subdecks", "math", "context", "prompt", "claims", "macros",
+)  # fmt: skip
 #: Front matter is a flat mapping with one list (tags); anything deeper is refused
 #: before PyYAML's recursive composer could overflow the stack.
 MAX_FRONT_MATTER_DEPTH = 8
@@ -35,6 +39,10 @@ class FrontMatter:
     #: ``prompt:`` per section heading: the line shown, or None for no line.
     prompts: tuple[tuple[str, str | None], ...] = ()
     prompt_line_offset: int = 0
+    #: ``claims:``: which numbers and formulas are claims (None: the project's default).
+    claims: ClaimLevel | None = None
+    #: ``macros:`` (format §17), which override the project's macros of the same name.
+    macros: tuple[Macro, ...] = ()
 
 
 def read_front_matter(text: str, sink: Sink) -> FrontMatter:
@@ -70,9 +78,11 @@ def read_front_matter(text: str, sink: Sink) -> FrontMatter:
         "tags": _tags(data, text, sink),
         "subdecks": _boolean(data, "subdecks", text, sink),
         "math": _math(data, text, sink),
+        "claims": _claims(data, text, sink),
         "context": _context(data, text, sink),
         "prompts": _prompts(data, text, sink),
         "prompt_line_offset": _line_of_key(text, "prompt") if "prompt" in data else 0,
+        "macros": read_macros(data.get("macros"), _line_of_key(text, "macros"), sink),
     }
     deck = values["deck"]
     if isinstance(deck, str) and (why := decks.problem(deck, "front matter 'deck'")):
@@ -204,6 +214,25 @@ def _math(data: dict[object, object], text: str, sink: Sink) -> MathMode | None:
             _line_of_key(text, "math"),
             f"front matter 'math' must be 'image' or 'mathjax', not '{value}'",
             code="AG116",
+        )
+        return None
+
+
+def _claims(data: dict[object, object], text: str, sink: Sink) -> ClaimLevel | None:
+    value = data.get("claims")
+    if value is None:
+        return None
+    # YAML 1.1 reads a bare ``off`` as False.
+    word = "off" if value is False else str(value)
+    try:
+        return ClaimLevel(word)
+    except ValueError:
+        levels = " or ".join(f"'{level.value}'" for level in ClaimLevel)
+        sink.error(
+            _line_of_key(text, "claims"),
+            f"front matter 'claims' must be {levels}, not '{value}'",
+            column=1,
+            code="AG120",
         )
         return None
 

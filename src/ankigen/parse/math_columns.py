@@ -1,31 +1,37 @@
-"""Where each formula of an item starts: the 1-based column of its opening ``$``.
+"""Where each formula of an item starts (the 1-based column of its opening ``$``),
+and where each image's target is written.
 
 markdown-it notes no column on an inline token, so each formula is found in
 its source line, left to right: the item's formulas come in the order the
 question and then the answer show them, which is their order in the source.
+Images are found the same way, by their ``](target``.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from urllib.parse import unquote
 
-from ankigen.model import Fragment, Math
+from ankigen.model import Fragment, ImageRef, Math
 
 __all__ = ["with_columns"]
 
 
 def with_columns(lines: Sequence[str], *fragments: Fragment) -> tuple[Fragment, ...]:
-    """``fragments`` (one item's, in source order) with the column of each formula noted."""
-    finder = _Finder(lines)
-    return tuple(_placed(fragment, finder) for fragment in fragments)
+    """``fragments`` (one item's, in source order) with the column of each formula and image."""
+    finder, image_finder = _Finder(lines), _Finder(lines)  # formulas and images apart
+    return tuple(_placed(fragment, finder, image_finder) for fragment in fragments)
 
 
-def _placed(fragment: Fragment, finder: _Finder) -> Fragment:
-    if not fragment.maths:
+def _placed(fragment: Fragment, finder: _Finder, image_finder: _Finder) -> Fragment:
+    if not fragment.maths and not fragment.images:
         return fragment  # the common case: nothing to look for
     maths = tuple(dataclasses.replace(m, column=finder.column(m)) for m in fragment.maths)
-    return dataclasses.replace(fragment, maths=maths)
+    images = tuple(
+        dataclasses.replace(i, column=image_finder.image_column(i)) for i in fragment.images
+    )
+    return dataclasses.replace(fragment, maths=maths, images=images)
 
 
 class _Finder:
@@ -47,6 +53,18 @@ class _Finder:
             found = self._find(math.line, needle)
             if found is not None:
                 return found + 1
+        return 0
+
+    def image_column(self, image: ImageRef) -> int:
+        """The 1-based column of ``image``'s target (after ``](``), 0 when it cannot be found.
+
+        The target is looked for as markdown-it gave it and percent-decoded
+        (it encodes spaces and non-ASCII letters).
+        """
+        for target in dict.fromkeys((image.target, unquote(image.target))):
+            found = self._find(image.line, f"]({target}") if target else None
+            if found is not None:
+                return found + 3
         return 0
 
     def _find(self, line: int, needle: str) -> int | None:

@@ -43,11 +43,14 @@ def report(at: Located, sink: Sink) -> None:
 
 def near_misses(children: Sequence[Token], first_line: int, lines: Sequence[str]) -> list[Located]:
     """Every near miss in one paragraph's inline tokens, starting at ``first_line``."""
-    if not any(_may_hold_near_miss(token) for token in children):
+    habits = _may_hold_habit(children)
+    if not habits and not any(_may_hold_near_miss(token) for token in children):
         return []  # the common case: no rule below could find anything
     locator = Locator(lines)
     found: list[Located] = []
-    for line, tokens in _lines(children, first_line):
+    paragraph = _lines(children, first_line)
+    masked_lines: list[str] = []
+    for line, tokens in paragraph:
         for token in tokens:
             if token.type == "text" or token.type in _MATH_TYPES:
                 # Findings come in order: count the newlines once, not from 0 for each.
@@ -56,23 +59,65 @@ def near_misses(children: Sequence[Token], first_line: int, lines: Sequence[str]
                     at += token.content.count("\n", counted, finding.start)
                     counted = finding.start
                     found.append(locator.locate(at, finding))
-        if not any(t.type == "text" and ("::" in t.content or "==" in t.content) for t in tokens):
+        masked = _masked(tokens) if habits or _may_hold_colons(tokens) else ""
+        masked_lines.append(masked)
+        if not _may_hold_colons(tokens):
             continue  # neither rule below could find anything on this line
-        masked = _masked(tokens)
         rules = [mark.near_misses]
         if not any(separator.matches(masked)):
             rules.append(separator.near_misses)
         for rule in rules:
             found.extend(locator.locate(line, finding) for finding in rule(masked))
+    if habits and _holds_no_item(children, masked_lines):
+        following = _following_line(lines, paragraph[-1][0])
+        for index, finding in separator.paragraph_near_misses(masked_lines, following):
+            found.append(locator.locate(paragraph[index][0], finding))
     return sorted(found, key=lambda f: (f.line, f.column))
 
 
 def _may_hold_near_miss(token: Token) -> bool:
-    """False when no rule can find anything in ``token``: each needs ``{``, ``::`` or ``==``."""
+    """False when no rule can find anything in ``token``.
+
+    Each needs ``{``, ``::``, ``: :`` or ``==``.
+    """
     if token.type != "text" and token.type not in _MATH_TYPES:
         return False
     content = token.content
-    return "{" in content or "::" in content or "==" in content
+    return "{" in content or "::" in content or "==" in content or ": :" in content
+
+
+def _may_hold_colons(tokens: Sequence[Token]) -> bool:
+    """False when a line's text holds nothing the separator or mark rules read."""
+    return any(
+        t.type == "text" and ("::" in t.content or "==" in t.content or ": :" in t.content)
+        for t in tokens
+    )
+
+
+def _may_hold_habit(children: Sequence[Token]) -> bool:
+    """True when a paragraph may hold a ``?`` line or a ``Q:`` label (other tools' habits)."""
+    for token in children:
+        if token.type != "text":
+            continue
+        text = token.content.lstrip()
+        if text.rstrip() in ("?", "??") or text.startswith(("Q:", "Question:", "QUESTION:")):
+            return True
+    return False
+
+
+def _holds_no_item(children: Sequence[Token], masked_lines: Sequence[str]) -> bool:
+    """True when a paragraph has no separator and no cloze: it would make no card."""
+    if any(any(separator.matches(text)) for text in masked_lines):
+        return False
+    return not any(t.type == "text" and cloze.spans(t.content) for t in children)
+
+
+def _following_line(lines: Sequence[str], last_line: int) -> str:
+    """The first line after line ``last_line`` that holds more than white space and ``>``."""
+    for text in lines[last_line : last_line + 50]:
+        if text.strip(" \t>"):
+            return text
+    return ""
 
 
 def _lines(children: Sequence[Token], first_line: int) -> list[tuple[int, list[Token]]]:

@@ -28,7 +28,7 @@ from ankigen.parse.section_codec import KNOWN_FIELDS, SectionResult, decode, enc
 
 __all__ = ["SectionCache", "SectionResult", "read_record", "record", "section_key"]
 
-_FORMAT = 4
+_FORMAT = 5
 
 
 class SectionCache:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ankigen.diagnostics import Diagnostic, Severity
-from ankigen.model import Claim, CodeBlock, Fragment, ImageRef, Item, ItemKind, Math
+from ankigen.model import Claim, CodeBlock, Fragment, ImageRef, Item, ItemKind, Math, Prose
 
 __all__ = ["KNOWN_FIELDS", "SectionResult", "decode", "encode"]
 
@@ -37,6 +37,12 @@ class SectionResult:
     places: tuple[tuple[str | None, str | None, bool], ...]
     formulas: tuple[CodeBlock, ...]
     diagnostics: tuple[Diagnostic, ...]
+    #: The section's blocks on no card (format §15), for the preview.
+    prose: tuple[Prose, ...] = ()
+    #: The line of its opening ``#``/``##`` heading when text on no card follows it, and of
+    #: a reveal item left with an empty answer at its end (0: none): the file joins them
+    #: across a section cut (AG142, ``parse.lost_text``).
+    edges: tuple[int, int] = (0, 0)
 
 
 # -- encoding: builtin values only, lines counted from the section's start ------
@@ -50,6 +56,8 @@ def encode(result: SectionResult, start: int) -> Any:
         result.places,
         tuple(_block(block, start) for block in result.formulas),
         tuple(_diagnostic(d, start) for d in result.diagnostics),
+        tuple((p.line - start, p.text) for p in result.prose),
+        tuple(line - start if line else 0 for line in result.edges),
     )
 
 
@@ -73,7 +81,7 @@ def _fragment(fragment: Fragment, start: int) -> tuple[Any, ...]:
     return (
         fragment.html,
         tuple((m.tex, m.display, m.line - start, m.column) for m in fragment.maths),
-        tuple((i.target, i.alt, i.line - start) for i in fragment.images),
+        tuple((i.target, i.alt, i.line - start, i.column) for i in fragment.images),
     )
 
 
@@ -90,7 +98,7 @@ def _block(block: CodeBlock, start: int) -> tuple[str, str, int]:
 
 def decode(value: Any, start: int) -> SectionResult:
     """The inverse of ``encode``; a value of another shape raises TypeError or ValueError."""
-    title, items, places, formulas, diagnostics = value
+    title, items, places, formulas, diagnostics, prose, edges = value
     return SectionResult(
         title,
         tuple([_decode_item(start, item) for item in items]),
@@ -100,6 +108,8 @@ def decode(value: Any, start: int) -> SectionResult:
             Diagnostic(file, line + start, message, Severity(severity), detail, column, code)
             for file, line, message, severity, detail, column, code in diagnostics
         ),
+        tuple(Prose(line + start, text) for line, text in prose),
+        (edges[0] + start if edges[0] else 0, edges[1] + start if edges[1] else 0),
     )
 
 
@@ -138,7 +148,7 @@ def _decode_fragment(
     if maths:
         maths = tuple([_math(tex, d, line + start, column) for tex, d, line, column in maths])
     if images:
-        images = tuple([ImageRef(target, alt, line + start) for target, alt, line in images])
+        images = tuple([ImageRef(t, alt, line + start, column) for t, alt, line, column in images])
     set_html, set_maths, set_images = _FRAGMENT
     fragment = _new(Fragment)
     set_html(fragment, html)

@@ -9,12 +9,12 @@ block                                                  next state
 paragraph with ``:::`` (a reveal item, or a cloze       ``InAnswer``
 with an Extra)
 cloze paragraph without ``:::``                        ``AwaitingMetadata``
-heading, ``---``, ``check``/``formulas`` fence,         ``Outside``
-callout (before and after its contents)
-comment on the line after the item (``InAnswer`` or    unchanged (sets the
-``AwaitingMetadata``)                                  item's metadata)
-any other block in ``InAnswer``                        ``InAnswer`` (the
-                                                       answer grows)
+``#``/``##`` heading, ``---``, ``check``/``formulas``  ``Outside``
+fence, callout (before and after its contents)
+metadata comment ending the item's last paragraph,     ``Outside`` (sets the
+or on the line after it                                item's metadata)
+any other block in ``InAnswer`` (``###`` to ``######`` ``InAnswer`` (the
+headings too)                                          answer grows)
 any other block elsewhere                              unchanged (prose)
 =====================================================  ==================
 

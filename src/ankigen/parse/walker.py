@@ -2,9 +2,12 @@
 
 A small driver over the item states of ``parse.states`` (outside an item,
 in an answer, awaiting metadata): a paragraph with a ``:::`` separator or
-cloze syntax starts an item; following blocks extend the open answer until a
-heading, thematic break, ``check``/``formulas`` fence, a callout or the next
-item closes it. Each construct is read in a module of its own: paragraphs in
+cloze syntax starts an item; following blocks (``###`` to ``######`` headings
+too) extend the open answer until a ``#``/``##`` heading, thematic break,
+``check``/``formulas`` fence, a callout, the next item or the item's metadata
+comment closes it (format §15). Blocks on no card are prose, kept in
+``WalkResult.prose``; ``parse.lost_text`` warns of the shapes where text
+probably fell off a card. Each construct is read in a module of its own: paragraphs in
 ``parse.paragraph``, headings and sections in ``parse.headings``,
 ``check``/``formulas`` blocks and metadata comments in ``parse.attachment``,
 clozes in ``parse.cloze``, callouts in ``parse.callout``, checks of other
@@ -20,7 +23,7 @@ from markdown_it.token import Token
 
 from ankigen.diagnostics import Sink
 from ankigen.model import CodeBlock, ItemKind
-from ankigen.parse import callout, problems, token_meta
+from ankigen.parse import callout, lost_text, problems, token_meta
 from ankigen.parse.attachment import (
     attach_fence,
     attach_metadata_after,
@@ -42,6 +45,7 @@ from ankigen.parse.paragraph import (
     end_line_of,
     items_of,
     lead_line,
+    line_of,
     note_lines,
     paragraph_of,
     paragraph_tokens,
@@ -71,6 +75,7 @@ class WalkResult:
     title: str | None = None
     drafts: list[Draft] = field(default_factory=list)
     formulas: list[CodeBlock] = field(default_factory=list)
+    prose: lost_text.ProseLog = field(default_factory=lost_text.ProseLog)
 
 
 class Walker:
@@ -84,6 +89,7 @@ class Walker:
         self._section = Section()
         self._callout: str | None = None  # the kind of the callout being read, if any
         self._callout_title: str | None = None  # and its title, for the context line
+        self._walked_any = False
 
     @property
     def state(self) -> ItemState:
@@ -91,9 +97,10 @@ class Walker:
         return self._state
 
     def walk(self, tokens: Sequence[Token]) -> WalkResult:
-        """Walk the top-level blocks of a file."""
+        """Walk the top-level blocks of a file (or of a section, ``parse.sections``)."""
         for block in split_blocks(tokens):
             self._block(block)
+        self.result.prose.end_walk(self._state)
         return self.result
 
     # -- blocks ---------------------------------------------------------
@@ -103,27 +110,52 @@ class Walker:
         kind = first.type
         if kind == "front_matter":
             return
+        opening, self._walked_any = not self._walked_any, True
+        colon_line, cut_by_heading = self.result.prose.start_block()
         if kind == "heading_open":
-            self._state = Outside()
-            after = read_heading(first, block[1], self.result.title, self._section)
-            self.result.title, self._section = after.title, after.section
+            self._heading(block, opening)
         elif kind == "hr":
             self._state = Outside()
         elif kind == "paragraph_open":
             paragraph = paragraph_of(block)
             self._near_misses(paragraph)
-            self._paragraph(paragraph)
+            self._paragraph(paragraph, colon_line)
         elif is_attached_fence(first):
             self._state = Outside()
+            self.result.prose.check_fence(first, self._section.last_item, self._sink)
             attach_fence(first, self._section, self.result.formulas, self._lines, self._sink)
         elif kind == "blockquote_open" and self._callout is None and callout.callout_kind(block):
             self._callout_block(block, callout.callout_kind(block) or "")
-        elif kind == "html_block" and attach_metadata_after(first, self._state, self._sink):
+        elif (
+            kind == "html_block"
+            and (after := attach_metadata_after(first, self._state, self._sink)).taken
+        ):
+            if after.ends_item:
+                self._state = Outside()
             return
         elif kind == "math_block":
             self._math_block(block)
         else:
             self._extend(block)
+        self.result.prose.end_block(block, self._state, cut_by_heading, self._sink)
+
+    def _heading(self, block: list[Token], opening: bool) -> None:
+        """``###``-``######`` in an open answer are part of it; any other heading ends the item."""
+        first = block[0]
+        if first.tag not in ("h1", "h2"):
+            if isinstance(self._state, InAnswer):
+                self._extend(block)
+                return
+            self._record_prose(block)
+        elif isinstance(self._state, InAnswer) and lost_text.empty_reveal(self._state.item):
+            self.result.prose.cut_by_heading = (self._state.item.line, line_of(first))
+        elif opening:
+            self.result.prose.cut_by_heading = (0, line_of(first))  # a section's opening
+        self._state = Outside()
+        after = read_heading(first, block[1], self.result.title, self._section)
+        if after.section is not self._section:
+            self.result.prose.after_item = None
+        self.result.title, self._section = after.title, after.section
 
     def _math_block(self, block: list[Token]) -> None:
         """A display formula holding a cloze is a cloze item; any other is part of the answer."""
@@ -140,6 +172,7 @@ class Walker:
             problems.unclosed_fence(block[0], self._lines, self._sink)
         if not isinstance(self._state, InAnswer):
             self._prose(block)
+            self._record_prose(block)
             return
         for token in block:
             if token.type == "inline" and token.map and token.children:
@@ -165,6 +198,12 @@ class Walker:
             column = opener_column(self._lines[line - 1])
             self._sink.warning(line, _CLOZE_IN_PROSE, code="AG133", column=column)
 
+    def _record_prose(self, block: list[Token]) -> None:
+        """Keep a block on no card, as written, for the preview (format §15)."""
+        has_item = self._section.last_item is not None
+        text = source_of(block, self._lines)
+        self.result.prose.add(line_of(block[0]), text, paragraph=False, has_item=has_item)
+
     def _callout_block(self, block: list[Token], kind: str) -> None:
         self._state = Outside()
         inner = split_blocks(block[1:-1])
@@ -189,8 +228,10 @@ class Walker:
 
     # -- paragraphs and items ---------------------------------------------
 
-    def _paragraph(self, paragraph: Paragraph) -> None:
-        for piece, split in items_of(paragraph):
+    def _paragraph(self, paragraph: Paragraph, colon_line: int | None = None) -> None:
+        for index, (piece, split) in enumerate(items_of(paragraph)):
+            if index == 0 and split is not None and colon_line is not None:
+                lost_text.question_after_colon(self._sink, piece.line, split[0], colon_line)
             self._paragraph_item(piece, split)
 
     def _paragraph_item(self, paragraph: Paragraph, split: Split | None) -> None:
@@ -219,7 +260,11 @@ class Walker:
             item.blocks.extend(paragraph_tokens(paragraph))
             item.answer_source.append(paragraph.source)
             item.last_line = paragraph.end_line
-            attach_trailing_metadata(paragraph, self._state, self._sink)
+            if attach_trailing_metadata(paragraph, self._state, self._sink):
+                self._state = Outside()  # the metadata comment ends its item (format §15)
+            return
+        has_item = self._section.last_item is not None
+        self.result.prose.add(paragraph.line, paragraph.source, paragraph=True, has_item=has_item)
 
     def _start(self, kind: ItemKind, paragraph: Paragraph, split: Split | None) -> None:
         front = paragraph.children if split is None else split[0]
@@ -243,9 +288,11 @@ class Walker:
         )
         self.result.drafts.append(draft)
         self._section.last_item = draft
+        self.result.prose.after_item = None
         self._state = InAnswer(draft)
-        attach_trailing_metadata(paragraph, self._state, self._sink)
-        if split is None and kind is ItemKind.CLOZE:
+        if attach_trailing_metadata(paragraph, self._state, self._sink):
+            self._state = Outside()  # the metadata comment ends its item (format §15)
+        elif split is None and kind is ItemKind.CLOZE:
             # Without ':::' a cloze item is its paragraph alone; only a
             # metadata comment on the next line may still attach to it.
             self._state = AwaitingMetadata(draft)

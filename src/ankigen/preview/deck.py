@@ -25,6 +25,8 @@ class PreviewCard:
     deck_name: str
     front: str
     back: str
+    #: The line its item starts on.
+    line: int = 0
 
 
 def deck_cards(rendered: RenderedDeck) -> tuple[PreviewCard, ...]:
@@ -52,6 +54,7 @@ def note_cards(note: Note, rendered: RenderedDeck) -> tuple[PreviewCard, ...]:
                 deck_name=note.deck_name,
                 front=sides.front,
                 back=sides.back,
+                line=note.line,
             )
         )
     return tuple(cards)

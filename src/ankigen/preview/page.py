@@ -14,6 +14,8 @@ import json
 from dataclasses import dataclass
 from importlib import resources
 
+from ankigen.diagnostics import Diagnostic
+from ankigen.model import Prose
 from ankigen.package.note_types import card_css
 from ankigen.preview.deck import PreviewCard
 
@@ -47,11 +49,15 @@ class PageInput:
     source: str
     cards: tuple[PreviewCard, ...]
     mathjax: bool | None
+    #: The blocks on no card (format §15), shown in their place between the cards.
+    prose: tuple[Prose, ...] = ()
+    #: The errors of the items left out (format §19), each shown in its place.
+    broken: tuple[Diagnostic, ...] = ()
 
 
 def page_html(page: PageInput) -> str:
     """The whole HTML page of a deck; the same input gives the same bytes."""
-    body = "\n".join(_entry(number, card) for number, card in enumerate(page.cards, start=1))
+    body = "\n".join(_entries(page))
     version = hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
     title = html.escape(page.deck_name)
     return f"""<!DOCTYPE html>
@@ -94,6 +100,44 @@ def version_script(stem: str, page: str) -> str:
     return (
         "window.ankigenVersions = window.ankigenVersions || {};\n"
         f"window.ankigenVersions[{json.dumps(stem)}] = {json.dumps(version)};\n"
+    )
+
+
+def _entries(page: PageInput) -> list[str]:
+    """Every card, with each prose block and broken item before the first card below it."""
+    between = sorted(
+        [(block.line, _prose_entry(page.source, block)) for block in page.prose]
+        + [(error.line, _broken_entry(error)) for error in page.broken],
+        key=lambda entry: entry[0],
+    )
+    entries: list[str] = []
+    for number, card in enumerate(page.cards, start=1):
+        while between and between[0][0] < card.line:
+            entries.append(between.pop(0)[1])
+        entries.append(_entry(number, card))
+    entries += [entry for _, entry in between]
+    return entries
+
+
+def _broken_entry(error: Diagnostic) -> str:
+    """An item left out of the deck for an error, with that error's message."""
+    where = html.escape(error.location)
+    return (
+        f'<section class="ag-broken" data-source="{where}">'
+        f'<div class="ag-entry-head"><span class="ag-where">{where}</span>'
+        "<span>left out: on no card</span></div>"
+        f'<pre class="ag-broken-message">{html.escape(error.format())}</pre></section>'
+    )
+
+
+def _prose_entry(source: str, block: Prose) -> str:
+    """A block on no card, as its author wrote it, marked as prose."""
+    where = html.escape(f"{source}:{block.line}")
+    return (
+        f'<section class="ag-prose" data-source="{where}">'
+        f'<div class="ag-entry-head"><span class="ag-where">{where}</span>'
+        "<span>prose: on no card</span></div>"
+        f'<pre class="ag-prose-text">{html.escape(block.text)}</pre></section>'
     )
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from ankigen.cpus import usable_cpus
 from ankigen.diagnostics import Diagnostic, Sink, sort_diagnostics
 from ankigen.model import Deck, MathMode
+from ankigen.render._figure_drawer import FigureDrawer
 from ankigen.render._figures import FIGURE_FONT_SIZE, MIN_TEXT_PX, Formulas, draw_figure
 from ankigen.render._formula_drawing import (
     MAX_DRAW_DEPTH,
@@ -38,7 +39,7 @@ from ankigen.render._images import MAX_IMAGE_BYTES, Folders, ship_image
 from ankigen.render._math_renderer import MathRenderer
 from ankigen.render._media import Failed, MediaCache, MediaFile, Place, Shipped, ShipResult
 from ankigen.render._note_cache import NoteCache
-from ankigen.render._notes import DeckFiller, FigureDrawer, Note, RenderedDeck
+from ankigen.render._notes import DeckFiller, Note, RenderedDeck
 from ankigen.render._svg_safety import CleanSvg, RefusedSvg, SvgResult, sanitise_svg
 from ankigen.render._tex_policy import tex_problem
 from ankigen.timelimit import TimeLimits
@@ -59,6 +60,8 @@ class RenderSettings:
     reuse_notes: bool = False
     #: Processes that draw formula images (``-j``); 1: this one; None: every usable CPU.
     jobs: int | None = None
+    #: The project folder: a figure script may read it (None: the figures folder's parent).
+    project: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,11 @@ class Rendering:
         cache = MediaCache(settings.cache_dir)
         self._maths = MathRenderer(cache, settings.limits.formula)
         self._figures = FigureDrawer(
-            settings.figures_dir, settings.figure_format, settings.limits.figure, cache
+            settings.figures_dir,
+            settings.figure_format,
+            settings.limits,
+            cache,
+            settings.project or settings.figures_dir.parent,
         )
         # One sink per deck (its file), all reporting into one list in the order found.
         self._diagnostics: list[Diagnostic] = []

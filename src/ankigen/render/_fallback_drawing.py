@@ -18,6 +18,7 @@ import xml.etree.ElementTree as ET
 
 from ankigen.render import _tex_syntax
 from ankigen.render._formula_image import DRAW_SIZE, MATH_SCALE, FormulaError, RenderedFormula
+from ankigen.syntax.tex_macros import unknown_command
 
 #: Commands that send a formula to this renderer (mathtext has none of them).
 TRIGGERS = frozenset(
@@ -111,7 +112,7 @@ def check(commands: list[str], environments: list[str]) -> None:
     known = known_commands()
     for cmd in commands:
         if cmd not in known:
-            raise FallbackError(f"unknown command {cmd}")
+            raise FallbackError(unknown_command(cmd))
     for env in environments:
         if env not in ENVIRONMENTS:
             raise FallbackError(f"unsupported environment {{{env}}}")

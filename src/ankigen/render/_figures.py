@@ -6,26 +6,37 @@ per build for each set of formulas; results are cached by content hash.
 Each drawing runs in a child process that is killed at the figure time limit,
 so a script that ignores every exception (even the time limit's) cannot hang
 the build; the child's bytes are the same as drawing in-process would give.
+The child is confined (``ankigen.confine``): memory and CPU limits, a working
+folder of its own and, where Linux allows, no network, no file outside the
+project and Python's folders, no process left behind. The figures of one
+deck share a time budget (``figure-deck-time-limit``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import difflib
 import importlib.util
 import io
+import math
 import re
+import shutil
+import tempfile
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from ankigen.child import ChildFailed, call_in_child
+from ankigen.confine import Confinement
+from ankigen.errors import FormulaNotCompiled
 from ankigen.paths import display_path
-from ankigen.render._media import MediaCache, Place, Shipped, ShipResult, content_hash
+from ankigen.render._media import Failed, MediaCache, Place, Shipped, ShipResult, content_hash
 from ankigen.render._svg_safety import RefusedSvg, sanitise_svg
-from ankigen.timelimit import ChildFailed, TimeLimitExceeded, TimeLimits, call_in_child
+from ankigen.timelimit import TimeLimitExceeded, TimeLimits
 
 _FIGURE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 #: Bump when the way figures are saved changes, so old cache entries are not reused.
@@ -39,6 +50,9 @@ Formulas = Mapping[str, Callable[..., float]]
 #: Seconds a figure script may take before the build gives up on it (the default
 #: of ``figure-time-limit`` in ``[tool.ankigen]``).
 FIGURE_TIME_LIMIT = TimeLimits.figure
+
+#: Address space (bytes) a figure script may add to the build's: its ``RLIMIT_AS``.
+FIGURE_MEMORY = 1 << 30
 
 #: A figure is drawn for a card 360-500 px wide (phone to desktop). At this
 #: size (4.8 x 3.2 in, shown 1 in = 96 px) it shows at natural size on a 500 px
@@ -84,10 +98,14 @@ def draw_figure(
     time_limit: float = FIGURE_TIME_LIMIT,
     *,
     place: Place,
+    budget: float = math.inf,
+    project: Path | None = None,
 ) -> ShipResult:
     """Draw one figure (or take it from the cache) as SVG or PNG, within ``time_limit`` s.
 
-    A failure is an error at ``place``, with the script's traceback as its detail.
+    ``budget`` is what is left of the deck's figure time (``figure-deck-time-limit``);
+    ``project`` the folder the script may read besides ``figures_dir``. A failure is
+    an error at ``place``, with the script's traceback as its detail.
     """
     script = figure_script(figure_id, figures_dir)
     if script is None:
@@ -101,23 +119,58 @@ def draw_figure(
     )
     if cache.has(name):
         return Shipped(cache.get(name), script)
+    if budget <= 0:
+        return _budget_spent(figure_id, place)
     import matplotlib.figure  # noqa: F401  # imported once here, not in every child
 
-    work = partial(_draw_quietly, script, formulas, image_format)
+    seconds = min(time_limit, budget)
+    work = partial(_draw_quietly, script, display_path(script), formulas, image_format)
+    readable = tuple(p for p in (project, figures_dir) if p is not None)
     try:
-        outcome = call_in_child(work, time_limit)
+        with _workdir() as workdir:
+            confinement = Confinement(FIGURE_MEMORY, seconds, readable, workdir)
+            outcome = call_in_child(work, seconds, confinement)
     except TimeLimitExceeded:
+        if seconds < time_limit:
+            return _budget_spent(figure_id, place)
         return place.failed(
             f"figure '{figure_id}' did not finish within the figure time limit of "
             f"{time_limit:g} s; make it faster, or raise figure-time-limit in [tool.ankigen]",
             code="AG660",
         )
     except ChildFailed as exc:
-        return place.failed(f"figure '{figure_id}' failed: {exc}", code="AG332")
+        hint = _LIMITS_HINT if "killed by signal" in str(exc) else ""
+        return place.failed(f"figure '{figure_id}' failed: {exc}{hint}", code="AG332")
     if isinstance(outcome, bytes):
         return _ship(figure_id, name, outcome, image_format, cache, script, place)
     message, trace = outcome
+    if not trace:  # a formula the figure uses is broken or unknown: its message says so
+        return place.failed(f"figure '{figure_id}' {message}", code="AG333")
     return place.failed(f"figure '{figure_id}' failed: {message}", trace, code="AG330")
+
+
+_LIMITS_HINT = (
+    f" (a figure may use {FIGURE_MEMORY >> 20} MiB of memory and its time limit of CPU time)"
+)
+
+
+def _budget_spent(figure_id: str, place: Place) -> Failed:
+    message = (
+        f"figure '{figure_id}' is not drawn: the figures of this file used up their "
+        "time together (figure-deck-time-limit in [tool.ankigen]); make them faster, "
+        "use fewer, or raise the limit"
+    )
+    return place.failed(message, code="AG668")
+
+
+@contextlib.contextmanager
+def _workdir() -> Iterator[Path]:
+    """A fresh folder for one figure script to work (and write) in, removed afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="ankigen-figure-"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _ship(
@@ -142,15 +195,62 @@ def _ship(
     return Shipped(cache.put(name, drawn), script, drawn=True)
 
 
-def _draw_quietly(script: Path, formulas: Formulas, image_format: str) -> bytes | tuple[str, str]:
-    """The figure's bytes, or its error message and traceback (runs in the child)."""
+def _draw_quietly(
+    script: Path, shown: str, formulas: Formulas, image_format: str
+) -> bytes | tuple[str, str]:
+    """The figure's bytes, or its error message and traceback (runs in the child).
+
+    ``shown`` is the script's path as messages show it (from the build's folder:
+    the child works in a folder of its own). A formula the script uses that
+    failed, or that no ``formulas`` block defines, is the author's mistake in
+    the content, not in the script: its message comes without a traceback.
+    """
     # A script's prints would break the tool's output; what it says is dropped.
     chatter = io.StringIO()
     try:
         with contextlib.redirect_stdout(chatter), contextlib.redirect_stderr(chatter):
-            return _run_script(script, formulas, image_format)
+            return _run_script(script, _FigureFormulas(formulas), image_format)
+    except (FormulaNotCompiled, UnknownFormula) as exc:
+        return str(exc), ""
     except BaseException as exc:  # a script may raise anything, even exit
-        return f"{type(exc).__name__}: {exc}", _script_traceback(exc, script)
+        return f"{type(exc).__name__}: {exc}", _script_traceback(exc, script, shown)
+
+
+class UnknownFormula(KeyError):
+    """A figure asked for a name that no ``formulas`` block of its file defines."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class _FigureFormulas(Mapping[str, Callable[..., float]]):
+    """A figure's ``formulas``: an unknown name is an error that names the known ones."""
+
+    def __init__(self, formulas: Formulas) -> None:
+        self._formulas = formulas
+
+    def __getitem__(self, name: str) -> Callable[..., float]:
+        try:
+            return self._formulas[name]
+        except KeyError:
+            known = sorted(self._formulas)
+            near = difflib.get_close_matches(str(name), known, n=1)
+            hint = (
+                f"did you mean '{near[0]}'?"
+                if near
+                else f"the file defines {', '.join(known)}"
+                if known
+                else "the file has no formulas block"
+            )
+            raise UnknownFormula(
+                f"uses formula '{name}', which no formulas block of this file defines: {hint}"
+            ) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._formulas)
+
+    def __len__(self) -> int:
+        return len(self._formulas)
 
 
 def _run_script(script: Path, formulas: Formulas, image_format: str) -> bytes:
@@ -225,11 +325,11 @@ def _deterministic_rc() -> AbstractContextManager[None]:
     return matplotlib.rc_context({"svg.hashsalt": "ankigen", "svg.fonttype": "path"})
 
 
-def _script_traceback(exc: BaseException, script: Path) -> str:
+def _script_traceback(exc: BaseException, script: Path, shown: str) -> str:
     """The traceback frames that belong to the figure script, not to ankigen."""
     frames = traceback.extract_tb(exc.__traceback__)
     own = [f for f in frames if Path(f.filename).resolve() == script]
     lines = traceback.format_list(own or frames[-1:])
     lines.extend(traceback.format_exception_only(type(exc), exc))
     text = "Traceback (most recent call last):\n" + "".join(lines)
-    return text.replace(f'"{script}"', f'"{display_path(script)}"')
+    return text.replace(f'"{script}"', f'"{shown}"')

@@ -19,6 +19,7 @@ from ankigen.render._media import (
     ShipResult,
     content_hash,
 )
+from ankigen.render._nearest import nearest_image
 from ankigen.render._svg_safety import RefusedSvg, sanitise_svg
 from ankigen.render._svg_store import SvgStore, svg_name
 
@@ -125,8 +126,18 @@ def _ship_file(
             code="AG324",
         )
     if not resolved.is_file():
-        return place.failed(f"image file '{relative}' not found", code="AG320")
+        return place.failed(_not_found(relative, path, root), code="AG320")
     return _ship_resolved(relative, resolved, resolved.stat(), cache, place, store)
+
+
+def _not_found(relative: str, path: Path, root: Path) -> str:
+    """The message for a missing image: where it was looked for, and the likely fix."""
+    content_dir = path.parents[len(Path(relative).parts) - 1]  # path is content_dir / relative
+    near = nearest_image(relative, content_dir, root, _EXTENSIONS)
+    where = f"image file '{_shown(relative)}' not found (looked for '{display_path(path)}')"
+    if near is not None:
+        return f"{where}: did you mean '{near}'?"
+    return f"{where}: correct the path, relative to the content file's folder"
 
 
 def _plain_file(candidate: Path, folders: Folders | None) -> tuple[Path, os.stat_result] | None:

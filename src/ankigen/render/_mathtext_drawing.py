@@ -51,6 +51,7 @@ from ankigen.render import _tex_syntax as _tex
 from ankigen.render._formula_image import DRAW_SIZE as _SIZE
 from ankigen.render._formula_image import FONTSET as _FONTSET
 from ankigen.render._formula_image import MATH_SCALE, FormulaError, RenderedFormula
+from ankigen.syntax.tex_macros import unknown_command
 
 #: Drawn at TextToPath.FONT_SCALE (100), so the size parse below and the glyph
 #: parse inside TextPath are the same call and the second is an lru_cache hit.
@@ -141,7 +142,7 @@ def _mathtext_message(exc: Exception) -> str:
     m = _UNKNOWN_SYMBOL.search(text)
     if m:
         name = m.group(1)
-        return f"unknown command {name}" if name.startswith("\\") else f"unknown symbol {name}"
+        return unknown_command(name) if name.startswith("\\") else f"unknown symbol {name}"
     m = _EXPECTED.search(text)
     if m:
         return f"mathtext expected {m.group(1)} near {m.group(2)!r}"

@@ -7,7 +7,6 @@ and the media the notes reference are gathered.
 
 from __future__ import annotations
 
-import dataclasses
 import html
 import re
 from dataclasses import dataclass
@@ -16,11 +15,13 @@ from pathlib import Path
 from ankigen import anki_markup
 from ankigen.diagnostics import Sink
 from ankigen.model import SLOT, Deck, Fragment, ImageRef, Item, ItemKind, Math
-from ankigen.render._figures import Formulas, draw_figure
+from ankigen.render._figure_drawer import FigureDrawer
+from ankigen.render._figures import Formulas
 from ankigen.render._images import Folders, ship_image
 from ankigen.render._math_renderer import MathRenderer
-from ankigen.render._media import Failed, MediaCache, MediaFile, Place, ShipResult
+from ankigen.render._media import Failed, MediaCache, MediaFile, Place
 from ankigen.render._note_cache import CachedNote, NoteCache
+from ankigen.render._source_field import source_field
 from ankigen.render._svg_store import SvgStore
 
 
@@ -126,7 +127,7 @@ class DeckFiller:
         self._note_sources = set()
         front, back = self._sides(index, item)
         # The file name is the author's too: `[sound:x.mp3].md` must not play.
-        source = anki_markup.inert(html.escape(f"{self.deck.path.name}:{item.line}"))
+        source = anki_markup.inert(html.escape(source_field(self.deck.path.name, item)))
         deck_name = item.subdeck or self.deck.name
         shown = tuple(sorted(self._note_sources))
         # Every field as Anki stores it (NFC), so its normalisation changes no markup;
@@ -190,7 +191,7 @@ class DeckFiller:
 
     def _image_html(self, ref: ImageRef) -> str:
         self._clean = False  # an image or figure depends on files outside the item
-        place = Place(self.deck.display_path, ref.line)
+        place = Place(self.deck.display_path, ref.line, ref.column)
         if ref.figure_id is not None:
             css = "ag-figure"
             result = self._figures.draw(ref.figure_id, self._formulas, self._formulas_source, place)
@@ -252,48 +253,3 @@ def keep_punctuation(before: str, formula_html: str, after: str) -> tuple[str, s
     tail = closing.group(0) if closing else ""
     glued = f'<span class="ag-nowrap">{head}{formula_html}{tail}</span>'
     return before[: len(before) - len(head)], glued, after[len(tail) :]
-
-
-class FigureDrawer:
-    """Draws each (figure, formulas) pair at most once per build."""
-
-    def __init__(
-        self, figures_dir: Path, image_format: str, time_limit: float, cache: MediaCache
-    ) -> None:
-        self._figures_dir = figures_dir
-        self._image_format = image_format
-        self._time_limit = time_limit
-        self._cache = cache
-        self._results: dict[tuple[str, str], ShipResult] = {}
-        self.drawn = 0
-        self.reused = 0
-
-    def draw(
-        self, figure_id: str, formulas: Formulas, formulas_source: str, place: Place
-    ) -> ShipResult:
-        """The figure drawn with these formulas, drawn now or earlier in this build.
-
-        A figure that failed fails the same way at every reference; each
-        reference gets the error at its own ``place``.
-        """
-        key = (figure_id, formulas_source)
-        if key not in self._results:
-            result = draw_figure(
-                figure_id,
-                self._figures_dir,
-                formulas,
-                formulas_source,
-                self._image_format,
-                self._cache,
-                self._time_limit,
-                place=place,
-            )
-            if not isinstance(result, Failed):
-                self.drawn += result.drawn
-                self.reused += not result.drawn
-            self._results[key] = result
-        result = self._results[key]
-        if isinstance(result, Failed):
-            moved = dataclasses.replace(result.diagnostic, file=place.file, line=place.line)
-            return Failed(moved)
-        return result

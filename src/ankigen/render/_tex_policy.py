@@ -10,6 +10,7 @@ import re
 
 from ankigen.render import _tex_allowlist, _tex_syntax
 from ankigen.render._tex_syntax import TexProblem
+from ankigen.syntax.tex_macros import HOW_TO_DEFINE
 
 
 def tex_problem(tex: str, *, mathjax: bool = False) -> str | None:
@@ -69,9 +70,8 @@ def refused_command(tex: str, *, mathjax: bool) -> str | None:
             )
         if mathjax and word[1:] not in _tex_allowlist.COMMANDS:
             return (
-                f"{token} is not a command ankigen passes to MathJax (math: mathjax "
-                "allows the math commands listed in docs/format.md): use a standard "
-                "command, or math: image"
+                f"{token} is not a command ankigen passes to MathJax (the standard math "
+                f"commands listed in docs/format.md): use one of them, or {HOW_TO_DEFINE}"
             )
     if mathjax:
         return _refused_environment(tex)

@@ -5,7 +5,10 @@ before it white space or the start of the text, just after it white space
 or the end. The walker asks :func:`matches` for separators in a text token
 and :func:`in_source` for the same cut in the markdown source; a line that
 holds no separator is asked :func:`near_misses` for one that was probably
-meant (``q?:::a``, ``q :: a``, ``q :::: a``).
+meant (``q?:::a``, ``q :: a``, ``q :::: a``, ``q?:: a``, ``Term::Definition``,
+``::a`` at a line's start, ``q : : : a``), and a paragraph without one
+:func:`paragraph_near_misses` (``Q:``/``A:`` lines, a ``?`` line between a
+question and its answer): the habits of authors coming from other tools.
 """
 
 from __future__ import annotations
@@ -25,6 +28,13 @@ _COLONS = re.compile(r":{2,}")
 
 GLUED = "AG520"
 WRONG_LENGTH = "AG521"
+TWO_GLUED = "AG522"
+SPACED_COLONS = "AG523"
+QUESTION_ANSWER_LINES = "AG524"
+QUESTION_MARK_LINE = "AG525"
+
+#: Colons with white space between them, three in all (``: : :``, ``:: :``, ``: ::``).
+_SPACED = re.compile(r"(?<![:\S]):+(?:[ \t]+:+)+(?=\s|$)")
 
 
 def matches(text: str) -> Iterator[re.Match[str]]:
@@ -56,9 +66,15 @@ def near_misses(line: str) -> list[Finding]:
     separator, are reported; ``a:::b`` and a quoted ``':::'`` are text.
     """
     found: list[Finding] = []
-    if "::" not in line:
+    if "::" not in line and ": :" not in line:
         return found  # the common case, cheaply
+    spaced = _spaced(line)
+    found.extend(spaced)
+    taken = {f.start + i for f in spaced for i in range(len(f.snippet))}
+    two_glued = [run for run in _COLONS.finditer(line) if len(run.group(0)) == 2]
     for run in _COLONS.finditer(line):
+        if run.start() in taken:
+            continue
         before = line[run.start() - 1] if run.start() > 0 else " "
         after = line[run.end()] if run.end() < len(line) else " "
         apart = before.isspace() and after.isspace()
@@ -77,7 +93,75 @@ def near_misses(line: str) -> list[Finding]:
         elif len(written) in (2, 4) and apart:
             message = f"'{written}' is not a separator: write ':::', as in 'question ::: answer'"
             found.append(Finding(run.start(), written, message, WRONG_LENGTH, is_warning=True))
+        elif len(written) == 2 and len(two_glued) == 1 and _two_colons_meant(line, run):
+            found.append(_two_glued(line, run))
     return found
+
+
+def _spaced(line: str) -> list[Finding]:
+    """Three colons split by white space (``q : : : a``, ``q :: : a``): a separator meant."""
+    found: list[Finding] = []
+    for run in _SPACED.finditer(line):
+        written = run.group(0)
+        if written.count(":") == 3:
+            message = (
+                f"'{written}' is not a separator: write ':::', "
+                "three colons with no space between them"
+            )
+            found.append(Finding(run.start(), written, message, SPACED_COLONS, is_warning=True))
+    return found
+
+
+#: What ends a question or a term before a glued ``::`` (``space?:: The``).
+_ENDS = frozenset("?.!)*_\ufffc")
+#: A word around ``::`` holding one of these is code or a path (``C++::``, ``a/b::c``).
+_CODE_MARKS = frozenset("+#<>/\\_$@=[]{}")
+
+
+def _two_colons_meant(line: str, run: re.Match[str]) -> bool:
+    """True when ``::`` glued to a side was probably a separator, not code or prose.
+
+    ``::answer`` at a line's start, ``question?:: answer`` and the Obsidian
+    habit ``Term::Definition`` were meant; ``std::vector``, ``C++::``,
+    ``String::new()`` and a quoted ``'::'`` were not. After a letter, only an
+    answer starting with a capital or a formula counts, so that a
+    scope in prose (``the std:: namespace``) stays silent.
+    """
+    before = line[run.start() - 1] if run.start() > 0 else " "
+    rest = line[run.end() :]
+    after = rest[:1] or " "
+    if before in _QUOTES or after in _QUOTES or before in "([" or after in ")]":
+        return False
+    word_before = line[: run.start()].rsplit(None, 1)[-1] if line[: run.start()].strip() else ""
+    word_after = rest.split(None, 1)[0] if rest.strip() else ""
+    if any(c in _CODE_MARKS for c in word_before + word_after):
+        return False
+    if before.isspace():
+        return after.isalnum() or after == "\ufffc"
+    if before in _ENDS:
+        return True
+    if not before.isalnum():
+        return False
+    answer = rest.lstrip()[:1]
+    if not (answer.isupper() or answer == "\ufffc"):
+        return False
+    # 'Eigen::Matrix<float>', 'Foo::Bar()', 'Foo::Bar.baz': a scope, not a card
+    return not any(c in word_after for c in "(.:")
+
+
+def _two_glued(line: str, run: re.Match[str]) -> Finding:
+    """The warning for a glued ``::``, showing the words around it and the fix."""
+    head = line[: run.start()]
+    start = len(head.rstrip()) - len(head.rstrip().split(" ")[-1]) if head.strip() else 0
+    tail = line[run.end() :]
+    gap = len(tail) - len(tail.lstrip())
+    end = run.end() + gap + len(tail.lstrip().split(" ")[0])
+    shown = _word(line[start:end])
+    fix = f"{_word(head[start:])} ::: {_word(line[run.end() : end])}".strip()
+    message = (
+        f"'{shown}' is not a separator: write '{fix}', three colons with white space on both sides"
+    )
+    return Finding(run.start(), "::", message, TWO_GLUED, is_warning=True)
 
 
 #: A ``:::`` glued to these is quoted or bracketed: written about, not meant.
@@ -99,3 +183,57 @@ def _looks_meant(before: str, after: str) -> bool:
 def _word(text: str) -> str:
     """A word next to a near miss as shown in a message: masked tokens left out."""
     return text.replace("\ufffc", "").strip()
+
+
+#: A line that opens with a question or answer label (``Q:``, ``Answer:``).
+_QUESTION_LABEL = re.compile(r"(?:Q|Question|QUESTION|question):(?=[\s*_\ufffc]|$)")
+_ANSWER_LABEL = re.compile(r"(?:A|Answer|ANSWER|answer):(?=[\s*_\ufffc]|$)")
+#: ``A:`` later on the ``Q:`` line itself (``Q: What is x? A: y``).
+_INLINE_ANSWER = re.compile(r"\s(?:A|Answer):\s")
+
+
+def paragraph_near_misses(lines: list[str], following: str) -> list[tuple[int, Finding]]:
+    """Habits from other tools in a paragraph without a separator: (line index, warning).
+
+    ``lines`` are the paragraph's lines as :func:`near_misses` reads them
+    (code, math and clozes masked) and ``following`` the first line after
+    it, blank lines skipped. A line of only ``?`` (or ``??``) is Obsidian's
+    multi-line card; a ``Q:`` line with an ``A:`` line after it (in the
+    paragraph, on the next one or on the ``Q:`` line) is a card written as
+    labels. ``Note:``, ``A: red`` in a list of options without a ``Q:``, and
+    a ``Q:`` with no ``A:`` are prose.
+    """
+    found: list[tuple[int, Finding]] = []
+    for index, text in enumerate(lines):
+        mark = text.strip(" \t\ufffc")
+        if mark in ("?", "??"):
+            habit = "a reversed card" if mark == "??" else "a multi-line card"
+            message = (
+                f"a line of only '{mark}' is not a separator (Obsidian's mark of {habit}): "
+                "write ':::' at the start of the answer's first line instead"
+            )
+            at = text.index(mark)
+            found.append((index, Finding(at, mark, message, QUESTION_MARK_LINE, True)))
+    for index, text in enumerate(lines):
+        label = _QUESTION_LABEL.match(text.lstrip(" \t\ufffc"))
+        if label is None:
+            continue
+        rest = [_lead(line) for line in lines[index + 1 :]] + [_lead(following)]
+        inline = _INLINE_ANSWER.search(text)
+        answers = [m for m in (_ANSWER_LABEL.match(line) for line in rest) if m]
+        answer = inline.group(0).strip() if inline else answers[0].group(0) if answers else ""
+        if answer:
+            written = label.group(0)
+            message = (
+                f"'{written}' and '{answer}' lines make no card: write the question, "
+                "then ':::' and the answer ('question ::: answer'), without the labels"
+            )
+            at = text.index(written)
+            found.append((index, Finding(at, written, message, QUESTION_ANSWER_LINES, True)))
+        break  # one warning per paragraph: its first question label
+    return found
+
+
+def _lead(line: str) -> str:
+    """A line's text without the quote markers and masks it starts with."""
+    return line.lstrip(" \t>*_\ufffc")

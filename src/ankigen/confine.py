@@ -1,0 +1,261 @@
+"""Confining a child process that runs the author's code (a figure script).
+
+What a confined child gets, where the operating system allows it:
+
+- limits (every Unix): address space (``RLIMIT_AS``), CPU seconds
+  (``RLIMIT_CPU``), the size of a file it writes (``RLIMIT_FSIZE``), no core
+  dump; a working folder of its own (a fresh temporary folder, also its
+  ``TMPDIR``);
+- namespaces (Linux, as root or where unprivileged user namespaces are
+  allowed): a network namespace of its own, which has no interface but a
+  loopback that is down (nothing to connect to), and a process-id namespace
+  whose first process runs the script, so that when it ends the kernel kills
+  every process it started, even one that left its process group or session;
+- Landlock (Linux 5.13 and later, when the kernel enables it): reading only
+  the project, Python's own folders and the system's libraries and fonts;
+  writing only in its working folder; no TCP (ABI 4) and no signal or
+  abstract socket outside its own processes (ABI 6).
+
+Each layer that the system refuses is skipped, and :func:`support` says which
+ones this system gives (``docs/format.md`` tells the same per platform).
+Landlock is called through its three system calls with ``ctypes``: the only
+Python package for it is an alpha release without type hints.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import math
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+__all__ = ["Confinement", "Layers", "apply_limits", "enter_namespaces", "restrict_files", "support"]
+
+_CLONE_NEWNET = 0x40000000
+_CLONE_NEWPID = 0x20000000
+_CLONE_NEWUSER = 0x10000000
+_PR_SET_NO_NEW_PRIVS = 38
+# The Landlock system calls have the same numbers on every architecture.
+_LL_CREATE_RULESET, _LL_ADD_RULE, _LL_RESTRICT_SELF = 444, 445, 446
+_LL_CREATE_RULESET_VERSION = 1
+_LL_RULE_PATH_BENEATH = 1
+_READ_FILE, _READ_DIR = 1 << 2, 1 << 3
+#: Every file-system right of each Landlock ABI (v2 adds REFER, v3 TRUNCATE, v5 IOCTL_DEV).
+_FS_RIGHTS = {1: (1 << 13) - 1, 2: (1 << 14) - 1, 3: (1 << 15) - 1, 5: (1 << 16) - 1}
+_FILE_RIGHTS = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 14) | (1 << 15)
+_NET_BIND_TCP, _NET_CONNECT_TCP = 1, 2
+_SCOPE_ABSTRACT_UNIX, _SCOPE_SIGNAL = 1, 2
+
+#: System folders (and files) a Python process with matplotlib reads besides Python's own.
+_SYSTEM_READS = (
+    "/usr/lib",
+    "/usr/lib64",
+    "/usr/local/lib",
+    "/lib",
+    "/lib64",
+    "/usr/share/fonts",
+    "/usr/share/zoneinfo",
+    "/usr/share/matplotlib",
+    "/etc/ld.so.cache",
+    "/etc/localtime",
+    "/etc/fonts",
+    "/dev/null",
+    "/dev/urandom",
+)
+
+
+@dataclass(frozen=True)
+class Confinement:
+    """What a confined child may use.
+
+    ``memory`` is the address space in bytes it may add to what it starts
+    with (it starts as a copy of the build process), ``cpu_seconds`` its CPU
+    time, ``readable`` the folders of the project it may read (Python's own
+    folders and the system's libraries are added), ``workdir`` its working
+    folder, the only place it may write.
+    """
+
+    memory: int
+    cpu_seconds: float
+    readable: tuple[Path, ...]
+    workdir: Path
+
+
+@dataclass(frozen=True)
+class Layers:
+    """Which layers of confinement this system gave."""
+
+    network: bool = False
+    processes: bool = False
+    files: bool = False
+
+
+def _libc() -> ctypes.CDLL | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+    except OSError:
+        return None
+
+
+def enter_namespaces() -> Layers:
+    """Move this process into new network and process-id namespaces (Linux).
+
+    The network namespace holds from now on; the process-id one holds for the
+    next child this process forks, which becomes its first process. Call it in
+    a single-threaded child; as root, or with unprivileged user namespaces.
+    """
+    libc = _libc()
+    if libc is None:
+        return Layers()
+    flags = _CLONE_NEWNET | _CLONE_NEWPID
+    if os.geteuid() != 0:
+        flags |= _CLONE_NEWUSER
+    if libc.unshare(flags) == 0:
+        if flags & _CLONE_NEWUSER:
+            _map_user()
+        return Layers(network=True, processes=True)
+    return Layers()
+
+
+def _map_user() -> None:
+    """Keep this process's user and group ids inside its new user namespace."""
+    uid, gid = os.getuid(), os.getgid()
+    with contextlib.suppress(OSError):
+        Path("/proc/self/setgroups").write_text("deny")
+        Path("/proc/self/uid_map").write_text(f"{uid} {uid} 1")
+        Path("/proc/self/gid_map").write_text(f"{gid} {gid} 1")
+
+
+def apply_limits(confinement: Confinement) -> None:
+    """Memory, CPU and file-size limits, no core dump, and the working folder."""
+    os.chdir(confinement.workdir)
+    for name in ("TMPDIR", "TEMP", "TMP"):
+        os.environ[name] = str(confinement.workdir)
+    try:
+        import resource
+    except ImportError:  # Windows: no limits to set
+        return
+    cpu = math.ceil(confinement.cpu_seconds) + 1
+    _set_limit(resource, resource.RLIMIT_CPU, cpu, cpu + 1)
+    _set_limit(resource, resource.RLIMIT_CORE, 0, 0)
+    _set_limit(resource, resource.RLIMIT_FSIZE, confinement.memory, confinement.memory)
+    if hasattr(resource, "RLIMIT_AS"):
+        space = _address_space() + confinement.memory
+        _set_limit(resource, resource.RLIMIT_AS, space, space)
+
+
+def _set_limit(resource: ModuleType, which: int, soft: int, hard: int) -> None:
+    """Lower a limit, never raising it above the hard limit already in force."""
+    _, current_hard = resource.getrlimit(which)
+    if current_hard != resource.RLIM_INFINITY:
+        hard = min(hard, current_hard)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(which, (min(soft, hard), hard))
+
+
+def _address_space() -> int:
+    """Bytes of address space this process uses now (0 where it cannot be read)."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0
+    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
+def restrict_files(confinement: Confinement) -> bool:
+    """Landlock: read only what Python and the project need, write only the working folder.
+
+    Also refuses TCP and, on newer kernels, signals and abstract sockets
+    outside the child's own processes. False when Landlock is not available.
+    """
+    libc = _libc()
+    if libc is None:
+        return False
+    abi = _landlock_abi(libc)
+    if abi < 1:
+        return False
+    fs_rights = _FS_RIGHTS[max(v for v in _FS_RIGHTS if v <= abi)]
+    attr = (ctypes.c_uint64 * 3)(fs_rights, _NET_BIND_TCP | _NET_CONNECT_TCP, 0)
+    if abi >= 6:
+        attr[2] = _SCOPE_ABSTRACT_UNIX | _SCOPE_SIGNAL
+    size = 8 * (1 if abi < 4 else 2 if abi < 6 else 3)
+    ruleset = libc.syscall(_LL_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size), 0)
+    if ruleset < 0:
+        return False
+    try:
+        for path in _readable(confinement):
+            _allow(libc, ruleset, path, _READ_FILE | _READ_DIR)
+        _allow(libc, ruleset, confinement.workdir, fs_rights)
+        if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+            return False
+        return bool(libc.syscall(_LL_RESTRICT_SELF, ruleset, 0) == 0)
+    finally:
+        os.close(ruleset)
+
+
+def _landlock_abi(libc: ctypes.CDLL) -> int:
+    abi = libc.syscall(_LL_CREATE_RULESET, None, ctypes.c_size_t(0), _LL_CREATE_RULESET_VERSION)
+    return int(abi) if abi > 0 else 0
+
+
+class _PathBeneath(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = (("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32))
+
+
+def _allow(libc: ctypes.CDLL, ruleset: int, path: Path, rights: int) -> None:
+    """Grant ``rights`` beneath ``path`` (a file gets the file rights among them only)."""
+    try:
+        fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+    except OSError:  # absent on this system: nothing to grant
+        return
+    try:
+        if not os.path.isdir(path):
+            rights &= _FILE_RIGHTS
+        rule = _PathBeneath(rights, fd)
+        libc.syscall(_LL_ADD_RULE, ruleset, _LL_RULE_PATH_BENEATH, ctypes.byref(rule), 0)
+    finally:
+        os.close(fd)
+
+
+def _readable(confinement: Confinement) -> list[Path]:
+    """The project's folders, Python's folders (``sys.path``) and the system's libraries."""
+    paths = [*confinement.readable, *(Path(p) for p in _SYSTEM_READS)]
+    for entry in (*sys.path, sys.prefix, sys.exec_prefix):
+        path = Path(entry)
+        # A relative entry is the current folder; the root would be everything.
+        if path.is_absolute() and path != Path(path.anchor):
+            paths.append(path)
+    with contextlib.suppress(ImportError):
+        import matplotlib
+
+        paths += [Path(matplotlib.get_data_path()), Path(matplotlib.get_cachedir())]
+    return paths
+
+
+def support() -> Layers:
+    """The layers this system gives a confined child (each tried in a throwaway child)."""
+    if not hasattr(os, "fork") or _libc() is None:
+        return Layers()
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through the pipe
+        os.close(reader)
+        layers = enter_namespaces()
+        files = _landlock_abi(_libc()) > 0  # type: ignore[arg-type]
+        os.write(writer, bytes((layers.network, layers.processes, files)))
+        os._exit(0)
+    os.close(writer)
+    answer = os.read(reader, 3)
+    os.close(reader)
+    os.waitpid(pid, 0)
+    if len(answer) != 3:
+        return Layers()
+    return Layers(network=bool(answer[0]), processes=bool(answer[1]), files=bool(answer[2]))

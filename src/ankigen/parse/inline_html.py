@@ -1,0 +1,291 @@
+"""Format §16: raw HTML in an item, through an allow-list sanitiser (nh3, Rust's ammonia).
+
+markdown-it reads raw HTML as ``html_inline`` tokens (one per tag, in a
+paragraph) and ``html_block`` tokens (a block of lines that starts with a
+tag). Each tag is judged here, and the fragment renderer and the warnings
+both ask the same judge, so what passes and what is reported never differ:
+
+- an element of ``ALLOWED`` passes, sanitised by nh3 to the attributes of
+  ``ATTRIBUTES`` (no other attribute, no script, no event handler, no style);
+  an opening tag passes only with its closing tag in the same paragraph or
+  block (so no element runs on into the rest of the card);
+- ``<img>`` whose ``src`` is a local path is an image, as ``![alt](src)``
+  (format §8: the render stage resolves it inside the content root);
+- any other tag (and an ``<img>`` of a URL) is shown as the text the author
+  wrote, with a warning (AG150) at its line and column naming the element; an
+  attribute the sanitiser dropped is a warning too (AG151).
+
+Attribute values that pass are written again through ``anki_markup.attribute``
+so Anki reads no cloze or bracket command in them; text in a passing HTML
+block is written with cloze braces made literal, as in code.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import nh3
+from markdown_it.token import Token
+
+from ankigen import anki_markup
+from ankigen.diagnostics import Sink
+from ankigen.parse import token_meta
+from ankigen.parse.metadata import is_comment
+
+#: The elements that may reach a card, and the attributes each may keep.
+ALLOWED = frozenset(
+    {"br", "sub", "sup", "b", "i", "strong", "em", "u", "s", "mark", "small", "kbd"}
+    | {"abbr", "details", "summary", "img"}
+)
+ATTRIBUTES = {"abbr": {"title"}, "img": {"src", "alt"}}
+_VOID = frozenset({"br", "img"})
+
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*?)\s*(/?)>", re.S)
+_ATTRIBUTE = re.compile(r"([^\s\"'>/=]+)(?:\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?")
+_ANY_TAG = re.compile(r"<!--.*?-->|</?[A-Za-z][^>]*>|<![^>]*>|<\?.*?\?>", re.S)
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+@dataclass(frozen=True)
+class Tag:
+    """One tag as written: closing or not, its element (lower case), its attributes."""
+
+    closing: bool
+    name: str
+    attributes: tuple[tuple[str, str], ...]
+    source: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a tag becomes: ``html`` to write as is, an image, or literal text.
+
+    ``refused`` names the element shown as text (empty when the tag passes),
+    ``why`` and ``fix`` say why and what to write; ``dropped`` names the
+    attributes the sanitiser removed from a passing tag.
+    """
+
+    html: str = ""
+    image: tuple[str, str] | None = None  # (src, alt) of a local <img>
+    refused: str = ""
+    why: str = ""
+    fix: str = "write markdown instead"
+    dropped: tuple[str, ...] = ()
+
+
+def read_tag(source: str) -> Tag | None:
+    """``source`` read as one HTML tag (None: a comment, declaration or not a tag)."""
+    match = _TAG.fullmatch(source.strip())
+    if match is None:
+        return None
+    attributes = tuple(
+        (name.lower(), html.unescape(value.strip("\"'")) if value else "")
+        for name, value in _ATTRIBUTE.findall(match.group(3))
+    )
+    return Tag(bool(match.group(1)), match.group(2).lower(), attributes, source)
+
+
+def judge_run(sources: Sequence[str]) -> list[Verdict | None]:
+    """The verdict on each tag of a run (a paragraph's inline HTML, or one HTML block).
+
+    None for a comment (metadata or a remark: shown as nothing) or text.
+    Opening and closing tags of allowed elements pass only in matched pairs.
+    """
+    tags = [read_tag(source) if not is_comment(source) else None for source in sources]
+    verdicts: list[Verdict | None] = [
+        _single(tag, source) if tag is not None else _not_a_tag(source)
+        for tag, source in zip(tags, sources, strict=True)
+    ]
+    open_tags: list[int] = []
+    for index, tag in enumerate(tags):
+        verdict = verdicts[index]
+        if tag is None or verdict is None or verdict.refused or tag.name in _VOID:
+            continue
+        if not tag.closing:
+            open_tags.append(index)
+        elif (
+            open_tags and tags[open_tags[-1]] is not None and _name(tags[open_tags[-1]]) == tag.name
+        ):
+            open_tags.pop()
+        else:
+            verdicts[index] = _unmatched(tag, "closes no open element")
+    for index in open_tags:
+        tag = tags[index]
+        assert tag is not None
+        verdicts[index] = _unmatched(tag, "is never closed")
+    return verdicts
+
+
+def _name(tag: Tag | None) -> str:
+    return tag.name if tag is not None else ""
+
+
+def _not_a_tag(source: str) -> Verdict | None:
+    if is_comment(source):
+        return None
+    shown = source.strip()[:20]
+    return Verdict(refused=shown, why="is not an element a card may hold")
+
+
+def _unmatched(tag: Tag, why: str) -> Verdict:
+    fix = f"open and close <{tag.name}> in the same paragraph or HTML block"
+    return Verdict(refused=tag.name, why=why, fix=fix)
+
+
+_NOT_ALLOWED = (
+    "is not allowed on a card (a card may hold br, sub, sup, b, i, strong, em, u, s, mark, "
+    "small, kbd, abbr, details, summary and img of a local file)"
+)
+
+
+def _single(tag: Tag, source: str) -> Verdict:
+    """A tag judged alone (its pairing is ``judge_run``'s)."""
+    if tag.name not in ALLOWED:
+        return Verdict(refused=tag.name, why=_NOT_ALLOWED)
+    if tag.name == "img":
+        return _image(tag)
+    if tag.closing:
+        return Verdict(html=f"</{tag.name}>")
+    closing = "" if tag.name in _VOID else f"</{tag.name}>"
+    cleaned = nh3.clean(
+        source.strip() + closing,
+        tags=set(ALLOWED),
+        # "*": no attribute on every element (ammonia's default keeps lang and title)
+        attributes={"*": set(), **ATTRIBUTES},
+    )
+    opening = cleaned[: len(cleaned) - len(closing)] if closing else cleaned
+    kept = read_tag(opening)
+    if kept is None or kept.name != tag.name or (closing and not cleaned.endswith(closing)):
+        return Verdict(refused=tag.name, why="could not be sanitised")
+    return Verdict(html=_write(kept), dropped=_dropped(tag, kept))
+
+
+def _image(tag: Tag) -> Verdict:
+    """``<img src=local>`` is ``![alt](src)``; any other is text."""
+    values = dict(tag.attributes)
+    src = values.get("src", "").strip()
+    fix = "put the file next to the content and use a relative path"
+    if not src:
+        return Verdict(refused="img", why="has no 'src'", fix=fix)
+    if _SCHEME.match(src) or src.startswith(("/", "\\")):
+        return Verdict(refused="img", why=f"loads '{src[:60]}', not a local file", fix=fix)
+    kept = tuple(name for name, _ in tag.attributes if name in ATTRIBUTES["img"])
+    dropped = tuple(name for name, _ in tag.attributes if name not in kept)
+    return Verdict(image=(src, values.get("alt", "")), dropped=dropped)
+
+
+def _dropped(written: Tag, kept: Tag) -> tuple[str, ...]:
+    names = {name for name, _ in kept.attributes}
+    return tuple(name for name, _ in written.attributes if name not in names)
+
+
+def _write(tag: Tag) -> str:
+    """A sanitised tag written again, each attribute value escaped for Anki."""
+    attributes = "".join(
+        f' {name}="{anki_markup.attribute(value)}"' for name, value in tag.attributes
+    )
+    return f"<{tag.name}{attributes}>"
+
+
+def block_pieces(content: str) -> list[tuple[bool, str]]:
+    """An HTML block cut into tags (True) and the text between them (False)."""
+    pieces: list[tuple[bool, str]] = []
+    at = 0
+    for match in _ANY_TAG.finditer(content):
+        if match.start() > at:
+            pieces.append((False, content[at : match.start()]))
+        pieces.append((True, match.group(0)))
+        at = match.end()
+    if at < len(content):
+        pieces.append((False, content[at:]))
+    return pieces
+
+
+def literal_text(text: str) -> str:
+    """Text of an HTML block as a card shows it: escaped, cloze braces made literal."""
+    escaped = html.escape(html.unescape(text), quote=False)
+    return escaped.replace("{", "&#123;").replace("}", "&#125;").replace(":", "&#58;")
+
+
+# -- warnings -------------------------------------------------------------------
+
+
+def report_html(
+    inline_runs: Sequence[tuple[Sequence[Token], int]],
+    blocks: Sequence[Token],
+    lines: Sequence[str],
+    sink: Sink,
+) -> None:
+    """AG150/AG151 for the raw HTML of one item: its inline runs (tokens and first line)
+    and the ``html_block`` tokens among its answer's blocks."""
+    for children, line in inline_runs:
+        tags = [c for c in children if c.type == "html_inline"]
+        verdicts = _once(judge_run([c.content for c in tags]), [c.content for c in tags])
+        for tag, verdict in zip(tags, verdicts, strict=True):
+            _report(verdict, tag.content, token_meta.line_or(tag, line), lines, sink)
+    for block in blocks:
+        if block.type == "inline" and block.children:
+            report_html([(block.children, (block.map[0] + 1) if block.map else 0)], (), lines, sink)
+        if block.type != "html_block" or not block.map or is_comment(block.content):
+            continue
+        pieces = block_pieces(block.content)
+        placed = [
+            (piece, _offset_line(pieces, index))
+            for index, (is_tag, piece) in enumerate(pieces)
+            if is_tag
+        ]
+        judged = _once(judge_run([piece for piece, _ in placed]), [p for p, _ in placed])
+        for (piece, offset), verdict in zip(placed, judged, strict=True):
+            _report(verdict, piece, block.map[0] + 1 + offset, lines, sink)
+
+
+def _once(verdicts: list[Verdict | None], sources: Sequence[str]) -> list[Verdict | None]:
+    """The verdicts to report: a refused element's closing tag only when its opening one
+    was not reported already."""
+    reported: set[str] = set()
+    kept: list[Verdict | None] = []
+    for verdict, source in zip(verdicts, sources, strict=True):
+        tag = read_tag(source)
+        closing_refused = verdict is not None and verdict.refused and tag is not None
+        if closing_refused and tag is not None and tag.closing and tag.name in reported:
+            kept.append(None)
+            continue
+        if verdict is not None and verdict.refused:
+            reported.add(verdict.refused)
+        kept.append(verdict)
+    return kept
+
+
+def _offset_line(pieces: Sequence[tuple[bool, str]], index: int) -> int:
+    return sum(piece.count("\n") for _, piece in pieces[:index])
+
+
+def _report(
+    verdict: Verdict | None, source: str, line: int, lines: Sequence[str], sink: Sink
+) -> None:
+    if verdict is None:
+        return
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    column = text.find(source.split("\n", 1)[0]) + 1
+    if verdict.refused:
+        sink.warning(
+            line,
+            f"HTML <{verdict.refused}> {verdict.why}, so it shows as the text you wrote: "
+            f"{verdict.fix}",
+            column=column,
+            code="AG150",
+        )
+    elif verdict.dropped:
+        element = read_tag(source)
+        name = element.name if element is not None else "?"
+        dropped = ", ".join(f"'{attribute}'" for attribute in verdict.dropped)
+        sink.warning(
+            line,
+            f"attribute {dropped} of HTML <{name}> dropped (only title on abbr, src and "
+            "alt on img pass): remove it",
+            column=column,
+            code="AG151",
+        )

@@ -1,0 +1,163 @@
+"""Format §15: the shapes that almost always mean text fell off a card, and the prose log.
+
+Every block of a content file is on a card or is prose. The walker records
+each prose block here (``ProseLog.add``), for ``ankigen preview``, and asks
+this module about three shapes, each a warning at its line:
+
+- a question paragraph holding only an image or a formula right after a prose
+  paragraph ending in ``:`` (AG140): the paragraph was meant as the question;
+- prose between an item and its ``check`` block (AG141): it shows on no card;
+- an item whose answer is empty, followed by a ``#``/``##`` heading and text
+  (AG142): the heading ended the item, so its text fell off the card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from markdown_it.token import Token
+
+from ankigen.diagnostics import Sink
+from ankigen.model import ItemKind, Prose
+from ankigen.parse.metadata import is_comment
+from ankigen.parse.paragraph import BREAKS
+from ankigen.parse.states import Draft, InAnswer, ItemState, Outside
+
+_FORMULA_OR_IMAGE = ("math_inline", "math_inline_double", "image")
+
+
+@dataclass
+class ProseLog:
+    """The prose blocks of a file so far, and what the §15 shapes need to know of them."""
+
+    blocks: list[Prose] = field(default_factory=list)
+    #: The line of the block just read when it is a prose paragraph ending in ``:``.
+    colon_line: int | None = None
+    #: The first prose line since the section's last item (reset by the next item).
+    after_item: int | None = None
+    #: AG142 across a section cut: the line of a reveal item with an empty answer that
+    #: is still open at the section's end, and of the section's opening ``#``/``##``
+    #: heading when text on no card follows it (0: none).
+    empty_at_end: int = 0
+    heading_then_text: int = 0
+    #: An item with an empty answer and the ``#``/``##`` heading that ended it (AG142);
+    #: item line 0 for the heading a section opens with (its item is in the section before).
+    cut_by_heading: tuple[int, int] | None = None
+
+    def start_block(self) -> tuple[int | None, tuple[int, int] | None]:
+        """What the block before this one left for the §15 shapes (and forget it)."""
+        before = self.colon_line, self.cut_by_heading
+        self.colon_line = self.cut_by_heading = None
+        return before
+
+    def end_block(
+        self,
+        block: Sequence[Token],
+        state: ItemState,
+        cut_by_heading: tuple[int, int] | None,
+        sink: Sink,
+    ) -> None:
+        """AG142 once the block after a heading that cut an empty answer is text on no card."""
+        if cut_by_heading is None or not is_text_on_no_card(block, state):
+            return
+        item_line, heading_line = cut_by_heading
+        if item_line:
+            empty_answer_before_heading(sink, item_line, heading_line)
+        else:
+            self.heading_then_text = heading_line
+
+    def end_walk(self, state: ItemState) -> None:
+        """An empty answer still open at a section's end: the file joins it with the next
+        section's opening heading (AG142 across a section cut)."""
+        if isinstance(state, InAnswer) and empty_reveal(state.item):
+            self.empty_at_end = state.item.line
+
+    def check_fence(self, fence: Token, item: Draft | None, sink: Sink) -> None:
+        """AG141: prose between the section's last item and this ``check`` block."""
+        prose_line, self.after_item = self.after_item, None
+        if fence.info.strip() == "check" and prose_line is not None and item is not None:
+            fence_line = fence.map[0] + 1 if fence.map else 0
+            prose_before_check(sink, prose_line, item.line, fence_line)
+
+    def add(self, line: int, text: str, *, paragraph: bool, has_item: bool) -> None:
+        """Record a prose block; ``has_item`` when an item stands before it in its section."""
+        if not text.strip() or is_comment(text):
+            return
+        self.blocks.append(Prose(line, text))
+        if paragraph and text.rstrip().endswith(":"):
+            self.colon_line = line
+        if has_item and self.after_item is None:
+            self.after_item = line
+
+
+def only_formula_or_image(question: Sequence[Token]) -> bool:
+    """True when a question shows nothing but formulas and images."""
+    shown = [
+        t
+        for t in question
+        if t.type not in BREAKS and not (t.type == "text" and not t.content.strip())
+    ]
+    return bool(shown) and all(t.type in _FORMULA_OR_IMAGE for t in shown)
+
+
+def empty_reveal(item: Draft) -> bool:
+    """True for a reveal item whose answer holds nothing but white space and comments."""
+    if item.kind is not ItemKind.REVEAL or item.blocks:
+        return False
+    return all(
+        t.type in BREAKS
+        or (t.type == "text" and not t.content.strip())
+        or (t.type == "html_inline" and is_comment(t.content))
+        for t in item.lead
+    )
+
+
+def is_text_on_no_card(block: Sequence[Token], state: ItemState) -> bool:
+    """True when ``block``, just walked into ``state``, is text that makes no card."""
+    if block[0].type in ("heading_open", "hr", "html_block") or block[0].type == "fence":
+        return False
+    return isinstance(state, Outside)
+
+
+def joined_sections(sink: Sink, empty_at_end: int, heading_then_text: int) -> None:
+    """AG142 where a section cut falls between the item and its heading (``parse``)."""
+    if empty_at_end and heading_then_text:
+        empty_answer_before_heading(sink, empty_at_end, heading_then_text)
+
+
+def question_after_colon(sink: Sink, line: int, question: Sequence[Token], prose_line: int) -> None:
+    """AG140: a question of only a formula or image right after a paragraph ending in ``:``."""
+    if not only_formula_or_image(question):
+        return
+    sink.warning(
+        line,
+        f"this question is only a formula or an image, and the paragraph at line {prose_line} "
+        "before it ends in ':' but is prose (on no card): put that text in the question's "
+        "paragraph (no blank line between them)",
+        column=1,
+        code="AG140",
+    )
+
+
+def prose_before_check(sink: Sink, prose_line: int, item_line: int, check_line: int) -> None:
+    """AG141: prose between an item and its ``check`` block."""
+    sink.warning(
+        prose_line,
+        f"prose between the item at line {item_line} and its check block at line "
+        f"{check_line} is on no card (the item ended before it): move the text into the "
+        "answer, before the item's metadata comment, or below the check block",
+        column=1,
+        code="AG141",
+    )
+
+
+def empty_answer_before_heading(sink: Sink, item_line: int, heading_line: int) -> None:
+    """AG142: an empty answer, then a ``#``/``##`` heading followed by text."""
+    sink.warning(
+        item_line,
+        f"the answer is empty and the heading at line {heading_line} after it ends the item "
+        "(a '#' or '##' heading ends an item), so the text below it is on no card: "
+        "write the heading as '###' or deeper to keep it in the answer",
+        code="AG142",
+    )
