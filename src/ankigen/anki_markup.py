@@ -94,11 +94,16 @@ def inert_hints(field_html: str) -> str:
     reads the same text; Anki's command patterns never match one), and any
     bracket command inside it made inert as in any other text.
     """
-    if "::" not in field_html:
-        return field_html  # no hint can stand in the field: the common case
+    if _MAYBE_COMMAND_HINT.search(field_html) is None:
+        return field_html  # no hint here could become a command: the common case
     return "".join(
         _inert_hint(text) if depth else text for text, depth in anki_cloze_runs(field_html)
     )
+
+
+#: What any hint that Anki's brackets would make a command holds (a superset, one
+#: scan): a command's start right after a "::", or a "[" with one after it.
+_MAYBE_COMMAND_HINT = re.compile(r"(?:::|\[)(?:sound:|anki:|/?latex|/?\$)", re.IGNORECASE)
 
 
 def _inert_hint(text: str) -> str:
@@ -167,12 +172,16 @@ def as_anki_stores(field_html: str) -> str:
     after it would become attributes. Each combining mark that follows a
     ``<``, ``=`` or ``>`` is written as a character reference first (the
     browser shows the same mark; NFC never sees one), then the field is
-    normalised, so Anki's own normalisation changes nothing.
+    normalised, so Anki's own normalisation changes nothing. Run it before
+    ``inert_hints``, which writes only ASCII and so keeps a field normalised.
     """
     if field_html.isascii():
         return field_html
     guarded = _MARKUP_THEN_MARKS.sub(_marks_as_references, field_html)
-    return unicodedata.normalize("NFC", guarded)
+    normalised = unicodedata.normalize("NFC", guarded)
+    # Content is NFC where it enters, but a character a markdown entity decoded is
+    # not: NFC turns U+212A KELVIN SIGN into "K", which could complete a command.
+    return guarded if normalised == guarded else inert_commands(normalised)
 
 
 #: Characters that may not be starters to Anki's (possibly newer) Unicode tables:

@@ -1,8 +1,15 @@
-"""Build a hostile case, import it into real Anki, and judge every side of every card."""
+"""Build a hostile case, import it into real Anki, and judge every side of every card.
+
+Anki's import is part of what is judged: the collection NFC-normalises every
+field (``tests/anki_support.py``), and a field the import changes is a problem
+(what ankigen judged would not be what Anki keeps). Each side must also be
+what ``package/anki_cards.py``, the preview's model of Anki, renders.
+"""
 
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import tempfile
 import tomllib
@@ -11,8 +18,11 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from anki.cards import Card
 from anki.collection import Collection
 
+from ankigen.package.anki_cards import CardSides, render_card
+from ankigen.package.note_types import cloze_model, reveal_model
 from tests.anki_support import import_deck
 from tests.hostile.judge import judge, svg_problems
 
@@ -80,18 +90,42 @@ def judged_sides(collection: Collection, apkg: Path, *, mathjax: bool) -> list[S
             note = collection.get_note(note_id)
             changed = _import_changes(written.get(note.guid, ()), tuple(note.fields))
             sides.append(Side(f"note {note.guid} on import", changed, ""))
+        # Every ordinal Anki makes, not only the cards the deck holds: Anki generates
+        # the missing ones when a note is edited or the collection is checked.
+        shipped = len(collection.find_cards(""))
+        collection.after_note_updates(list(collection.find_notes("")), mark_modified=False)
+        generated = len(collection.find_cards("")) - shipped
+        if generated:
+            sides.append(Side("deck", (f"Anki makes {generated} more cards",), ""))
         for card_id in collection.find_cards("", order="c.due, c.ord"):
             card = collection.get_card(card_id)
-            for label, html, tags in (
-                ("front", card.question(), card.question_av_tags()),
-                ("back", card.answer(), card.answer_av_tags()),
+            modelled = _modelled_sides(card, written)
+            for label, html, tags, model in (
+                ("front", card.question(), card.question_av_tags(), modelled.front),
+                ("back", card.answer(), card.answer_av_tags(), modelled.back),
             ):
                 verdict = judge(html, media, mathjax=mathjax)
                 problems = verdict.problems + [f"Anki would play {tag!r}" for tag in tags]
+                if _without_style(html) != model:
+                    problems.append(f"package/anki_cards.py renders it otherwise: {model!r}")
                 sides.append(Side(f"card {card.ord + 1} {label}", tuple(problems), verdict.text))
     finally:
         collection.remove_notes(collection.find_notes(""))
     return sides
+
+
+def _modelled_sides(card: Card, written: dict[str, tuple[str, ...]]) -> CardSides:
+    """The card as ``package/anki_cards.py`` (the preview's model of Anki) renders the
+    fields the deck file holds: it must agree with Anki itself, hostile cards included."""
+    note = card.note()
+    model = cloze_model() if card.note_type()["name"] == cloze_model().name else reveal_model()
+    template = model.templates[0]
+    fields = dict(zip((f["name"] for f in model.fields), written[note.guid], strict=True))
+    return render_card(template["qfmt"], template["afmt"], fields, card.ord)
+
+
+def _without_style(side: str) -> str:
+    return re.sub(r"<style>.*?</style>", "", side, flags=re.DOTALL)
 
 
 def written_fields(apkg: Path) -> dict[str, tuple[str, ...]]:

@@ -1,13 +1,17 @@
 """Fuzz: markdown from a grammar of hostile pieces never gives a card live markup.
 
 Hypothesis writes items from links, images, alt and title text, clozes
-(with and without hints), ``==marks==``, emphasis, code, formulas, raw HTML
-(allowed elements with hostile attributes, refused ones), TeX macros and runs of
-``::``, braces, quotes, bracket commands and MathJax delimiters. Each
+(with and without hints, and hints written without brackets that Anki's
+``[hint]`` would make commands), ``==marks==``, emphasis, code, formulas, raw
+HTML (allowed elements with hostile attributes, refused ones), TeX macros and
+runs of ``::``, braces, quotes, bracket commands (also as entities), combining
+marks that Anki's NFC import composes with a tag's ``>`` (U+0338), and MathJax
+delimiters. Each
 document is built in mathjax mode (no drawing, so examples are fast); a build
 may refuse its content, but never with a traceback, and every deck it writes
-is imported into real Anki, where every side of every card of every ordinal
-must pass the allow-list judge. ``ANKIGEN_FUZZ_SCALE=30`` runs 30 times the
+is imported into real Anki (which NFC-normalises every field: no field may
+change), where every side of every card of every ordinal must pass the
+allow-list judge. ``ANKIGEN_FUZZ_SCALE=30`` runs 30 times the
 examples.
 """
 
@@ -63,6 +67,20 @@ PIECES = [
     "onload=alert(1)",
     "javascript:alert(1)",
     "<img src=x onerror=alert(1)>",
+    # Combining marks that Anki's NFC import composes with a tag's "<", "=" or ">"
+    # (U+0338 alone, or after marks NFC reorders it before), and others.
+    "\u0338",
+    "\u0338 autofocus onfocus=alert(1) ",
+    "\u0301\u0338",
+    "\u20d2",
+    "e\u0301",
+    # Brackets and dollars as entities (markdown decodes them; Anki reads the result).
+    "&#91;sound:a.mp3&#93;",
+    "&lbrack;latex&rbrack;",
+    "&#x5B;anki:tts&#x5D;",
+    "&#36;",
+    "&#36;]x[/&#36;",
+    "[an&#x212A;i:tts]",  # U+212A KELVIN SIGN: "K" once NFC-normalised
     # format §16: raw HTML that may pass the allow-list, and pieces of it
     "<br/>",
     "<b onclick=alert(1)>",
@@ -81,6 +99,24 @@ HTML_ATTRIBUTES = [
     "title='x\" onmouseover=\"alert(1)'",
 ]
 words = st.lists(st.sampled_from(PIECES), min_size=1, max_size=4).map("".join)
+#: Hints written without brackets: commands once Anki draws a hint as "[hint]".
+BRACKETLESS = [
+    "sound:boom.mp3",
+    "SOUND:b.mp3",
+    "anki:tts lang=en_US]hello[/anki:tts",
+    "anki:play:q:0",
+    "latex]\\input{x}[/latex",
+    "$]x[/$",
+    "&#36;]x[/&#36;",
+    "&#36;&#36;]x[/&#36;&#36;",
+    "/latex",
+    "\u0338sound:a.mp3",
+]
+hints = st.one_of(
+    words,
+    st.sampled_from(BRACKETLESS),
+    st.builds(lambda h, w: h + w, st.sampled_from(BRACKETLESS), words),
+)
 urls = st.sampled_from(
     ["https://example.org/", "x/onload=alert(1)//", "img.png", "javascript:alert(1)"]
 ).flatmap(lambda base: words.map(lambda tail: base + tail.replace(" ", "")))
@@ -104,6 +140,9 @@ def _markup(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
             children,
         ),
         st.builds(lambda t: f'<img src="img.png" alt="{t}" onerror="alert(1)">', titles),
+        # A mark right after the element's closing tag, or a formula image's ">".
+        children.map(lambda t: f"**{t}**\u0338 onclick=alert(1)"),
+        st.sampled_from(["$x^2$\u0338 onload=alert(1)", "![i](img.png)\u0338 onerror=alert(1)"]),
     )
 
 
@@ -112,7 +151,7 @@ def _cloze_markup(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     return st.one_of(
         _markup(children),
         st.builds(lambda n, t: f"{{{{c{n}::{t}}}}}", st.integers(1, 3), children),
-        st.builds(lambda n, t, h: f"{{{{c{n}::{t}::{h}}}}}", st.integers(1, 3), children, words),
+        st.builds(lambda n, t, h: f"{{{{c{n}::{t}::{h}}}}}", st.integers(1, 3), children, hints),
         children.map(lambda t: f"=={t}=="),
         st.just("${{c2::k}}\\,\\eta$"),
     )

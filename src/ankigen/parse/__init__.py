@@ -17,7 +17,11 @@ from ankigen.model import ClaimLevel, Deck, Item, ItemKind, MathMode
 from ankigen.parse.context import item_contexts
 from ankigen.parse.freeze import freeze_section, normalise_source, note_guid
 from ankigen.parse.frontmatter import FrontMatter, read_front_matter
-from ankigen.parse.headings import first_title_only, subdecks_under_title
+from ankigen.parse.headings import (
+    file_deck_name_problem,
+    first_title_only,
+    subdecks_under_title,
+)
 from ankigen.parse.lost_text import joined_sections
 from ankigen.parse.markdown import content_parser
 from ankigen.parse.parallel import parse_rest
@@ -138,6 +142,8 @@ def _parse_owned(
 
     title = next((r.title for r in results if r.title is not None), None)
     name = front.deck or title or unicodedata.normalize("NFC", path.stem)
+    if not (front.deck or title):
+        file_deck_name_problem(name, sink)
     items = _placed_items(results, front, name, sink)
     _duplicate_guids(items, sink)
     if not items:
@@ -205,8 +211,6 @@ def _parse_sections(
     fresh = partial(_fresh, total=total, front=front, shape=shape, macros=macros)
     results.extend(parse_rest(sections, 1, fresh, cache, shape, jobs))
     sink.diagnostics.extend(first_title_only((r.title, r.diagnostics) for r in results))
-    for result in results:
-        sink.diagnostics.extend(result.diagnostics)
     for before, after in itertools.pairwise(results):
         joined_sections(sink, before.edges[1], after.edges[0])
     return sink, front, key, results

@@ -152,10 +152,10 @@ class _FragmentRenderer(RendererHTML):
 def _matching_open(tokens: Sequence[Token], idx: int) -> Token | None:
     """The ``mark_open`` that the ``mark_close`` at ``idx`` ends (None when unbalanced)."""
     depth = 0
-    for token in reversed(tokens[: idx + 1]):
-        depth += {"mark_open": -1, "mark_close": 1}.get(token.type, 0)
+    for index in range(idx, -1, -1):  # no slice: a copy per mark would be quadratic
+        depth += {"mark_open": -1, "mark_close": 1}.get(tokens[index].type, 0)
         if depth == 0:
-            return token
+            return tokens[index]
     return None
 
 

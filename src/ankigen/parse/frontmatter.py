@@ -182,14 +182,17 @@ def _tags(data: dict[object, object], text: str, sink: Sink) -> tuple[str, ...]:
 
 
 def _place_of(text: str, key: str, value: str) -> tuple[int, int]:
-    """The line and column of ``value`` at or after ``key``'s line (column 0: not found)."""
+    """The line and column of ``value`` at or after ``key``'s line (not found, as when
+    YAML decoded an escape in it: the column of the value after ``key:``)."""
     start = _line_of_key(text, key)
     lines = text.splitlines()
     for number in range(start, len(lines) + 1):
         column = lines[number - 1].find(value, len(key) + 1 if number == start else 0)
         if column >= 0:
             return number, column + 1
-    return start, 0
+    key_line = lines[start - 1] if start <= len(lines) else ""
+    after_key = key_line.find(":") + 1
+    return start, after_key + len(key_line[after_key:]) - len(key_line[after_key:].lstrip()) + 1
 
 
 def _boolean(data: dict[object, object], key: str, text: str, sink: Sink) -> bool:

@@ -103,3 +103,10 @@ def subdecks_under_title(placed: Iterable[tuple[int, str | None]], deck: str, si
         why = decks.problem(f"{deck}::{section}", f"the section '{section[:40]}' (subdecks: true)")
         if why is not None and decks.problem(section_deck_name(None, section), "") is None:
             sink.error(line, why, column=1, code=decks.SUBDECK_TOO_DEEP)
+
+
+def file_deck_name_problem(name: str, sink: Sink) -> None:
+    """A deck named by its file (no ``deck:``, no title) whose name Anki refuses."""
+    why = decks.problem(name, "the file's name (the deck has no title)")
+    if why is not None:
+        sink.error(1, why + ", or give the deck a '# title'", column=1, code=decks.DECK_TOO_DEEP)

@@ -130,10 +130,12 @@ class DeckFiller:
         source = anki_markup.inert(html.escape(source_field(self.deck.path.name, item)))
         deck_name = item.subdeck or self.deck.name
         shown = tuple(sorted(self._note_sources))
+        # Every field as Anki stores it (NFC), so its normalisation changes no markup;
+        # then the hints, which Anki draws as "[hint]", made inert.
+        front, back, source = (anki_markup.as_anki_stores(v) for v in (front, back, source))
         if item.kind is ItemKind.CLOZE:
-            front = anki_markup.inert_hints(front)  # Anki draws a hint as "[hint]"
-        # Every field as Anki stores it (NFC), so its normalisation changes no markup.
-        fields = tuple(anki_markup.as_anki_stores(value) for value in (front, back, source))
+            front = anki_markup.inert_hints(front)
+        fields = (front, back, source)
         return Note(item.kind, fields, item.guid, item.tags, deck_name, item.line, shown)
 
     def _sides(self, index: int, item: Item) -> tuple[str, str]:
@@ -230,7 +232,7 @@ def context_html(context: str | None) -> str:
 #: Punctuation that must not start a line after an inline formula.
 _TRAILING_PUNCTUATION = re.compile(r"[.,;:!?)\]…%]+")
 #: Punctuation that must not end a line before one.
-_OPENING_PUNCTUATION = re.compile(r"[(\[]+$")
+_OPENING_PUNCTUATION = "(["
 
 
 def keep_punctuation(before: str, formula_html: str, after: str) -> tuple[str, str, str]:
@@ -241,12 +243,13 @@ def keep_punctuation(before: str, formula_html: str, after: str) -> tuple[str, s
     never punctuation. Returns the new text before, formula HTML and text after.
     """
     closing = _TRAILING_PUNCTUATION.match(after)
-    opening = _OPENING_PUNCTUATION.search(before)
+    # The run of "(" and "[" that ends the text: a search for "[(\[]+$" would try
+    # every place of a long run (quadratic), rstrip reads it once.
+    head = before[len(before.rstrip(_OPENING_PUNCTUATION)) :]
     if after.startswith("::"):
         closing = None
-    if not formula_html or (closing is None and opening is None):
+    if not formula_html or (closing is None and not head):
         return before, formula_html, after
-    head = opening.group(0) if opening else ""
     tail = closing.group(0) if closing else ""
     glued = f'<span class="ag-nowrap">{head}{formula_html}{tail}</span>'
     return before[: len(before) - len(head)], glued, after[len(tail) :]

@@ -80,8 +80,11 @@ def near_misses(line: str) -> list[Finding]:
         apart = before.isspace() and after.isspace()
         written = run.group(0)
         if len(written) == 3 and not apart and _looks_meant(before, after):
-            word_before = _word(line[: run.start()].split(" ")[-1])
-            word_after = _word(line[run.end() :].split(" ")[0])
+            # The words around it, found from the run (not by splitting the whole line
+            # for each run: a line of many glued ":::" would take quadratic time).
+            word_before = _word(line[line.rfind(" ", 0, run.start()) + 1 : run.start()])
+            after_end = line.find(" ", run.end())
+            word_after = _word(line[run.end() : after_end if after_end >= 0 else len(line)])
             message = (
                 f"'{word_before}:::{word_after}' is not a separator: write "
                 f"'{word_before} ::: {word_after}', with white space on both sides"

@@ -10,6 +10,7 @@ any: Anki compares tags without regard to case and drops leading colons, so
 from __future__ import annotations
 
 import re
+import unicodedata
 
 #: The root of every tag ankigen writes itself.
 ROOT = "ankigen"
@@ -18,8 +19,10 @@ _RESERVED = re.compile(rf"^[:\s]*{ROOT}\s*:", re.IGNORECASE)
 
 
 def is_reserved(tag: str) -> bool:
-    """True for a tag in ankigen's own namespace (``ankigen::…``, in any case)."""
-    return _RESERVED.match(tag) is not None
+    """True for a tag in ankigen's own namespace (``ankigen::…``, in any case, also
+    spelled with characters that fold or normalise to those letters: a KELVIN SIGN
+    is a ``k`` to Anki's case-insensitive tags)."""
+    return _RESERVED.match(unicodedata.normalize("NFKC", tag).casefold()) is not None
 
 
 def reserved_message(tag: str) -> str:

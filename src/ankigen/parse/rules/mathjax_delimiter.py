@@ -11,6 +11,7 @@ line offset, column 1-based within the source line, spelling).
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from markdown_it import MarkdownIt
@@ -54,24 +55,42 @@ def _note_places(state: StateCore) -> None:
         if block.type != "inline" or not block.children or not block.map:
             continue
         spellings = [token_meta.mathjax_spelling(child) for child in block.children]
-        places = [
-            _place(block.content, spelling, lines, block.map[0])
-            for spelling in spellings
-            if spelling is not None
-        ]
-        if places:
-            token_meta.set_mathjax_places(block, places)
+        if not any(spellings):
+            continue
+        placer = _Placer(block.content, lines, block.map[0])
+        places = [placer.place(spelling) for spelling in spellings if spelling is not None]
+        token_meta.set_mathjax_places(block, places)
 
 
-def _place(
-    content: str, spelling: MathjaxSpelling, lines: list[str], first_line: int
-) -> MathjaxPlace:
-    """The line offset in the block, the 1-based source column, and the spelling."""
-    offset = spelling.offset
-    line_offset = content.count("\n", 0, offset)
-    line_start = content.rfind("\n", 0, offset) + 1
-    content_line = content[line_start:].split("\n", 1)[0]
-    index = first_line + line_offset
-    source = lines[index] if index < len(lines) else content_line
-    indent = max(source.find(content_line), 0) if content_line else 0
-    return MathjaxPlace(line_offset, indent + offset - line_start + 1, spelling.shown)
+class _Placer:
+    """Places the near misses of one inline block: each line of it is measured once, so
+    a line of thousands of ``\\(`` takes linear time, not a scan of the line per one."""
+
+    def __init__(self, content: str, lines: list[str], first_line: int) -> None:
+        self._content = content
+        self._lines = lines
+        self._first_line = first_line
+        self._starts = [0] + [match.end() for match in re.finditer("\n", content)]
+        self._indents: dict[int, int] = {}
+
+    def place(self, spelling: MathjaxSpelling) -> MathjaxPlace:
+        """The line offset in the block, the 1-based source column, and the spelling."""
+        offset = spelling.offset
+        line_offset = bisect.bisect_right(self._starts, offset) - 1
+        line_start = self._starts[line_offset]
+        return MathjaxPlace(
+            line_offset, self._indent(line_offset) + offset - line_start + 1, spelling.shown
+        )
+
+    def _indent(self, line_offset: int) -> int:
+        """Where the block's line ``line_offset`` starts in its source line (a quote's ``>``)."""
+        indent = self._indents.get(line_offset)
+        if indent is None:
+            start = self._starts[line_offset]
+            end = self._content.find("\n", start)
+            content_line = self._content[start : end if end >= 0 else len(self._content)]
+            index = self._first_line + line_offset
+            source = self._lines[index] if index < len(self._lines) else content_line
+            indent = max(source.find(content_line), 0) if content_line else 0
+            self._indents[line_offset] = indent
+        return indent
