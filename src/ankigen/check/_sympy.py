@@ -28,6 +28,8 @@ from ._errors import StatementError
 ONE_SIDED_LIMIT = "AG208"
 #: Largest exact number (in bits) a power may produce before it is refused.
 MAX_POWER_BITS = 100_000
+#: Most bits the expansion of a power may hold (its terms times its largest coefficient).
+MAX_EXPANSION_BITS = 1 << 31
 
 
 @dataclass(frozen=True)
@@ -138,20 +140,63 @@ def _binary(expr: Binary, scope: Scope, ctx: Context) -> sympy.Expr:
 
 
 def _power(base: sympy.Expr, exponent: sympy.Expr, column: int) -> sympy.Expr:
-    """``base ^ exponent``, refusing exact results too large to compute quickly."""
+    """``base ^ exponent``, refusing results too large to compute quickly.
+
+    Any base is sized, symbolic ones included: its exact rationals (sympy
+    computes ``(2x)^n`` as ``2^n x^n``) and the terms it expands to (``cancel``
+    and ``simplify`` expand ``(1+pi)^n`` into ``n+1`` terms).
+    """
     if base == 0 and exponent.is_negative:
         raise StatementError(
             f"division by zero at column {column} (0 to a negative power)", column=column
         )
-    if exponent.is_Rational and abs(exponent) > 1 and base.is_number:
-        bits = _size_bits(base) * float(abs(exponent))
+    size = _exponent_size(exponent)
+    if size > 1:
+        bits = _size_bits(base) * size
         if bits > MAX_POWER_BITS:
             raise StatementError(
                 f"number too large at column {column}: the power has about"
                 f" {int(bits * math.log10(2)):,} digits",
                 column=column,
             )
+        _refuse_large_expansion(base, math.floor(size), column)
     return sympy.Pow(base, exponent)
+
+
+def _refuse_large_expansion(base: sympy.Expr, n: int, column: int) -> None:
+    """Refuse ``base ^ n`` when expanding it (as ``cancel`` or ``simplify`` may) is too large.
+
+    A sum of ``k`` terms to the ``n`` has coefficients up to ``k^n``, computed
+    one from the other in single big-number steps, and ``C(n+k-1, k-1)`` terms.
+    """
+    base_terms = _terms_log2(base, {})
+    if n < 2 or base_terms == 0:
+        return
+    coefficient_bits = n * base_terms
+    if coefficient_bits > MAX_POWER_BITS:
+        raise StatementError(
+            f"number too large at column {column}: expanded, the power has coefficients"
+            f" of about {int(coefficient_bits * math.log10(2)):,} digits",
+            column=column,
+        )
+    terms = _expanded(base_terms, n)
+    if terms + math.log2(coefficient_bits) > math.log2(MAX_EXPANSION_BITS):
+        raise StatementError(
+            f"power too large at column {column}: expanded, it has about"
+            f" 10^{int(terms * math.log10(2))} terms",
+            column=column,
+        )
+
+
+def _exponent_size(exponent: sympy.Expr) -> float:
+    """How large an exponent is: its magnitude, or its rational part's (``10^9 + pi``)."""
+    if exponent.is_Rational:
+        return float(abs(exponent)) if exponent.is_finite else 0.0
+    if not exponent.is_number:
+        return 0.0
+    parts = (exponent.as_coeff_Add()[0], exponent.as_coeff_Mul()[0])
+    size = max((float(abs(part)) for part in parts if part.is_Number), default=0.0)
+    return size if math.isfinite(size) else 0.0  # x^oo is left to sympy
 
 
 def _size_bits(value: sympy.Expr) -> float:
@@ -165,6 +210,37 @@ def _size_bits(value: sympy.Expr) -> float:
         size = max(abs(atom.p), abs(atom.q))
         total += math.log2(size) if size > 1 else 0.0
     return total
+
+
+def _terms_log2(expr: sympy.Expr, seen: dict[sympy.Expr, float], power: float = 1.0) -> float:
+    """log2 of how many terms ``expr ^ power`` expands to (``power`` 1: ``expr`` itself).
+
+    A sum of ``k`` terms to the ``n`` has ``C(n+k-1, k-1)`` terms; a product
+    the product of its factors' counts. ``seen`` keeps each subexpression's
+    count: a ``let`` used twice is one object, counted once.
+    """
+    if expr not in seen:
+        if expr.is_Add:
+            counts = [_terms_log2(arg, seen) for arg in expr.args]
+            top = max(counts)
+            seen[expr] = top + math.log2(sum(2 ** (c - top) for c in counts))
+        elif expr.is_Mul:
+            seen[expr] = sum(_terms_log2(arg, seen) for arg in expr.args)
+        elif expr.is_Pow:
+            seen[expr] = _terms_log2(expr.base, seen, _exponent_size(expr.exp))
+        else:
+            seen[expr] = 0.0
+    return _expanded(seen[expr], math.floor(power))
+
+
+def _expanded(terms_log2: float, n: int) -> float:
+    """log2 of the terms of (a sum of ``2^terms_log2`` terms) to the ``n``."""
+    if n < 2 or terms_log2 == 0:
+        return terms_log2 if n >= 1 else 0.0
+    if terms_log2 > 60:
+        return math.inf
+    k = round(2**terms_log2)
+    return (math.lgamma(n + k) - math.lgamma(k) - math.lgamma(n + 1)) / math.log(2)
 
 
 def _log(x: sympy.Expr, base: sympy.Expr | None = None) -> sympy.Expr:
