@@ -30,6 +30,7 @@ import ctypes.util
 import math
 import os
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -138,6 +139,7 @@ def apply_limits(confinement: Confinement) -> None:
     os.chdir(confinement.workdir)
     for name in ("TMPDIR", "TEMP", "TMP"):
         os.environ[name] = str(confinement.workdir)
+    tempfile.tempdir = str(confinement.workdir)  # the parent may have chosen one already
     try:
         import resource
     except ImportError:  # Windows: no limits to set
