@@ -229,8 +229,8 @@ def _allow(libc: ctypes.CDLL, ruleset: int, path: Path, rights: int) -> None:
 
 def _readable(confinement: Confinement) -> list[Path]:
     """The project's folders, Python's folders (``sys.path``) and the system's libraries."""
-    paths = [*confinement.readable, *(Path(p) for p in _SYSTEM_READS)]
-    for entry in (*sys.path, sys.prefix, sys.exec_prefix):
+    paths = [Path(p) for p in _SYSTEM_READS]
+    for entry in (*confinement.readable, *sys.path, sys.prefix, sys.exec_prefix):
         path = Path(entry)
         # A relative entry is the current folder; the root would be everything.
         if path.is_absolute() and path != Path(path.anchor):
