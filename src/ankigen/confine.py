@@ -230,7 +230,8 @@ def _allow(libc: ctypes.CDLL, ruleset: int, path: Path, rights: int) -> None:
 def _readable(confinement: Confinement) -> list[Path]:
     """The project's folders, Python's folders (``sys.path``) and the system's libraries."""
     paths = [Path(p) for p in _SYSTEM_READS]
-    for entry in (*confinement.readable, *sys.path, sys.prefix, sys.exec_prefix):
+    entries: list[str | Path] = [*confinement.readable, *sys.path, sys.prefix, sys.exec_prefix]
+    for entry in entries:
         path = Path(entry)
         # A relative entry is the current folder; the root would be everything.
         if path.is_absolute() and path != Path(path.anchor):
