@@ -41,6 +41,13 @@ def test_every_large_power_is_refused_before_it_is_computed(statement: str, mess
     assert message in found
 
 
+def test_a_chain_of_squares_through_let_names_is_refused() -> None:
+    """Each product is one uninterruptible multiplication: a1*a1 doubles the size each time."""
+    lets = ["let a0 = 10^20000"] + [f"let a{n} = a{n - 1}*a{n - 1}" for n in range(1, 30)]
+    (found,) = errors("\n".join([*lets, "assert a29 == 0"]) + "\n")
+    assert "number too large" in found and "the product has about" in found
+
+
 @pytest.mark.parametrize(
     "statement",
     ["(1+x)^3 == 1 + 3*x + 3*x^2 + x^3", "x^(10^9) == x^(10^9)", "2^64 == 18446744073709551616"],
