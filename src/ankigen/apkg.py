@@ -32,6 +32,8 @@ MAX_RATIO = 50
 RATIO_FROM = 32 << 20
 #: How deeply the collection's JSON (note types, decks) may nest.
 MAX_JSON_DEPTH = 64
+#: The most notes a package may hold.
+MAX_NOTES = 1_000_000
 #: Seconds the queries that read one collection may take together.
 QUERY_SECONDS = 10.0
 _PROGRESS_STEPS = 10_000
@@ -162,7 +164,9 @@ def _read_collection(path: Path, database: Path) -> DeckFile:
         note_types = {_whole(k): _schema(v) for k, v in models.items()}
         deck_names = {_whole(k): str(v["name"]) for k, v in decks.items()}
         first_deck = dict(connection.execute("select nid, min(did) from cards group by nid"))
-        rows = connection.execute("select id, guid, mid, mod, tags, flds from notes order by id")
+        rows = connection.execute(
+            f"select id, guid, mid, mod, tags, flds from notes order by id limit {MAX_NOTES + 1}"
+        )
         notes = {
             str(guid): StoredNote(
                 guid=str(guid),
@@ -174,6 +178,8 @@ def _read_collection(path: Path, database: Path) -> DeckFile:
             )
             for nid, guid, mid, mod, tags, flds in rows
         }
+        if len(notes) > MAX_NOTES:
+            raise ValueError(f"it holds more than {MAX_NOTES} notes")
     except sqlite3.OperationalError as exc:
         if time.monotonic() > deadline:
             raise UnreadableDeck(

@@ -14,7 +14,7 @@ import click
 
 from ankigen.commands.build import BuildOptions
 from ankigen.config import project_output, settings_for
-from ankigen.cpus import usable_cpus
+from ankigen.cpus import capped_jobs
 from ankigen.model import MathMode
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -61,7 +61,8 @@ jobs_option = click.option(
     metavar="N",
     help="Processes that parse a big content file's sections and that draw formula "
     "images (1: no worker processes; default: [tool.ankigen] jobs, else every CPU "
-    "this process may use). The decks are the same whatever N is.",
+    "this process may use; never more than those CPUs). The decks are the same "
+    "whatever N is.",
 )
 format_option = click.option(
     "--format",
@@ -108,7 +109,7 @@ def resolve(
         write=write,
         strict=settings.strict if strict is None else strict,
         limits=settings.limits,
-        jobs=jobs or settings.jobs or usable_cpus(),
+        jobs=capped_jobs(jobs or settings.jobs),
         project=settings.root,
         macros_file=settings.macros,
     )

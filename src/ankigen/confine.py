@@ -30,6 +30,7 @@ import ctypes.util
 import math
 import os
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -138,6 +139,7 @@ def apply_limits(confinement: Confinement) -> None:
     os.chdir(confinement.workdir)
     for name in ("TMPDIR", "TEMP", "TMP"):
         os.environ[name] = str(confinement.workdir)
+    tempfile.tempdir = str(confinement.workdir)  # the parent may have chosen one already
     try:
         import resource
     except ImportError:  # Windows: no limits to set
@@ -227,8 +229,9 @@ def _allow(libc: ctypes.CDLL, ruleset: int, path: Path, rights: int) -> None:
 
 def _readable(confinement: Confinement) -> list[Path]:
     """The project's folders, Python's folders (``sys.path``) and the system's libraries."""
-    paths = [*confinement.readable, *(Path(p) for p in _SYSTEM_READS)]
-    for entry in (*sys.path, sys.prefix, sys.exec_prefix):
+    paths = [Path(p) for p in _SYSTEM_READS]
+    entries: list[str | Path] = [*confinement.readable, *sys.path, sys.prefix, sys.exec_prefix]
+    for entry in entries:
         path = Path(entry)
         # A relative entry is the current folder; the root would be everything.
         if path.is_absolute() and path != Path(path.anchor):

@@ -81,6 +81,22 @@ def test_the_workflow_builds_strictly_and_releases_on_tags(tmp_path: Path) -> No
     assert "/build/" in (tmp_path / ".gitignore").read_text("utf-8").splitlines()
 
 
+def test_the_workflow_runs_figures_from_forks_only_after_review(tmp_path: Path) -> None:
+    """A fork's figure scripts are code: its build waits in a protected environment."""
+    assert invoke("init", str(tmp_path)).exit_code == 0
+    text = (tmp_path / ".github" / "workflows" / "decks.yml").read_text("utf-8")
+    workflow = yaml.safe_load(text)
+    same_repository = "github.event.pull_request.head.repo.full_name == github.repository"
+    assert same_repository in workflow["jobs"]["decks"]["if"]
+    fork = workflow["jobs"]["fork"]
+    assert same_repository.replace("==", "!=") in fork["if"]
+    assert fork["environment"] == "review-figures"
+    assert fork["permissions"] == {"contents": "read"}
+    assert workflow["permissions"] == {"contents": "read"}
+    assert not any("gh release" in step.get("run", "") for step in fork["steps"])
+    assert "Required reviewers" in text
+
+
 def test_the_sample_image_is_a_real_png_and_always_the_same() -> None:
     data = square_png()
     assert data == square_png()

@@ -56,7 +56,9 @@ def test_jobs_come_from_the_option_the_project_or_the_cpus(
 ) -> None:
     monkeypatch.chdir(project(tmp_path / "plain"))
     assert resolve(()).jobs == usable_cpus()
+    monkeypatch.setattr("ankigen.cpus.usable_cpus", lambda: 4)  # whatever this machine has
     assert resolve((), jobs=3).jobs == 3
+    assert resolve((), jobs=400).jobs == 4  # never more than the usable CPUs
     monkeypatch.chdir(project(tmp_path / "set", "jobs = 1\n"))
     assert resolve(()).jobs == 1
     assert resolve((), jobs=2).jobs == 2  # the option wins

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from ankigen import cli_options
 from ankigen.cli import main
 from ankigen.commands import reuse
 from ankigen.render import _formula_drawing
@@ -88,7 +87,7 @@ def test_without_jobs_every_usable_cpu_draws(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pools: _Pools
 ) -> None:
     monkeypatch.chdir(_project(tmp_path))
-    monkeypatch.setattr(cli_options, "usable_cpus", lambda: 3)
+    monkeypatch.setattr("ankigen.cpus.usable_cpus", lambda: 3)
     result = _build("out")
     assert result.exit_code == 0, result.output
     assert pools.sizes == [3]

@@ -17,6 +17,8 @@ statement makes is recorded in ``quotes`` for matching against the item.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ankigen.syntax.cloze import strip_markers
 
 from ._ast import Binary, Call, Expr, Name, Num, Quote, QuotedFormula, QuotedNumber, Unary
@@ -28,6 +30,9 @@ from ._tex_lexer import TEX_SYNTAX
 
 #: Deepest nesting of parentheses, calls, unary signs and powers accepted.
 MAX_DEPTH = 50
+#: Deepest syntax tree accepted: nesting, plus one level for each operator of a chain
+#: (``1+1+…+1`` is a tree as deep as it has operators, walked recursively later).
+MAX_HEIGHT = 200
 
 CONSTANTS = ("pi", "e", "oo")
 #: Each function with its fewest and most arguments (None: no upper bound).
@@ -69,6 +74,7 @@ class ExpressionParser:
         self.tokens = tokenize(code)
         self.pos = 0
         self.depth = 0
+        self.height = 0
         self.quotes: list[Quote] = []
 
     # -- token helpers -------------------------------------------------------
@@ -124,32 +130,50 @@ class ExpressionParser:
 
     def expr(self) -> Expr:
         """``term {('+' | '-') term}``, left-associative."""
-        result = self.term()
-        while self.at("op") and self.peek.text in ("+", "-"):
-            op = self.advance()
-            result = Binary(op.text, result, self.term(), op.column)
-        return result
+        return self.chain(self.term, ("+", "-"))
 
     def term(self) -> Expr:
         """``unary {('*' | '/') unary}``, left-associative."""
-        result = self.unary()
-        while self.at("op") and self.peek.text in ("*", "/"):
-            op = self.advance()
-            result = Binary(op.text, result, self.unary(), op.column)
-        return result
+        return self.chain(self.unary, ("*", "/"))
+
+    def chain(self, operand: Callable[[], Expr], operators: tuple[str, ...]) -> Expr:
+        """Operands joined by ``operators``, left-associative: each one a level deeper."""
+        result = operand()
+        levels = 0
+        try:
+            while self.at("op") and self.peek.text in operators:
+                op = self.advance()
+                levels += 1
+                self.deeper(levels=1, nesting=0)
+                result = Binary(op.text, result, operand(), op.column)
+            return result
+        finally:
+            self.height -= levels
+
+    def deeper(self, *, levels: int, nesting: int) -> None:
+        """Count a level of the tree (``nesting``: of parentheses, signs, calls); refuse past
+        the limits, before the tree is built or walked."""
+        self.depth += nesting
+        self.height += levels
+        if self.depth > MAX_DEPTH:
+            raise self.error(f"expression nested more than {MAX_DEPTH} levels deep")
+        if self.height > MAX_HEIGHT:
+            raise self.error(
+                f"expression more than {MAX_HEIGHT} levels deep (each operator of a chain "
+                "such as 1+1+…+1 is one level); split it into 'let' names"
+            )
 
     def unary(self) -> Expr:
         """Signs, then a power; every nesting level passes through here."""
-        self.depth += 1
-        if self.depth > MAX_DEPTH:
-            raise self.error(f"expression nested more than {MAX_DEPTH} levels deep")
         try:
+            self.deeper(levels=1, nesting=1)
             if self.at("op") and self.peek.text in ("-", "+"):
                 op = self.advance()
                 return Unary(op.text, self.unary(), op.column)
             return self.power()
         finally:
             self.depth -= 1
+            self.height -= 1
 
     def power(self) -> Expr:
         """``atom [^ unary]``: the exponent may carry a sign and is right-associative."""

@@ -2,8 +2,8 @@
 
 Names are resolved here, at the syntax-tree level, rather than with sympy's
 ``subs``: a ``where`` value or ``let`` body is built in place of the name, so
-every power sympy ever sees passes through ``_power``'s size guard first
-(``subs`` could make sympy compute ``10^(10^10)`` before any check).
+every power and product sympy ever sees passes through a size guard first
+(``_sizes``; ``subs`` could make sympy compute ``10^(10^10)`` before any check).
 
 Free symbols are created positive (real and > 0). The decks describe
 quantities (times, sizes, device counts, rates), and the assumption lets
@@ -14,7 +14,6 @@ negative point still makes sense.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -23,11 +22,10 @@ import sympy
 
 from ._ast import Binary, Call, Expr, Name, Num, QuotedFormula, QuotedNumber, Unary
 from ._errors import StatementError
+from ._sizes import refuse_large_power, refuse_large_product
 
 #: Code of the error for a limit whose one-sided limits differ.
 ONE_SIDED_LIMIT = "AG208"
-#: Largest exact number (in bits) a power may produce before it is refused.
-MAX_POWER_BITS = 100_000
 
 
 @dataclass(frozen=True)
@@ -128,6 +126,8 @@ def _binary(expr: Binary, scope: Scope, ctx: Context) -> sympy.Expr:
         return left + right
     if expr.op == "-":
         return left - right
+    if expr.op in ("*", "/"):
+        refuse_large_product(left, right, expr.op, expr.column)
     if expr.op == "*":
         return left * right
     if expr.op == "/":
@@ -138,33 +138,13 @@ def _binary(expr: Binary, scope: Scope, ctx: Context) -> sympy.Expr:
 
 
 def _power(base: sympy.Expr, exponent: sympy.Expr, column: int) -> sympy.Expr:
-    """``base ^ exponent``, refusing exact results too large to compute quickly."""
+    """``base ^ exponent``, refusing results too large to compute quickly (``_sizes``)."""
     if base == 0 and exponent.is_negative:
         raise StatementError(
             f"division by zero at column {column} (0 to a negative power)", column=column
         )
-    if exponent.is_Rational and abs(exponent) > 1 and base.is_number:
-        bits = _size_bits(base) * float(abs(exponent))
-        if bits > MAX_POWER_BITS:
-            raise StatementError(
-                f"number too large at column {column}: the power has about"
-                f" {int(bits * math.log10(2)):,} digits",
-                column=column,
-            )
+    refuse_large_power(base, exponent, column)
     return sympy.Pow(base, exponent)
-
-
-def _size_bits(value: sympy.Expr) -> float:
-    """Rough bit size of a number's exact parts: sympy evaluates powers of these.
-
-    ``sqrt(2)^(10^10)`` becomes the integer ``2^(5*10^9)`` inside sympy, in
-    one uninterruptible C call, so the rationals inside a base count too.
-    """
-    total = 0.0
-    for atom in value.atoms(sympy.Rational):
-        size = max(abs(atom.p), abs(atom.q))
-        total += math.log2(size) if size > 1 else 0.0
-    return total
 
 
 def _log(x: sympy.Expr, base: sympy.Expr | None = None) -> sympy.Expr:

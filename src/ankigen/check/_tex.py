@@ -62,8 +62,9 @@ class _TexParser(TexCommands):
 
     def expr(self) -> Expr:
         """``[+|-] run {(+|-) run}``, left-associative."""
-        self.enter()
+        levels = 0
         try:
+            self.enter()
             if self.at("op", "-") or self.at("op", "+"):
                 sign = self.advance()
                 result: Expr = Unary(sign.text, self.run(), sign.column)
@@ -71,32 +72,47 @@ class _TexParser(TexCommands):
                 result = self.run()
             while self.at("op", "+") or self.at("op", "-"):
                 op = self.advance()
+                levels += 1
+                self.chained()
                 result = Binary(op.text, result, self.run(), op.column)
             return result
         finally:
-            self.depth -= 1
+            self.leave()
+            self.height -= levels
 
     def run(self) -> Expr:
         """``product {(\\cdot | \\times | * | /) product}``, left-associative."""
         result = self.product()
-        while True:
-            token = self.peek
-            if token.kind == "cmd" and token.text in PRODUCTS:
-                op = "*"
-            elif token.kind == "op" and token.text in ("*", "/"):
-                op = token.text
-            else:
-                return result
-            self.advance()
-            result = Binary(op, result, self.product(), token.column)
+        levels = 0
+        try:
+            while True:
+                token = self.peek
+                if token.kind == "cmd" and token.text in PRODUCTS:
+                    op = "*"
+                elif token.kind == "op" and token.text in ("*", "/"):
+                    op = token.text
+                else:
+                    return result
+                self.advance()
+                levels += 1
+                self.chained()
+                result = Binary(op, result, self.product(), token.column)
+        finally:
+            self.height -= levels
 
     def product(self) -> Expr:
         """Juxtaposed powers multiply: ``2 T_{compute}``."""
         result = self.power()
-        while self._starts_atom():
-            column = self.peek.column
-            result = Binary("*", result, self.power(), column)
-        return result
+        levels = 0
+        try:
+            while self._starts_atom():
+                column = self.peek.column
+                levels += 1
+                self.chained()
+                result = Binary("*", result, self.power(), column)
+            return result
+        finally:
+            self.height -= levels
 
     def _starts_atom(self) -> bool:
         token = self.peek
@@ -127,8 +143,8 @@ class _TexParser(TexCommands):
 
     def script(self) -> Expr:
         """A superscript or argument: a braced group, or one token (``x^2``, ``\\frac12``)."""
-        self.enter()
         try:
+            self.enter()
             if self.at("op", "{"):
                 return self.atom()
             token = self.peek
@@ -146,7 +162,7 @@ class _TexParser(TexCommands):
                 return self.atom(subscripts=False)
             raise self.error(f"expected a braced group, found {self.found()}")
         finally:
-            self.depth -= 1
+            self.leave()
 
     def atom(self, *, subscripts: bool = True) -> Expr:
         """A number, a name, a group or a command."""

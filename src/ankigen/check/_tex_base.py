@@ -11,6 +11,8 @@ from ._tex_lexer import TEX_SYNTAX, TexToken
 UNKNOWN_COMMAND = "AG204"
 #: Deepest nesting accepted in a quoted formula.
 MAX_DEPTH = 50
+#: Deepest syntax tree accepted: nesting, plus one level for each operator of a chain.
+MAX_HEIGHT = 200
 
 RELATIONS = {
     "=": "==",
@@ -94,6 +96,7 @@ class TexCursor:
         self.tokens = tokens
         self.pos = 0
         self.depth = 0
+        self.height = 0
 
     @property
     def peek(self) -> TexToken:
@@ -138,10 +141,26 @@ class TexCursor:
         return "its end" if self.peek.kind == "end" else repr(self.shown(self.peek))
 
     def enter(self) -> None:
-        """One nesting level deeper; refused past ``MAX_DEPTH``."""
+        """One nesting level deeper; refused past ``MAX_DEPTH`` (undone by ``leave``)."""
         self.depth += 1
+        self.chained()
         if self.depth > MAX_DEPTH:
             raise self.error(f"nesting deeper than {MAX_DEPTH} levels")
+
+    def leave(self) -> None:
+        """Back out of the level ``enter`` opened."""
+        self.depth -= 1
+        self.height -= 1
+
+    def chained(self) -> None:
+        """One more level of the tree (an operator of a chain such as ``1+1+…+1``, or a
+        nesting); refused past ``MAX_HEIGHT`` (the caller takes it back when done)."""
+        self.height += 1
+        if self.height > MAX_HEIGHT:
+            raise self.error(
+                f"formula more than {MAX_HEIGHT} levels deep (each operator of a chain "
+                "such as 1+1+…+1 is one level)"
+            )
 
     def expr(self) -> Expr:
         """``[+|-] run {(+|-) run}`` (defined by the parser)."""

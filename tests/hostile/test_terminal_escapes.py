@@ -1,0 +1,92 @@
+"""Nothing from content or from a deck reaches a terminal as a control character.
+
+Escape sequences (ESC, CSI, OSC), C1 controls, DEL and bidi controls in a
+card, a file name or a deck's field are shown as visible escapes in every
+text ankigen prints: diagnostics, ``diff``, progress lines. JSON keeps them as
+JSON escapes, so it parses to the same data.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from ankigen.terminal import visible
+from tests.hostile.test_untrusted_decks import good, rewritten  # noqa: F401  # a fixture
+from tests.reliability.support import run_cli
+
+#: What an attacker writes: clear the screen, retitle the window, a C1 CSI, DEL, RLO.
+HOSTILE = "\x1b[2J\x1b]0;owned\x07\x9b31m\x7f\u202e"
+#: Any character a terminal would act on (newline and tab aside).
+RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+SRC = Path(__file__).parents[2] / "src" / "ankigen"
+PRINTERS = ("print", "click.echo", "click.secho", "sys.stdout.write", "sys.stderr.write")
+
+
+def test_visible_shows_every_control_and_keeps_text() -> None:
+    assert visible(HOSTILE) == "\\x1b[2J\\x1b]0;owned\\x07\\x9b31m\\x7f\\u202e"
+    assert visible("line one\n\tline two, é ≠ ∑") == "line one\n\tline two, é ≠ ∑"
+
+
+@pytest.mark.parametrize("output_format", ["text", "github", "json"])
+def test_diagnostics_quote_content_without_its_controls(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, output_format: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "content").mkdir()
+    (tmp_path / "content" / "deck.md").write_text(
+        f"# Deck\n\nQ ::: ![x](figure:{HOSTILE})\n", "utf-8"
+    )
+    result = run_cli(["check", "--format", output_format])
+    assert result.exit_code == 1, result.output
+    assert RAW.search(result.output) is None, repr(result.output)
+    if output_format == "json":
+        messages = [r["message"] for r in json.loads(result.stdout)["diagnostics"]]
+        assert any(HOSTILE in message for message in messages)  # the same data, as JSON
+    else:
+        assert "\\x1b[2J" in result.output
+
+
+def test_diff_shows_a_decks_fields_without_their_controls(
+    good: Path,  # noqa: F811  # the fixture
+    tmp_path: Path,
+) -> None:
+    hostile = rewritten(
+        good,
+        tmp_path / "hostile.apkg",
+        "update notes set flds = char(27) || '[2J' || char(155) || 'x' || char(8238) || flds",
+    )
+    result = run_cli(["diff", str(good), str(hostile)])
+    assert result.exit_code == 0, result.output
+    assert RAW.search(result.output) is None, repr(result.output)
+    assert "NOT APPLIED: \\x1b[2J\\x9bx\\u202eWhat is kept" in result.output
+    result = run_cli(["diff", "--format", "json", str(good), str(hostile)])
+    assert RAW.search(result.output) is None
+    assert json.loads(result.stdout)["not_applied"][0]["first_field"].startswith("\x1b[2J")
+
+
+def test_a_file_name_with_controls_is_shown_escaped(tmp_path: Path) -> None:
+    junk = tmp_path / f"junk{HOSTILE}.apkg"
+    junk.write_text("not a zip", "utf-8")
+    result = run_cli(["diff", str(junk), str(junk)])
+    assert result.exit_code == 1
+    assert RAW.search(result.output) is None, repr(result.output)
+
+
+def test_only_the_terminal_module_prints() -> None:
+    """Every line goes out through ``ankigen.terminal``: no other module prints directly."""
+    printers = []
+    for module in SRC.rglob("*.py"):
+        if module.name == "terminal.py":
+            continue
+        for node in ast.walk(ast.parse(module.read_text("utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            called = ast.unparse(node.func)
+            if called in PRINTERS:
+                printers.append(f"{module.relative_to(SRC)}:{node.lineno} {called}")
+    assert printers == []
