@@ -46,9 +46,11 @@ _RASTER = re.compile(r"^data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]*$
 _XML_DECLARATION = "<?xml version='1.0' encoding='utf-8'?>\n"
 
 _LOCAL_URL = re.compile(r"url\(\s*['\"]?#[^)'\"]*['\"]?\s*\)", re.IGNORECASE)
-#: At-rules (``@import``), escapes (which spell any word), markup, and what old
-#: browsers ran: refused in any letter case.
-_CSS_DANGER = re.compile(r"@|javascript:|behavior\s*:|-moz-binding|<|\\", re.IGNORECASE)
+#: At-rules (``@import``, ``@font-face``; ``@media`` alone loads nothing), escapes (which
+#: spell any word), markup, and what old browsers ran: refused in any letter case.
+_CSS_DANGER = re.compile(
+    r"@(?!media[\s(])|javascript:|behavior\s*:|-moz-binding|<|\\", re.IGNORECASE
+)
 #: A CSS function (or anything written like one, space before the parenthesis too).
 _CSS_FUNCTION = re.compile(r"([A-Za-z_-][A-Za-z0-9_-]*)?\s*\(")
 #: The functions CSS in an SVG may call: colours and transforms (``url(#id)`` is judged
@@ -57,6 +59,8 @@ _CSS_FUNCTIONS = frozenset(
     {
         *("rgb", "rgba", "hsl", "hsla", "matrix", "translate", "translatex", "translatey"),
         *("scale", "scalex", "scaley", "rotate", "skewx", "skewy"),
+        # a media query's parentheses: "@media (prefers-color-scheme: dark) and (…)"
+        *("", "media", "and", "not", "only", "or"),
     }
 )
 _CSS_COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.DOTALL)
