@@ -104,7 +104,9 @@ def _package_files(package: Path) -> list[Path]:
     )
 
 
+@lru_cache(maxsize=None)
 def _version(name: str) -> str:
+    """A distribution's version, looked up once per process (each lookup scans sys.path)."""
     try:
         return version(name)
     except PackageNotFoundError:
