@@ -98,9 +98,12 @@ def preview(
     Each card is rendered exactly as Anki renders it (every cloze number,
     the note type's CSS, MathJax for mathjax decks from the page's own
     folder, no network), with its FILE:LINE, and switches for night mode and
-    phone width. Open the page in any browser; no deck is written. An item
-    with an error is shown in its place with its message; prose (blocks on no
-    card) is shown between the cards.
+    phone width. A table of contents lists the sections and callouts (cards
+    with warnings first); a search box and filters by tag and by problem
+    narrow the cards; each card has a stable link (#card-<id>). An item with
+    an error is shown in its place with its message; prose (blocks on no
+    card) is shown between the cards. Open the page in any browser; no deck
+    is written.
 
     \b
     Example:

@@ -59,7 +59,8 @@ PROCESS = re.compile(r"tex2jax_process|mathjax_process")
 
 class _Page(HTMLParser):
     def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
+        # character references kept as written: a side is handed on as the page holds it
+        super().__init__(convert_charrefs=False)
         self.problems: list[str] = []
         self.sides: list[str] = []
         self._side_depth = 0  # > 0 inside a card side
@@ -112,9 +113,25 @@ class _Page(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         if self._side_depth:
-            self._side.append(data.replace("&", "&amp;").replace("<", "&lt;"))
+            self._side.append(data)
         elif self._in_script and self.inline_scripts and self.lasttag == "script":
             self.inline_scripts[-1] += data
+
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self._side_depth:  # ``<img ... />``: no end tag to wait for
+            self._side.append(self.get_starttag_text() or "")
+            return
+        self.handle_starttag(tag, attrs)
+        self._in_script = False
+
+    def handle_entityref(self, name: str) -> None:
+        if self._side_depth:
+            self._side.append(f"&{name};")
+
+    def handle_charref(self, name: str) -> None:
+        if self._side_depth:
+            self._side.append(f"&#{name};")
 
 
 _VOID = {"br", "hr", "img", "input", "meta", "wbr", "source", "col", "area", "link"}

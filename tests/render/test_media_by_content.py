@@ -211,6 +211,8 @@ def _encoded(text: str, encoding: str) -> bytes:
         '@font-face { font-family: x; src: local("x"); }',
         "rect { -MOZ-BINDING: x; }",
         "rect { background: element(#x); }",
+        "@media screen { @import 'x.css'; }",
+        "@MEDIA print { rect { fill: url(https://example.org/b.png); } }",
     ],
 )
 @pytest.mark.parametrize("where", ["style element", "style attribute"])
@@ -230,6 +232,7 @@ def test_css_that_loads_is_refused_in_any_case_or_escape(css: str, where: str) -
         "*{stroke-linejoin: round; stroke-linecap: butt}",  # what matplotlib writes
         "rect { fill: rgb(10, 20, 30); clip-path: url(#c); }",
         "g { transform: translate(1px, 2px) rotate(3deg); }",
+        "@media (prefers-color-scheme: dark) { rect { fill: white; } }",
     ],
 )
 def test_plain_css_is_kept(css: str) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import sys
 import zlib
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -104,7 +104,9 @@ def _package_files(package: Path) -> list[Path]:
     )
 
 
+@cache
 def _version(name: str) -> str:
+    """A distribution's version, looked up once per process (each lookup scans sys.path)."""
     try:
         return version(name)
     except PackageNotFoundError:

@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
-import math
 import os
 import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ankigen.cache import Sealer, recipe
+from ankigen.cache import Sealer
 from ankigen.diagnostics import Diagnostic, error
+from ankigen.render._media_index import MediaIndex
 
 try:
     import fcntl
@@ -92,27 +91,23 @@ def content_hash(*parts: str | bytes) -> str:
 
 #: Sanitised SVG bytes one cache holds in memory before it writes them to disk instead.
 HELD_BYTES = 64 * 1024 * 1024
-#: The sealed index of the media files in the cache (their digests and formula sizes).
-MEDIA_INDEX = "media-index"
 
 
 class MediaCache:
     """A folder of rendered media keyed by file name (names carry the hash), and its index.
 
     A media file counts as cached (``has``) only when the folder's sealed index
-    (``ankigen.cache.seal``), written by a build of the same code
-    (``code_fingerprint``), records it and its bytes still hash to the digest
-    recorded: a file put there by anyone else is drawn again, never shipped.
-    Every other cache file of the folder is sealed too (``write_sealed``).
+    (``_media_index``), written by a build of the same code, records it and
+    its bytes are still the ones recorded: a file put there by anyone else is
+    drawn again, never shipped. Every other cache file of the folder is sealed
+    too (``write_sealed``).
     """
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self._held = 0
         self._sealer: Sealer | None = None
-        self._index: dict[str, tuple[str, tuple[float, ...]]] | None = None
-        self._added: dict[str, tuple[str, tuple[float, ...]]] = {}
-        self._verified: dict[str, bool] = {}
+        self._index = MediaIndex(self)
 
     @property
     def sealer(self) -> Sealer:
@@ -139,46 +134,25 @@ class MediaCache:
 
     def has(self, name: str) -> bool:
         """True when ``name`` is cached: in the sealed index, its bytes those recorded."""
-        known = self._verified.get(name)
-        if known is None:
-            entry = self._entries().get(name)
-            known = entry is not None and _file_digest(self.path(name)) == entry[0]
-            self._verified[name] = known
-        return known
+        return self._index.holds(name)
 
     def indexed(self) -> list[str]:
         """The names the sealed index on disk records now, sorted."""
-        return sorted(self._read_index())
+        return self._index.names()
 
     def sizes(self, name: str) -> tuple[float, ...]:
         """The sizes recorded with a cached media file (a formula image's), or ()."""
-        entry = self._entries().get(name)
-        return entry[1] if entry is not None else ()
+        return self._index.sizes(name)
 
     def put(self, name: str, data: bytes, sizes: tuple[float, ...] = ()) -> MediaFile:
         """Store a media file atomically, and record it (with ``sizes``) for the index."""
         target = self.write(name, data)
-        entry = (hashlib.sha256(data).hexdigest(), sizes)
-        self._entries()[name] = self._added[name] = entry
-        self._verified[name] = True
+        self._index.add(name, data, sizes)
         return MediaFile(name, target)
 
     def save_index(self) -> None:
-        """Add this build's media to the sealed index, under a lock.
-
-        Two builds into one output folder at once each read, merge and write the
-        index, so neither loses the other's entries; entries written by other
-        code (another ``code_fingerprint``) are dropped.
-        """
-        if not self._added:
-            return
-        self.folder.mkdir(parents=True, exist_ok=True)
-        with self._locked(f"{MEDIA_INDEX}.lock"):
-            merged = {**self._read_index(), **self._added}
-            media = {name: [digest, *sizes] for name, (digest, sizes) in sorted(merged.items())}
-            index = {"code": recipe.code_fingerprint(), "media": media}
-            self.write_sealed(MEDIA_INDEX, [json.dumps(index, separators=(",", ":")).encode()])
-        self._added = {}
+        """Add this build's media to the sealed index (``_media_index``)."""
+        self._index.save()
 
     def write(self, name: str, data: bytes | Sequence[bytes]) -> Path:
         """Store bytes (or pieces written one after the other) under ``name`` atomically,
@@ -208,28 +182,8 @@ class MediaCache:
             return None
         return self.sealer.open(raw)
 
-    def _entries(self) -> dict[str, tuple[str, tuple[float, ...]]]:
-        if self._index is None:
-            self._index = self._read_index()
-        return self._index
-
-    def _read_index(self) -> dict[str, tuple[str, tuple[float, ...]]]:
-        """The sealed index of this code's media; empty when missing, forged or foreign."""
-        payload = self.read_sealed(MEDIA_INDEX)
-        try:
-            stored = json.loads(payload) if payload is not None else {}
-            if not isinstance(stored, dict) or stored.get("code") != recipe.code_fingerprint():
-                return {}
-            return {
-                name: entry
-                for name, values in stored["media"].items()
-                if (entry := _index_entry(values)) is not None
-            }
-        except (ValueError, TypeError, KeyError, AttributeError):
-            return {}
-
     @contextlib.contextmanager
-    def _locked(self, lock_name: str) -> Iterator[None]:
+    def locked(self, lock_name: str) -> Iterator[None]:
         """Hold an exclusive lock on ``lock_name`` in the cache folder."""
         with open(self.path(lock_name), "a+b") as handle:
             if fcntl is not None:
@@ -239,23 +193,3 @@ class MediaCache:
     def get(self, name: str) -> MediaFile:
         """The cached media file ``name`` (check ``has`` first)."""
         return MediaFile(name, self.path(name))
-
-
-def _index_entry(values: object) -> tuple[str, tuple[float, ...]] | None:
-    """One index entry, ``[sha256 hex, *sizes]``; None for any other shape."""
-    if not isinstance(values, list) or not values or not isinstance(values[0], str):
-        return None
-    sizes = values[1:]
-    if not all(type(s) in (int, float) and math.isfinite(s) for s in sizes):
-        return None
-    return values[0], tuple(float(s) for s in sizes)
-
-
-def _file_digest(path: Path) -> str:
-    """The SHA-256 of a file's bytes, not following a symlink ("" when unreadable)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0))
-    except OSError:
-        return ""
-    with os.fdopen(fd, "rb") as handle:
-        return hashlib.file_digest(handle, "sha256").hexdigest()

@@ -8,7 +8,7 @@ drops editor metadata (Inkscape, Sodipodi, RDF), and refuses outright, with a
 reason, anything that could run, link, or load: the author gets a FILE:LINE
 error instead of a silently different picture.
 
-The bytes are first decoded by the encoding they declare (``_media_type.svg_text``)
+The bytes are first decoded by the encoding they declare (``_svg_encoding.svg_text``)
 and judged as UTF-8, so a UTF-16 file hides no DOCTYPE or entity declaration.
 CSS (``<style>`` and ``style=``) may call only a few harmless functions
 (colours, transforms, ``url(#id)`` inside the file), has no at-rule
@@ -22,13 +22,13 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
-from ankigen.render._media_type import Unknown, declared_encoding, svg_text
 from ankigen.render._svg_allowlist import ATTRIBUTES as _ATTRIBUTES
 from ankigen.render._svg_allowlist import ELEMENTS as _ELEMENTS
 from ankigen.render._svg_allowlist import PLAIN_ATTRIBUTES as _PLAIN_KEPT
 from ankigen.render._svg_allowlist import REFUSED_ELEMENTS as _REFUSED_ELEMENTS
 from ankigen.render._svg_allowlist import SVG as SVG
 from ankigen.render._svg_allowlist import XLINK as XLINK
+from ankigen.render._svg_encoding import Undecodable, declared_encoding, svg_text
 from ankigen.render._svg_plain import plain_svg
 
 _SVG_PREFIX = f"{{{SVG}}}"
@@ -46,9 +46,11 @@ _RASTER = re.compile(r"^data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]*$
 _XML_DECLARATION = "<?xml version='1.0' encoding='utf-8'?>\n"
 
 _LOCAL_URL = re.compile(r"url\(\s*['\"]?#[^)'\"]*['\"]?\s*\)", re.IGNORECASE)
-#: At-rules (``@import``), escapes (which spell any word), markup, and what old
-#: browsers ran: refused in any letter case.
-_CSS_DANGER = re.compile(r"@|javascript:|behavior\s*:|-moz-binding|<|\\", re.IGNORECASE)
+#: At-rules (``@import``, ``@font-face``; ``@media`` alone loads nothing), escapes (which
+#: spell any word), markup, and what old browsers ran: refused in any letter case.
+_CSS_DANGER = re.compile(
+    r"@(?!media[\s(])|javascript:|behavior\s*:|-moz-binding|<|\\", re.IGNORECASE
+)
 #: A CSS function (or anything written like one, space before the parenthesis too).
 _CSS_FUNCTION = re.compile(r"([A-Za-z_-][A-Za-z0-9_-]*)?\s*\(")
 #: The functions CSS in an SVG may call: colours and transforms (``url(#id)`` is judged
@@ -57,6 +59,8 @@ _CSS_FUNCTIONS = frozenset(
     {
         *("rgb", "rgba", "hsl", "hsla", "matrix", "translate", "translatex", "translatey"),
         *("scale", "scalex", "scaley", "rotate", "skewx", "skewy"),
+        # a media query's parentheses: "@media (prefers-color-scheme: dark) and (…)"
+        *("", "media", "and", "not", "only", "or"),
     }
 )
 _CSS_COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.DOTALL)
@@ -115,7 +119,7 @@ def _as_utf8(data: bytes) -> bytes | RefusedSvg:
     if _NOT_PLAIN_UTF8.match(data) is None:
         return data
     text = svg_text(data)
-    if isinstance(text, Unknown):
+    if isinstance(text, Undecodable):
         return RefusedSvg(f"cannot be read: {text.why}")
     if data.startswith(b"<?xml") and declared_encoding(data) in (None, "utf-8"):
         return data  # UTF-8 as declared: the bytes are the text

@@ -1,0 +1,63 @@
+"""The media index: a settled file with the identity recorded is not read again; any other is
+read, and used only when its bytes hash to the digest recorded."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from ankigen.render import MediaCache
+from ankigen.render import _media_index as media_index
+from ankigen.render._media_index import MediaIndex
+
+LATER = time.time_ns() + 60 * 10**9  # a build that begins a minute from now
+
+
+def _never_read(path: Path) -> str:
+    raise AssertionError(f"{path.name} was read again")
+
+
+def test_a_settled_unchanged_file_is_not_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = MediaCache(tmp_path)
+    cache.put("ag-math-a.svg", b"<svg>a</svg>", (1.0, 2.0, 0.25))
+    cache.save_index()
+    monkeypatch.setattr(media_index, "_file_digest", _never_read)
+    index = MediaIndex(cache, began_ns=LATER)
+    assert index.holds("ag-math-a.svg")
+    assert index.sizes("ag-math-a.svg") == (1.0, 2.0, 0.25)
+
+
+def test_a_file_changed_since_is_read_and_judged_by_its_digest(tmp_path: Path) -> None:
+    cache = MediaCache(tmp_path)
+    cache.put("ag-math-a.svg", b"<svg>a</svg>")
+    cache.put("ag-math-b.svg", b"<svg>b</svg>")
+    cache.save_index()
+    (tmp_path / "ag-math-a.svg").write_bytes(b"<svg onload='x'>a</svg>")  # poisoned
+    (tmp_path / "ag-math-b.svg").write_bytes(b"<svg>b</svg>")  # rewritten, same bytes
+    index = MediaIndex(cache, began_ns=LATER)
+    assert not index.holds("ag-math-a.svg")
+    assert index.holds("ag-math-b.svg")
+    index.save()  # the new identity of b is recorded
+
+
+def test_a_file_written_just_before_the_build_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Within the file system's clock tick a second write could keep the times: read it."""
+    cache = MediaCache(tmp_path)
+    cache.put("ag-math-a.svg", b"<svg>a</svg>")
+    cache.save_index()
+    reads: list[str] = []
+    digest = media_index._file_digest
+
+    def counted(path: Path) -> str:
+        reads.append(path.name)
+        return digest(path)
+
+    monkeypatch.setattr(media_index, "_file_digest", counted)
+    assert MediaIndex(cache).holds("ag-math-a.svg")
+    assert reads == ["ag-math-a.svg"]
