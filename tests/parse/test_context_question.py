@@ -1,4 +1,4 @@
-"""The §7.1 context rule reads a question as a question when an emoji or symbol follows its ``?``."""
+"""The §7.1 context rule: an emoji or symbol after a question's ``?`` keeps it a question."""
 
 from __future__ import annotations
 
