@@ -150,3 +150,16 @@ def test_an_error_in_a_formulas_block_belongs_to_no_item(project: Path) -> None:
     assert ": left out: " not in result.output
     assert not (project / "build" / "mixed.apkg").exists()
     assert (project / "build" / "fine.apkg").exists()
+
+
+def test_an_error_in_prose_belongs_to_no_item(project: Path) -> None:
+    # The comment ends the item (format §15): the stray '$' after it is in prose.
+    (project / "content" / "mixed.md").write_text(
+        "# P\n\nWhat is 2? ::: Two. <!-- id: two -->\n\nIt costs $5 to ask.\n", "utf-8"
+    )
+    result = invoke("build", "--skip-broken")
+    assert result.exit_code == 1
+    assert "content/mixed.md:5: unclosed '$'" in result.output
+    assert ": left out: " not in result.output
+    assert not (project / "build" / "mixed.apkg").exists()
+    assert (project / "build" / "fine.apkg").exists()

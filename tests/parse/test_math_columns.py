@@ -46,3 +46,10 @@ def test_display_formulas_inline_and_as_a_block(tmp_path: Path) -> None:
 def test_a_formula_inside_a_cloze(tmp_path: Path) -> None:
     _, _, third = _maths(tmp_path)
     assert _places(third) == [("z", 11, 17)]
+
+
+def test_formulas_whose_macros_were_expanded_keep_their_own_columns() -> None:
+    text = "---\nmacros:\n  \\RR: \\mathbb{R}\n---\n# F\n\nQ ::: $\\RR$ and $\\RR^2$ and $x$.\n"
+    deck = parse_text(text, Path("f.md"), Path("."), "f.md").deck
+    assert deck is not None
+    assert [m.column for m in deck.items[0].back.maths] == [7, 17, 29]

@@ -2,10 +2,10 @@
 
 An error belongs to the item whose lines hold it: from the item's first line
 up to the next item's (its answer, its ``check`` blocks and what follows
-them). An error before a deck's first item, inside a ``formulas`` block
-(every check of the file reads it), or in no deck of the build (a file not
-read, two decks with one key) belongs to no item: such a deck cannot be made
-from what remains and is not written at all.
+them). An error before a deck's first item, in prose (format §15), inside a
+``formulas`` block (every check of the file reads it), or in no deck of the
+build (a file not read, two decks with one key) belongs to no item: such a
+deck cannot be made from what remains and is not written at all.
 
 ``ankigen build --skip-broken`` writes the ``kept`` decks; ``preview`` and
 ``watch`` always show them, with each item left out in its place (its
@@ -96,6 +96,8 @@ def _item_line(deck: Deck, line: int) -> int | None:
         # ``line`` of a formulas block is its first statement's; the fence is above it.
         if block.line - 1 <= line <= block.line + block.text.count("\n"):
             return None
+    if any(prose.line <= line <= prose.line + prose.text.count("\n") for prose in deck.prose):
+        return None
     starts = sorted({item.line for item in deck.items})
     index = bisect.bisect_right(starts, line) - 1
     return starts[index] if index >= 0 else None

@@ -9,12 +9,14 @@ every item under it, is lost unless the card shows it. The rule, in order:
 3. A section named in the front matter's ``prompt:`` shows the line given
    there (or none, for ``none``).
 4. Otherwise a section whose items are all statements rather than questions
-   (reveal items, none ending in ``?``: prompts of one kind, such as claims
-   to judge or quotes to correct) shows its heading on each of them.
+   (reveal items, none ending in ``?``, an emoji or symbol after it not
+   counting: prompts of one kind, such as claims to judge or quotes to
+   correct) shows its heading on each of them.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -24,6 +26,10 @@ from ankigen.parse.frontmatter import FrontMatter
 
 #: Closing marks that may follow a question's ``?`` (a quoted or emphasised question).
 _CLOSERS = "\"'\u201d\u2019\u00bb*_) \t"
+#: Unicode categories of what may trail a question's ``?`` besides closers: symbols
+#: (emoji are So), modifiers (skin tones, Sk), joiners (ZWJ, Cf) and variation
+#: selectors and keycaps (Mn, Me).
+_SYMBOLS = frozenset({"So", "Sk", "Sm", "Cf", "Mn", "Me"})
 
 
 class Placed(Protocol):
@@ -67,8 +73,20 @@ def item_contexts(drafts: Sequence[Placed], front: FrontMatter, sink: Sink) -> l
 
 
 def is_question(source: str) -> bool:
-    """True when an item's question, as written, ends in a question mark."""
-    return source.rstrip().rstrip(_CLOSERS).endswith("?")
+    """True when an item's question, as written, ends in a question mark.
+
+    Closing marks, and emoji or other symbols after the ``?`` (``Why? 🤔``, with
+    their joiners, variation selectors and skin tones), do not count.
+    """
+    end = len(source)
+    while end and (source[end - 1] in _CLOSERS or _is_trailing_symbol(source[end - 1])):
+        end -= 1
+    return source[:end].endswith("?")
+
+
+def _is_trailing_symbol(char: str) -> bool:
+    """An emoji, a symbol, or what joins and varies one (not a letter, digit or ``?``)."""
+    return char.isspace() or unicodedata.category(char) in _SYMBOLS
 
 
 def _statement_sections(drafts: Sequence[Placed]) -> set[str]:

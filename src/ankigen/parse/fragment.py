@@ -85,8 +85,11 @@ class _FragmentRenderer(RendererHTML):
         content = tokens[idx].content.rstrip()
         if is_comment(content):
             return ""
+        blocks: dict[int, dict[int, list[Verdict | None]]] = env.setdefault("html_blocks", {})
+        if id(tokens) not in blocks:  # the answer's HTML blocks are judged together (§16)
+            blocks[id(tokens)] = inline_html.judge_blocks(tokens)
+        judged = iter(blocks[id(tokens)].get(idx, []))
         pieces = inline_html.block_pieces(content)
-        judged = iter(inline_html.judge_run([piece for is_tag, piece in pieces if is_tag]))
         verdicts = [next(judged) if is_tag else None for is_tag, _ in pieces]
         if not any(v is not None and not v.refused for v in verdicts):
             return f"<p>{_escaped_html(content)}</p>\n"  # no tag passes: all shown as text
@@ -97,7 +100,7 @@ class _FragmentRenderer(RendererHTML):
             else:
                 parts.append(inline_html.literal_text(piece))
             line += piece.count("\n")
-        return f"<div>{''.join(parts)}</div>\n"
+        return "".join(parts) + "\n"
 
     def code_inline(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType

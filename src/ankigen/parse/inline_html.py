@@ -190,6 +190,21 @@ def _write(tag: Tag) -> str:
     return f"<{tag.name}{attributes}>"
 
 
+def judge_blocks(blocks: Sequence[Token]) -> dict[int, list[Verdict | None]]:
+    """The verdicts on the tags of the ``html_block`` tokens among ``blocks`` (keyed by
+    their index there), judged together: ``<details>`` may open in one HTML block
+    and close in a later one, around the markdown of an answer."""
+    places: list[tuple[int, str]] = []
+    for index, block in enumerate(blocks):
+        if block.type == "html_block" and not is_comment(block.content):
+            tags = [piece for is_tag, piece in block_pieces(block.content.rstrip()) if is_tag]
+            places += [(index, tag) for tag in tags]
+    judged: dict[int, list[Verdict | None]] = {}
+    for (index, _), verdict in zip(places, judge_run([tag for _, tag in places]), strict=True):
+        judged.setdefault(index, []).append(verdict)
+    return judged
+
+
 def block_pieces(content: str) -> list[tuple[bool, str]]:
     """An HTML block cut into tags (True) and the text between them (False)."""
     pieces: list[tuple[bool, str]] = []
@@ -229,17 +244,19 @@ def report_html(
     for block in blocks:
         if block.type == "inline" and block.children:
             report_html([(block.children, (block.map[0] + 1) if block.map else 0)], (), lines, sink)
-        if block.type != "html_block" or not block.map or is_comment(block.content):
-            continue
-        pieces = block_pieces(block.content)
-        placed = [
-            (piece, _offset_line(pieces, index))
-            for index, (is_tag, piece) in enumerate(pieces)
+    placed: list[tuple[str, int]] = []  # every HTML block's tags, with their lines
+    for index in judge_blocks(blocks):
+        block = blocks[index]
+        pieces = block_pieces(block.content.rstrip())
+        first = block.map[0] + 1 if block.map else 0
+        placed += [
+            (piece, first + _offset_line(pieces, at))
+            for at, (is_tag, piece) in enumerate(pieces)
             if is_tag
         ]
-        judged = _once(judge_run([piece for piece, _ in placed]), [p for p, _ in placed])
-        for (piece, offset), verdict in zip(placed, judged, strict=True):
-            _report(verdict, piece, block.map[0] + 1 + offset, lines, sink)
+    verdicts = [v for judged in judge_blocks(blocks).values() for v in judged]
+    for (piece, line), verdict in zip(placed, _once(verdicts, [p for p, _ in placed]), strict=True):
+        _report(verdict, piece, line, lines, sink)
 
 
 def _once(verdicts: list[Verdict | None], sources: Sequence[str]) -> list[Verdict | None]:

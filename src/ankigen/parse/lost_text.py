@@ -5,7 +5,8 @@ each prose block here (``ProseLog.add``), for ``ankigen preview``, and asks
 this module about three shapes, each a warning at its line:
 
 - a question paragraph holding only an image or a formula right after a prose
-  paragraph ending in ``:`` (AG140): the paragraph was meant as the question;
+  paragraph ending in ``:`` (AG140), or an answer's last paragraph ending so:
+  the paragraph was meant as the question;
 - prose between an item and its ``check`` block (AG141): it shows on no card;
 - an item whose answer is empty, followed by a ``#``/``##`` heading and text
   (AG142): the heading ended the item, so its text fell off the card.
@@ -44,6 +45,12 @@ class ProseLog:
     #: An item with an empty answer and the ``#``/``##`` heading that ended it (AG142);
     #: item line 0 for the heading a section opens with (its item is in the section before).
     cut_by_heading: tuple[int, int] | None = None
+
+    def answer_paragraph(self, line: int, text: str) -> None:
+        """A paragraph that extended an open answer: one ending in ``:`` may have been
+        meant as the start of the next question (AG140)."""
+        if text.rstrip().endswith(":"):
+            self.colon_line = line
 
     def start_block(self) -> tuple[int | None, tuple[int, int] | None]:
         """What the block before this one left for the §15 shapes (and forget it)."""
@@ -133,8 +140,8 @@ def question_after_colon(sink: Sink, line: int, question: Sequence[Token], prose
     sink.warning(
         line,
         f"this question is only a formula or an image, and the paragraph at line {prose_line} "
-        "before it ends in ':' but is prose (on no card): put that text in the question's "
-        "paragraph (no blank line between them)",
+        "before it ends in ':' but is not part of it (it is prose, or the end of the answer "
+        "before): put that text in the question's paragraph (no blank line between them)",
         column=1,
         code="AG140",
     )

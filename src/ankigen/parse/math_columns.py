@@ -52,6 +52,11 @@ class _Finder:
         for needle in (delimiter + first_line, delimiter):
             found = self._find(math.line, needle)
             if found is not None:
+                if needle == delimiter:
+                    # The TeX is not as written (a block's TeX on the next line, or
+                    # expanded macros): step over its closing delimiter too, so the
+                    # next formula's search does not take it for an opening one.
+                    self._find(math.line, delimiter)
                 return found + 1
         return 0
 

@@ -260,6 +260,7 @@ class Walker:
             item.blocks.extend(paragraph_tokens(paragraph))
             item.answer_source.append(paragraph.source)
             item.last_line = paragraph.end_line
+            self.result.prose.answer_paragraph(paragraph.line, paragraph.source)
             if attach_trailing_metadata(paragraph, self._state, self._sink):
                 self._state = Outside()  # the metadata comment ends its item (format §15)
             return

@@ -288,8 +288,14 @@ def math_problem(tex: str) -> Finding | None:
 
 
 def _check_math_braces(tex: str, opener: re.Match[str], close: int, text: str) -> None:
-    """Raise when the cloze's TeX holds ``}}`` or ends in ``}`` before its ``}}``."""
-    if _balanced(text) and not tex.startswith("}", close + 2):
+    """Raise when the cloze's TeX holds ``}}`` or ends in ``}`` before its ``}}``.
+
+    As Anki reads it, a cloze ends at the first ``}}``: in ``{{c2::A^T}}}`` the
+    cloze is ``A^T`` and the last ``}`` is the formula's own (it may close a
+    group opened before the cloze, ``\frac{1}{{{c2::A^T}}}``); whether the
+    formula's braces pair up is the formula's brace check, not this one's.
+    """
+    if _balanced(text):
         return
     number = opener.group(1)
     if _balanced(text + "}"):

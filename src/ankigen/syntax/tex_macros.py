@@ -30,7 +30,7 @@ MAX_EXPANDED_CHARS = 20_000
 
 #: What an unknown command's message says (render reports it; the fix is here).
 HOW_TO_DEFINE = (
-    "define it in the front matter ('macros:' with '\\\\name: replacement') or in the "
+    "define it in the front matter ('macros:' with '\\name: replacement') or in the "
     'project\'s preamble ([tool.ankigen] macros = "macros.tex", a file of \\newcommand '
     "lines)"
 )
