@@ -11,6 +11,7 @@ from ankigen.apkg import UnreadableDeck
 from ankigen.errors import UsageError
 from ankigen.importers.formats import FORMATS
 from ankigen.paths import display_path
+from ankigen.terminal import echo
 
 
 @click.command("import")
@@ -54,14 +55,14 @@ def import_command(source: Path, source_format: str | None, out: Path) -> None:
     except (UsageError, UnreadableDeck) as exc:
         raise click.UsageError(str(exc)) from None
     if report.guessed:
-        click.echo(f"Guessed the source format: {report.guessed}", err=True)
+        echo(f"Guessed the source format: {report.guessed}", err=True)
     for diagnostic in report.diagnostics:
-        click.echo(diagnostic.format(), err=True)
+        echo(diagnostic.format(), err=True)
     for path in report.files:
-        click.echo(f"wrote {display_path(path)}")
+        echo(f"wrote {display_path(path)}")
     errors = sum(1 for d in report.diagnostics if d.is_error)
     warnings = len(report.diagnostics) - errors
-    click.echo(
+    echo(
         f"Imported {report.items} items into {len(report.files)} content files "
         f"({len(report.media)} media files); {report.notes} read back as notes; "
         f"{warnings} warnings, {errors} errors."
