@@ -263,7 +263,7 @@ def guide(topic: tuple[str, ...]) -> None:
     if sys.stdout.isatty():
         click.echo_via_pager(text)
     else:
-        click.echo(text, nl=False)
+        echo(text.removesuffix("\n"))  # echo ends the line itself
 
 
 COMMANDS = (init, preview, watch, guide)
