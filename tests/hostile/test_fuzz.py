@@ -11,7 +11,10 @@ document is built in mathjax mode (no drawing, so examples are fast); a build
 may refuse its content, but never with a traceback, and every deck it writes
 is imported into real Anki (which NFC-normalises every field: no field may
 change), where every side of every card of every ordinal must pass the
-allow-list judge. ``ANKIGEN_FUZZ_SCALE=30`` runs 30 times the
+allow-list judge. A second grammar holds only what Anki's import and cloze
+drawing change (combining marks after tags, bracket-less hints, entity-encoded
+brackets), which nothing refuses, so that nearly all its examples build.
+``ANKIGEN_FUZZ_SCALE=30`` runs 30 times the
 examples.
 """
 
@@ -177,18 +180,58 @@ def collection() -> Iterator[Collection]:
         yield shared
 
 
-@settings(
-    max_examples=20 * SCALE,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+#: A grammar of only what Anki's import and cloze drawing change (NFC, hints): text
+#: of combining marks and entity-encoded brackets, tags right before a mark, clozes
+#: with bracket-less hints. Nothing in it is refused, so nearly every example builds.
+AFTER_ANKI_PIECES = ["a", " ", "\u0338", "\u0301\u0338", "\u20d2", "e\u0301", "=", ">",
+                     "&#36;", "&#91;sound:a.mp3&#93;", "[an&#x212A;i:tts]", "::",
+                     "onload=alert(1)"]  # fmt: skip
+after_anki_words = st.lists(st.sampled_from(AFTER_ANKI_PIECES), min_size=1, max_size=5).map("".join)
+after_anki_markup = st.one_of(
+    after_anki_words,
+    after_anki_words.map(lambda t: f"*x{t}*\u0338 onfocus=alert(1)"),
+    after_anki_words.map(lambda t: f"**{t}**{t}"),
+    st.builds(lambda t, h: f"{{{{c2::x{t}::{h}}}}}", after_anki_words, hints),
+    st.builds(
+        lambda t, h: f"{{{{c3::[l](https://e.org){t}::{h}}}}}\u0338", after_anki_words, hints
+    ),
+    after_anki_words.map(lambda t: f"$x^2${t}"),
+    after_anki_words.map(lambda t: f"![i](img.png){t}"),
 )
+after_anki_document = st.lists(after_anki_markup, min_size=1, max_size=8).map(
+    lambda parts: f"The {{{{c1::x}}}} {' '.join(parts)} end.\n\nQ {' '.join(parts)} ::: A"
+)
+
+
+def _settings() -> settings:
+    return settings(
+        max_examples=20 * SCALE,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    )
+
+
+@_settings()
 @given(text=document)
 def test_no_card_of_any_ordinal_holds_live_markup(collection: Collection, text: str) -> None:
+    _judge_document(collection, f"{MACROS}# Fuzz\n\n{text}\n")
+
+
+@_settings()
+@given(text=after_anki_document)
+def test_no_card_holds_live_markup_after_anki_normalises_and_draws_hints(
+    collection: Collection, text: str
+) -> None:
+    _judge_document(collection, f"# After Anki\n\n{text}\n")
+
+
+def _judge_document(collection: Collection, source: str) -> None:
+    """Build ``source`` (mathjax mode); every card of a deck it writes must pass the judge."""
     with tempfile.TemporaryDirectory(prefix="ankigen-fuzz-") as folder:
         root = Path(folder)
         (root / "content").mkdir()
         (root / "content" / "img.png").write_bytes(PNG)
-        (root / "content" / "fuzz.md").write_text(f"{MACROS}# Fuzz\n\n{text}\n", "utf-8")
+        (root / "content" / "fuzz.md").write_text(source, "utf-8")
         options = BuildOptions(
             paths=(root / "content",),
             out_dir=root / "out",
@@ -202,4 +245,4 @@ def test_no_card_of_any_ordinal_holds_live_markup(collection: Collection, text: 
         event("built")
         apkg = root / "out" / "fuzz.apkg"
         for side in judged_sides(collection, apkg, mathjax=True):
-            assert side.problems == (), f"{side.label}: {side.problems}\n{text}"
+            assert side.problems == (), f"{side.label}: {side.problems}\n{source}"

@@ -11,7 +11,6 @@ cloze at the first ``}}``; the rules below follow that reading.
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -31,6 +30,8 @@ _MARKER_LIKE = re.compile(
     r"(?<!\{)(\{{1,2})([ \t]*)c([ \t]*)(\d+)([ \t]*)(:{1,2})(?!:)", re.IGNORECASE
 )
 
+#: An opener or a ``}}``, in text order.
+_OPENER_OR_CLOSER = re.compile(OPENER.pattern + r"|\}\}", re.IGNORECASE)
 NO_NUMBER = "AG501"
 UPPER_CASE = "AG502"
 EMPTY = "AG503"
@@ -174,21 +175,21 @@ def text_problems(text: str, plain: str) -> list[Finding]:
             )
             written = plain[opener.start() : close + 2]
             problems.append(Finding(opener.start(), written, message, BRACES))
-    starts = [opener.start() for opener, _ in closed]
-    ends = [close + 2 for _, close in closed]
-    closed_at = set(starts)
-    for opener in OPENER.finditer(text):
-        position = opener.start()
-        if position not in closed_at and not _inside(starts, ends, position):
-            problems.append(_unclosed(opener))
+    problems.extend(map(_unclosed, _left_open(text)))
     return problems
 
 
-def _inside(starts: list[int], ends: list[int], position: int) -> bool:
-    """True for an opener nested inside another cloze (Anki allows nesting in text):
-    the clozes do not overlap, so only the last one starting before it can hold it."""
-    index = bisect.bisect_left(starts, position) - 1
-    return index >= 0 and position < ends[index]
+def _left_open(text: str) -> list[re.Match[str]]:
+    """The openers no ``}}`` closes, read as Anki's parser reads nested clozes: each
+    ``}}`` closes the innermost open cloze, so in ``{{c2::a {{c1::b}} c`` the c2 is
+    never closed (Anki drops it, and the c1 inside it, from the card). One pass."""
+    open_clozes: list[re.Match[str]] = []
+    for token in _OPENER_OR_CLOSER.finditer(text):
+        if token.group(0) != "}}":
+            open_clozes.append(token)
+        elif open_clozes:
+            open_clozes.pop()
+    return open_clozes
 
 
 def near_misses(text: str) -> list[Finding]:
