@@ -2,6 +2,8 @@
 
 What a confined child gets, where the operating system allows it:
 
+- its inherited files (every Unix): each file descriptor of the build it
+  inherits points at ``/dev/null``, but files open for reading alone;
 - limits (every Unix): address space (``RLIMIT_AS``), CPU seconds
   (``RLIMIT_CPU``), the size of a file it writes (``RLIMIT_FSIZE``), no core
   dump; a working folder of its own (a fresh temporary folder, also its
@@ -27,15 +29,25 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import fcntl
 import math
 import os
+import stat
 import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-__all__ = ["Confinement", "Layers", "apply_limits", "enter_namespaces", "restrict_files", "support"]
+__all__ = [
+    "Confinement",
+    "Layers",
+    "apply_limits",
+    "disarm_inherited_files",
+    "enter_namespaces",
+    "restrict_files",
+    "support",
+]
 
 _CLONE_NEWNET = 0x40000000
 _CLONE_NEWPID = 0x20000000
@@ -151,6 +163,39 @@ def apply_limits(confinement: Confinement) -> None:
     if hasattr(resource, "RLIMIT_AS"):
         space = _address_space() + confinement.memory
         _set_limit(resource, resource.RLIMIT_AS, space, space)
+
+
+def disarm_inherited_files(keep: frozenset[int]) -> None:
+    """Point every file descriptor the child inherited at ``/dev/null``, but ``keep``.
+
+    A forked child holds the build's open files: the pipes of its worker pools
+    (whose messages the build unpickles), files it writes. Only files open for
+    reading alone (the fonts matplotlib keeps open) stay as they are; Landlock
+    cannot take back a file that is already open.
+    """
+    null = os.open(os.devnull, os.O_RDWR)
+    try:
+        for fd in _open_descriptors():
+            if fd in keep or fd == null or fd < 3:
+                continue
+            try:
+                mode = os.fstat(fd).st_mode
+                flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+            except OSError:  # closed meanwhile
+                continue
+            if stat.S_ISREG(mode) and (flags & os.O_ACCMODE) == os.O_RDONLY:
+                continue
+            os.dup2(null, fd)
+    finally:
+        os.close(null)
+
+
+def _open_descriptors() -> list[int]:
+    """The file descriptors open in this process."""
+    try:
+        return [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:  # no /proc: try every number up to the limit
+        return list(range(3, min(os.sysconf("SC_OPEN_MAX"), 65536)))
 
 
 def _set_limit(resource: ModuleType, which: int, soft: int, hard: int) -> None:
