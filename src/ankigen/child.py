@@ -49,12 +49,13 @@ def call_in_child(
     exception that escapes it becomes ChildFailed. The answer is read as data,
     never unpickled (the work may be hostile and write to the pipe itself),
     and at most :data:`MAX_ANSWER` bytes of it. What the child prints is
-    dropped. The child leads a process group of its own, and the whole group
-    is killed at the end, so processes the work started do not outlive it
-    either. With a ``confinement`` (``ankigen.confine``) the work runs under
-    its limits, and where Linux allows, as the first process of a process-id
-    namespace of its own: when it ends, the kernel ends every process it
-    started, even one that left the group. Without ``fork`` (Windows) the
+    dropped. The child leads a session and process group of its own (no
+    controlling terminal), and the whole group is killed at the end, so
+    processes the work started do not outlive it either. With a
+    ``confinement`` (``ankigen.confine``) the work runs under its limits, and
+    where Linux allows, as the first process of a process-id namespace of its
+    own: when it ends, the kernel ends every process it started, even one
+    that left the group. Without ``fork`` (Windows) the
     work runs here, under ``call_with_time_limit``.
     """
     if "fork" not in multiprocessing.get_all_start_methods():
@@ -71,8 +72,6 @@ def call_in_child(
         child.start()
         pid = child.pid
         assert pid is not None  # started
-        with contextlib.suppress(OSError):  # also set in the child: whichever runs first
-            os.setpgid(pid, pid)
     sender.close()
     os.close(news_writer)
     try:
@@ -183,7 +182,12 @@ def _in_child(
     """The child's side: quiet, default signals, one message back."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
-    with contextlib.suppress(OSError):
+    # A session of its own: its own process group (killed as a whole at the end),
+    # and no controlling terminal to read keys from or write escapes to (/dev/tty).
+    # Until this runs, the parent's kill of the group misses it but kills it by id.
+    try:
+        os.setsid()
+    except OSError:
         os.setpgid(0, 0)
     release_interrupts()
     quiet = os.open(os.devnull, os.O_WRONLY)
