@@ -26,12 +26,14 @@ _NEWER = "collection.anki21b"  # zstd-compressed: not readable with the standard
 
 
 #: The most bytes a package's collection may decompress to.
-MAX_COLLECTION_BYTES = 1 << 30
+MAX_COLLECTION_BYTES = 512 << 20
 #: ... and at most this many times its compressed size, once above RATIO_FROM bytes.
 MAX_RATIO = 50
 RATIO_FROM = 32 << 20
-#: How deeply the collection's JSON (note types, decks) may nest.
+#: How deeply the collection's JSON (note types, decks) may nest, and how long it may be
+#: (each parsed value costs far more memory than its text).
 MAX_JSON_DEPTH = 64
+MAX_JSON_CHARS = 32 << 20
 #: The most notes a package may hold.
 MAX_NOTES = 1_000_000
 #: Seconds the queries that read one collection may take together.
@@ -196,6 +198,8 @@ def _json(text: object, what: str) -> object:
     """A JSON column, refused when it nests too deeply or holds NaN or infinity."""
     if not isinstance(text, str):
         raise ValueError(f"its {what} are not JSON text")
+    if len(text) > MAX_JSON_CHARS:
+        raise ValueError(f"its {what} are more than {MAX_JSON_CHARS >> 20} MiB of JSON")
     depth = 0
     for token in _JSON_NESTING.finditer(text):
         bracket = token.group()

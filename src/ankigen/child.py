@@ -11,6 +11,7 @@ ends the kernel ends every process it started, even one that left the group.
 from __future__ import annotations
 
 import contextlib
+import json
 import multiprocessing
 import os
 import select
@@ -43,14 +44,18 @@ def call_in_child(
 ) -> T:
     """Return ``work()`` computed in a forked child process, killed after ``seconds``.
 
-    ``work`` should catch its own errors and return a picklable value; an
-    exception that escapes it becomes ChildFailed. What the child prints is
-    dropped. The child leads a process group of its own, and the whole group
-    is killed at the end, so processes the work started do not outlive it
-    either. With a ``confinement`` (``ankigen.confine``) the work runs under
-    its limits, and where Linux allows, as the first process of a process-id
-    namespace of its own: when it ends, the kernel ends every process it
-    started, even one that left the group. Without ``fork`` (Windows) the
+    ``work`` should catch its own errors and return bytes, or text, numbers,
+    lists and tuples (sent as JSON: a tuple comes back as a list); an
+    exception that escapes it becomes ChildFailed. The answer is read as data,
+    never unpickled (the work may be hostile and write to the pipe itself),
+    and at most :data:`MAX_ANSWER` bytes of it. What the child prints is
+    dropped. The child leads a session and process group of its own (no
+    controlling terminal), and the whole group is killed at the end, so
+    processes the work started do not outlive it either. With a
+    ``confinement`` (``ankigen.confine``) the work runs under its limits, and
+    where Linux allows, as the first process of a process-id namespace of its
+    own: when it ends, the kernel ends every process it started, even one
+    that left the group. Without ``fork`` (Windows) the
     work runs here, under ``call_with_time_limit``.
     """
     if "fork" not in multiprocessing.get_all_start_methods():
@@ -67,17 +72,17 @@ def call_in_child(
         child.start()
         pid = child.pid
         assert pid is not None  # started
-        with contextlib.suppress(OSError):  # also set in the child: whichever runs first
-            os.setpgid(pid, pid)
     sender.close()
     os.close(news_writer)
     try:
         if not receiver.poll(seconds):
             raise TimeLimitExceeded
         try:
-            ok, value = receiver.recv()
+            ok, value = _decode(receiver.recv_bytes(MAX_ANSWER))
         except EOFError:  # it ended without a word: exited, crashed or was killed
             ok, value = False, None
+        except OSError:  # longer than MAX_ANSWER
+            ok, value = False, f"its answer is larger than {MAX_ANSWER >> 20} MiB"
     finally:
         # Also after a result: a thread or process the work left running must not
         # keep the child. The child is not reaped before this, so its id is not reused.
@@ -89,8 +94,37 @@ def call_in_child(
         receiver.close()
     if not ok:
         ended = child.exitcode if status is None else status
-        raise ChildFailed(value or _ended(ended))
-    return value  # type: ignore[no-any-return]
+        raise ChildFailed(str(value) if value else _ended(ended))
+    return value  # type: ignore[return-value]
+
+
+#: The largest answer a child may send (a figure's image and its traceback fit well).
+MAX_ANSWER = 64 << 20
+_BYTES, _JSON, _FAILED = b"B", b"J", b"F"
+
+
+def _encode(ok: bool, value: object) -> bytes:
+    """The child's answer as bytes: a tag, then the bytes, or JSON, or the failure's text."""
+    if not ok:
+        return _FAILED + str(value).encode("utf-8", "replace")
+    if isinstance(value, bytes):
+        return _BYTES + value
+    return _JSON + json.dumps(value).encode()
+
+
+def _decode(answer: bytes) -> tuple[bool, object]:
+    """What the child said; anything malformed is a failure, never an exception here."""
+    tag, body = answer[:1], answer[1:]
+    if tag == _BYTES:
+        return True, body
+    if tag == _FAILED:
+        return False, body.decode("utf-8", "replace")
+    if tag == _JSON:
+        try:
+            return True, json.loads(body)
+        except (ValueError, RecursionError):
+            pass
+    return False, "its answer could not be read"
 
 
 def _ended(status: int | None) -> str:
@@ -148,7 +182,12 @@ def _in_child(
     """The child's side: quiet, default signals, one message back."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
-    with contextlib.suppress(OSError):
+    # A session of its own: its own process group (killed as a whole at the end),
+    # and no controlling terminal to read keys from or write escapes to (/dev/tty).
+    # Until this runs, the parent's kill of the group misses it but kills it by id.
+    try:
+        os.setsid()
+    except OSError:
         os.setpgid(0, 0)
     release_interrupts()
     quiet = os.open(os.devnull, os.O_WRONLY)
@@ -189,6 +228,7 @@ def _watch_worker(worker: int, news: int) -> None:
 
 def _run_confined(work: Callable[[], object], sender: Connection, confinement: Confinement) -> None:
     """Run the work under the confinement's limits and file rules, then report."""
+    confine.disarm_inherited_files(frozenset({sender.fileno()}))
     confine.apply_limits(confinement)
     confine.restrict_files(confinement)
     _send_outcome(work, sender)
@@ -196,8 +236,8 @@ def _run_confined(work: Callable[[], object], sender: Connection, confinement: C
 
 def _send_outcome(work: Callable[[], object], sender: Connection) -> None:
     try:
-        outcome: tuple[bool, object] = (True, work())
+        answer = _encode(True, work())
     except BaseException as exc:  # reported to the parent, never raised in the child
-        outcome = (False, f"{type(exc).__name__}: {exc}")
-    sender.send(outcome)
+        answer = _encode(False, f"{type(exc).__name__}: {exc}")
+    sender.send_bytes(answer)
     sender.close()

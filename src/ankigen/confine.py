@@ -2,6 +2,8 @@
 
 What a confined child gets, where the operating system allows it:
 
+- its inherited files (every Unix): each file descriptor of the build it
+  inherits points at ``/dev/null``, but files open for reading alone;
 - limits (every Unix): address space (``RLIMIT_AS``), CPU seconds
   (``RLIMIT_CPU``), the size of a file it writes (``RLIMIT_FSIZE``), no core
   dump; a working folder of its own (a fresh temporary folder, also its
@@ -18,39 +20,32 @@ What a confined child gets, where the operating system allows it:
 
 Each layer that the system refuses is skipped, and :func:`support` says which
 ones this system gives (``docs/format.md`` tells the same per platform).
-Landlock is called through its three system calls with ``ctypes``: the only
-Python package for it is an alpha release without type hints.
+Landlock is called through its system calls (``ankigen.landlock``).
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import math
 import os
+import stat
 import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-__all__ = ["Confinement", "Layers", "apply_limits", "enter_namespaces", "restrict_files", "support"]
+from ankigen import landlock
 
-_CLONE_NEWNET = 0x40000000
-_CLONE_NEWPID = 0x20000000
-_CLONE_NEWUSER = 0x10000000
-_PR_SET_NO_NEW_PRIVS = 38
-# The Landlock system calls have the same numbers on every architecture.
-_LL_CREATE_RULESET, _LL_ADD_RULE, _LL_RESTRICT_SELF = 444, 445, 446
-_LL_CREATE_RULESET_VERSION = 1
-_LL_RULE_PATH_BENEATH = 1
-_READ_FILE, _READ_DIR = 1 << 2, 1 << 3
-#: Every file-system right of each Landlock ABI (v2 adds REFER, v3 TRUNCATE, v5 IOCTL_DEV).
-_FS_RIGHTS = {1: (1 << 13) - 1, 2: (1 << 14) - 1, 3: (1 << 15) - 1, 5: (1 << 16) - 1}
-_FILE_RIGHTS = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 14) | (1 << 15)
-_NET_BIND_TCP, _NET_CONNECT_TCP = 1, 2
-_SCOPE_ABSTRACT_UNIX, _SCOPE_SIGNAL = 1, 2
+__all__ = [
+    "Confinement",
+    "Layers",
+    "apply_limits",
+    "disarm_inherited_files",
+    "enter_namespaces",
+    "restrict_files",
+    "support",
+]
 
 #: System folders (and files) a Python process with matplotlib reads besides Python's own.
 _SYSTEM_READS = (
@@ -96,15 +91,6 @@ class Layers:
     files: bool = False
 
 
-def _libc() -> ctypes.CDLL | None:
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        return ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
-    except OSError:
-        return None
-
-
 def enter_namespaces() -> Layers:
     """Move this process into new network and process-id namespaces (Linux).
 
@@ -112,7 +98,7 @@ def enter_namespaces() -> Layers:
     next child this process forks, which becomes its first process. Call it in
     a single-threaded child; as root, or with unprivileged user namespaces.
     """
-    libc = _libc()
+    libc = landlock.libc()
     if libc is None:
         return Layers()
     flags = _CLONE_NEWNET | _CLONE_NEWPID
@@ -153,6 +139,41 @@ def apply_limits(confinement: Confinement) -> None:
         _set_limit(resource, resource.RLIMIT_AS, space, space)
 
 
+def disarm_inherited_files(keep: frozenset[int]) -> None:
+    """Point every file descriptor the child inherited at ``/dev/null``, but ``keep``.
+
+    A forked child holds the build's open files: the pipes of its worker pools
+    (whose messages the build unpickles), files it writes. Only files open for
+    reading alone (the fonts matplotlib keeps open) stay as they are; Landlock
+    cannot take back a file that is already open.
+    """
+    import fcntl  # Unix only: a child is only forked there
+
+    null = os.open(os.devnull, os.O_RDWR)
+    try:
+        for fd in _open_descriptors():
+            if fd in keep or fd == null or fd < 3:
+                continue
+            try:
+                mode = os.fstat(fd).st_mode
+                flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+            except OSError:  # closed meanwhile
+                continue
+            if stat.S_ISREG(mode) and (flags & os.O_ACCMODE) == os.O_RDONLY:
+                continue
+            os.dup2(null, fd)
+    finally:
+        os.close(null)
+
+
+def _open_descriptors() -> list[int]:
+    """The file descriptors open in this process."""
+    try:
+        return [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:  # no /proc: try every number up to the limit
+        return list(range(3, min(os.sysconf("SC_OPEN_MAX"), 65536)))
+
+
 def _set_limit(resource: ModuleType, which: int, soft: int, hard: int) -> None:
     """Lower a limit, never raising it above the hard limit already in force."""
     _, current_hard = resource.getrlimit(which)
@@ -171,60 +192,16 @@ def _address_space() -> int:
     return pages * os.sysconf("SC_PAGE_SIZE")
 
 
+_CLONE_NEWNET, _CLONE_NEWPID, _CLONE_NEWUSER = 0x40000000, 0x20000000, 0x10000000
+
+
 def restrict_files(confinement: Confinement) -> bool:
     """Landlock: read only what Python and the project need, write only the working folder.
 
     Also refuses TCP and, on newer kernels, signals and abstract sockets
     outside the child's own processes. False when Landlock is not available.
     """
-    libc = _libc()
-    if libc is None:
-        return False
-    abi = _landlock_abi(libc)
-    if abi < 1:
-        return False
-    fs_rights = _FS_RIGHTS[max(v for v in _FS_RIGHTS if v <= abi)]
-    attr = (ctypes.c_uint64 * 3)(fs_rights, _NET_BIND_TCP | _NET_CONNECT_TCP, 0)
-    if abi >= 6:
-        attr[2] = _SCOPE_ABSTRACT_UNIX | _SCOPE_SIGNAL
-    size = 8 * (1 if abi < 4 else 2 if abi < 6 else 3)
-    ruleset = libc.syscall(_LL_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size), 0)
-    if ruleset < 0:
-        return False
-    try:
-        for path in _readable(confinement):
-            _allow(libc, ruleset, path, _READ_FILE | _READ_DIR)
-        _allow(libc, ruleset, confinement.workdir, fs_rights)
-        if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-            return False
-        return bool(libc.syscall(_LL_RESTRICT_SELF, ruleset, 0) == 0)
-    finally:
-        os.close(ruleset)
-
-
-def _landlock_abi(libc: ctypes.CDLL) -> int:
-    abi = libc.syscall(_LL_CREATE_RULESET, None, ctypes.c_size_t(0), _LL_CREATE_RULESET_VERSION)
-    return int(abi) if abi > 0 else 0
-
-
-class _PathBeneath(ctypes.Structure):
-    _pack_ = 1
-    _fields_ = (("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32))
-
-
-def _allow(libc: ctypes.CDLL, ruleset: int, path: Path, rights: int) -> None:
-    """Grant ``rights`` beneath ``path`` (a file gets the file rights among them only)."""
-    try:
-        fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
-    except OSError:  # absent on this system: nothing to grant
-        return
-    try:
-        if not os.path.isdir(path):
-            rights &= _FILE_RIGHTS
-        rule = _PathBeneath(rights, fd)
-        libc.syscall(_LL_ADD_RULE, ruleset, _LL_RULE_PATH_BENEATH, ctypes.byref(rule), 0)
-    finally:
-        os.close(fd)
+    return landlock.restrict(_readable(confinement), confinement.workdir)
 
 
 def _readable(confinement: Confinement) -> list[Path]:
@@ -245,14 +222,14 @@ def _readable(confinement: Confinement) -> list[Path]:
 
 def support() -> Layers:
     """The layers this system gives a confined child (each tried in a throwaway child)."""
-    if not hasattr(os, "fork") or _libc() is None:
+    if not hasattr(os, "fork") or landlock.libc() is None:
         return Layers()
     reader, writer = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child reports through the pipe
         os.close(reader)
         layers = enter_namespaces()
-        files = _landlock_abi(_libc()) > 0  # type: ignore[arg-type]
+        files = landlock.abi() > 0
         os.write(writer, bytes((layers.network, layers.processes, files)))
         os._exit(0)
     os.close(writer)

@@ -155,6 +155,31 @@ def processes_named(name: bytes) -> list[int]:
     return found
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="no child process without fork")
+def test_a_figure_cannot_run_code_in_the_build_through_an_inherited_pipe(tmp_path: Path) -> None:
+    """A pickle written to every inherited descriptor (the answer pipe, a pool's pipes)
+    would run code in the build, which is not confined, if the build unpickled it."""
+    sentinel = tmp_path / "outside" / "ran-in-the-build"
+    sentinel.parent.mkdir()
+    body = (
+        "import os, pickle, struct\n"
+        "class Evil:\n"
+        "    def __reduce__(self):\n"
+        f"        return (open, ({str(sentinel)!r}, 'w'))\n"
+        "payload = pickle.dumps((True, Evil()))\n"
+        "message = struct.pack('!i', len(payload)) + payload\n"
+        "for fd in range(3, 1024):\n"
+        "    try:\n"
+        "        os.write(fd, message)\n"
+        "    except OSError:\n"
+        "        pass"
+    )
+    code, output = build(tmp_path, {"forger": script(body)})
+    assert not sentinel.exists(), "the build ran the figure's pickle"
+    assert code == 1, output
+    assert "figure 'forger' failed: its answer could not be read" in output
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="no memory limit without setrlimit")
 def test_a_memory_bomb_fails_cheaply(tmp_path: Path) -> None:
     code, output = build(tmp_path, {"bomb": script("hoard = bytearray(4 << 30)")})

@@ -100,6 +100,17 @@ def test_a_collection_larger_than_it_declares_is_refused(
     assert f"{lying}: " in message
 
 
+def test_json_too_long_is_refused(
+    good: Path, tmp_path: Path, scratch: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each parsed number costs far more memory than its text: the length is capped."""
+    monkeypatch.setattr(apkg, "MAX_JSON_CHARS", 1 << 20)  # 32 MiB in use; 1 MiB here
+    flat = "[" + "0," * (1 << 20) + "0]"
+    hostile = rewritten(good, tmp_path / "long.apkg", f"update col set decks = '{flat}'")
+    message = refused(good, hostile)
+    assert "its decks are more than 1 MiB of JSON" in message
+
+
 def test_json_nested_too_deeply_is_refused(good: Path, tmp_path: Path, scratch: Path) -> None:
     deep = "[" * 100_000 + "]" * 100_000
     hostile = rewritten(good, tmp_path / "deep.apkg", f"update col set models = '{deep}'")

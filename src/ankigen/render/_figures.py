@@ -130,7 +130,7 @@ def draw_figure(
     try:
         with _workdir() as workdir:
             confinement = Confinement(FIGURE_MEMORY, seconds, readable, workdir)
-            outcome = call_in_child(work, seconds, confinement)
+            outcome = _image_or_error(call_in_child(work, seconds, confinement))
     except TimeLimitExceeded:
         if seconds < time_limit:
             return _budget_spent(figure_id, place)
@@ -148,6 +148,15 @@ def draw_figure(
     if not trace:  # a formula the figure uses is broken or unknown: its message says so
         return place.failed(f"figure '{figure_id}' {message}", code="AG333")
     return place.failed(f"figure '{figure_id}' failed: {message}", trace, code="AG330")
+
+
+def _image_or_error(answer: object) -> bytes | tuple[str, str]:
+    """The child's answer, which comes from the script's process: its shape is checked."""
+    if isinstance(answer, bytes):
+        return answer
+    if isinstance(answer, list) and len(answer) == 2 and all(isinstance(t, str) for t in answer):
+        return answer[0], answer[1]
+    raise ChildFailed("its process gave no image")
 
 
 _LIMITS_HINT = (
