@@ -6,22 +6,14 @@ made from) or ``Failed`` (a ``Diagnostic`` at the ``Place`` that referenced it).
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import os
-import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ankigen.cache import Sealer
+from ankigen.cache import CacheFolder, Sealer
 from ankigen.diagnostics import Diagnostic, error
 from ankigen.render._media_index import MediaIndex
-
-try:
-    import fcntl
-except ImportError:  # Windows: no advisory locks; builds there share no cache at once
-    fcntl = None  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)
@@ -105,15 +97,15 @@ class MediaCache:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self._held = 0
-        self._sealer: Sealer | None = None
-        self._index = MediaIndex(self)
+        # The files and the index refer to the folder, never back to this cache:
+        # a build makes no reference cycle (``ankigen.gcpause``).
+        self._files = CacheFolder(folder)
+        self._index = MediaIndex(self._files)
 
     @property
     def sealer(self) -> Sealer:
         """The folder's sealer (its secret made on first use)."""
-        if self._sealer is None:
-            self._sealer = Sealer.for_folder(self.folder)
-        return self._sealer
+        return self._files.sealer
 
     def hold(self, name: str, data: bytes) -> MediaFile:
         """Media that needs no cache file: kept in memory, or cached once too many are held.
@@ -154,40 +146,16 @@ class MediaCache:
         self._index.save()
 
     def write(self, name: str, data: bytes | Sequence[bytes]) -> Path:
-        """Store bytes (or pieces written one after the other) under ``name`` atomically,
-        so a crash never leaves half a file."""
-        self.folder.mkdir(parents=True, exist_ok=True)
-        target = self.path(name)
-        fd, temp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                for piece in (data,) if isinstance(data, bytes) else data:
-                    handle.write(piece)
-            os.replace(temp, target)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
-        return target
+        """Store bytes (or pieces) under ``name`` atomically (``CacheFolder.write``)."""
+        return self._files.write(name, data)
 
     def write_sealed(self, name: str, pieces: Sequence[bytes]) -> None:
         """Store a cache file sealed with the folder's secret (``read_sealed`` reads it)."""
-        self.write(name, self.sealer.seal(pieces))
+        self._files.write_sealed(name, pieces)
 
     def read_sealed(self, name: str) -> bytes | None:
         """The payload of a sealed cache file; None when missing or not sealed here."""
-        try:
-            raw = self.path(name).read_bytes()
-        except OSError:
-            return None
-        return self.sealer.open(raw)
-
-    @contextlib.contextmanager
-    def locked(self, lock_name: str) -> Iterator[None]:
-        """Hold an exclusive lock on ``lock_name`` in the cache folder."""
-        with open(self.path(lock_name), "a+b") as handle:
-            if fcntl is not None:
-                fcntl.flock(handle, fcntl.LOCK_EX)
-            yield  # closing the file releases the lock
+        return self._files.read_sealed(name)
 
     def get(self, name: str) -> MediaFile:
         """The cached media file ``name`` (check ``has`` first)."""
