@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from ankigen.cache import CacheFolder
 from ankigen.render import MediaCache
 from ankigen.render import _media_index as media_index
 from ankigen.render._media_index import MediaIndex
@@ -26,7 +27,7 @@ def test_a_settled_unchanged_file_is_not_read_again(
     cache.put("ag-math-a.svg", b"<svg>a</svg>", (1.0, 2.0, 0.25))
     cache.save_index()
     monkeypatch.setattr(media_index, "_file_digest", _never_read)
-    index = MediaIndex(cache, began_ns=LATER)
+    index = MediaIndex(CacheFolder(tmp_path), began_ns=LATER)
     assert index.holds("ag-math-a.svg")
     assert index.sizes("ag-math-a.svg") == (1.0, 2.0, 0.25)
 
@@ -38,7 +39,7 @@ def test_a_file_changed_since_is_read_and_judged_by_its_digest(tmp_path: Path) -
     cache.save_index()
     (tmp_path / "ag-math-a.svg").write_bytes(b"<svg onload='x'>a</svg>")  # poisoned
     (tmp_path / "ag-math-b.svg").write_bytes(b"<svg>b</svg>")  # rewritten, same bytes
-    index = MediaIndex(cache, began_ns=LATER)
+    index = MediaIndex(CacheFolder(tmp_path), began_ns=LATER)
     assert not index.holds("ag-math-a.svg")
     assert index.holds("ag-math-b.svg")
     index.save()  # the new identity of b is recorded
@@ -59,5 +60,5 @@ def test_a_file_written_just_before_the_build_is_read(
         return digest(path)
 
     monkeypatch.setattr(media_index, "_file_digest", counted)
-    assert MediaIndex(cache).holds("ag-math-a.svg")
+    assert MediaIndex(CacheFolder(tmp_path)).holds("ag-math-a.svg")
     assert reads == ["ag-math-a.svg"]

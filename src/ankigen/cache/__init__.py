@@ -2,13 +2,15 @@
 
 ``recipe`` says what a cached result was made by (``code_fingerprint``,
 ``build_key``); ``seal`` proves that a cache file was written by a build of
-this folder (``Sealer``). Each cache keeps its own format beside the stage it
+this folder (``Sealer``); ``folder`` writes the folder's files (atomically,
+sealed, under a lock: ``CacheFolder``). Each cache keeps its own format beside the stage it
 serves; ``docs/architecture.md`` lists them.
 """
 
 from __future__ import annotations
 
 from ankigen.cache import recipe
+from ankigen.cache.folder import CacheFolder
 from ankigen.cache.recipe import (
     DRAWING_DISTRIBUTIONS,
     SHAPING_DISTRIBUTIONS,
@@ -23,6 +25,7 @@ __all__ = [
     "MAC_SIZE",
     "SECRET_NAME",
     "SHAPING_DISTRIBUTIONS",
+    "CacheFolder",
     "Sealer",
     "build_key",
     "code_fingerprint",

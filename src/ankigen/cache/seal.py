@@ -20,13 +20,10 @@ import os
 import secrets
 import stat
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 
-try:
-    import fcntl
-except ImportError:  # Windows: no advisory locks
-    fcntl = None  # type: ignore[assignment]
+from ankigen.cache.lock import exclusive
 
 __all__ = ["MAC_SIZE", "SECRET_NAME", "Sealer"]
 
@@ -96,7 +93,7 @@ def _secret(folder: Path) -> bytes:
     if key is not None:
         return key
     folder.mkdir(parents=True, exist_ok=True)
-    with _locked(folder / f"{SECRET_NAME}.lock"):
+    with exclusive(folder / f"{SECRET_NAME}.lock"):
         key = _read_private(path)
         if key is not None:
             return key  # made by another build meanwhile
@@ -113,15 +110,6 @@ def _secret(folder: Path) -> bytes:
     if key is None:
         raise OSError(f"cannot keep a private secret in {folder}")
     return key
-
-
-@contextlib.contextmanager
-def _locked(lock: Path) -> Iterator[None]:
-    """An exclusive lock on ``lock`` (none where the system has no ``fcntl``)."""
-    with open(lock, "a+b") as handle:
-        if fcntl is not None:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-        yield  # closing the file releases the lock
 
 
 def _read_private(path: Path) -> bytes | None:

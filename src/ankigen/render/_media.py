@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
-from ankigen.cache import Sealer
+from ankigen.cache import CacheFolder, Sealer
 from ankigen.diagnostics import Diagnostic, error
-from ankigen.render._cache_folder import CacheFolder
 from ankigen.render._media_index import MediaIndex
 
 
@@ -42,15 +40,14 @@ class MediaFile:
 
 @dataclass(frozen=True)
 class Place:
-    """Where content refers to an image or figure: its file (as shown), line and column."""
+    """Where content refers to an image or figure: its file (as shown) and line."""
 
     file: str
     line: int
-    column: int = 0
 
     def failed(self, message: str, detail: str = "", *, code: str) -> Failed:
         """The error for a reference here that cannot be shipped."""
-        return Failed(error(self.file, self.line, message, detail, column=self.column, code=code))
+        return Failed(error(self.file, self.line, message, detail, code=code))
 
 
 @dataclass(frozen=True)
@@ -99,14 +96,16 @@ class MediaCache:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.files = CacheFolder(folder)
         self._held = 0
-        self._index = MediaIndex(self.files)
+        # The files and the index refer to the folder, never back to this cache:
+        # a build makes no reference cycle (``ankigen.gcpause``).
+        self._files = CacheFolder(folder)
+        self._index = MediaIndex(self._files)
 
     @property
     def sealer(self) -> Sealer:
         """The folder's sealer (its secret made on first use)."""
-        return self.files.sealer
+        return self._files.sealer
 
     def hold(self, name: str, data: bytes) -> MediaFile:
         """Media that needs no cache file: kept in memory, or cached once too many are held.
@@ -122,7 +121,7 @@ class MediaCache:
 
     def path(self, name: str) -> Path:
         """Where the media file ``name`` is (or would be) cached."""
-        return self.files.path(name)
+        return self.folder / name
 
     def has(self, name: str) -> bool:
         """True when ``name`` is cached: in the sealed index, its bytes those recorded."""
@@ -147,20 +146,16 @@ class MediaCache:
         self._index.save()
 
     def write(self, name: str, data: bytes | Sequence[bytes]) -> Path:
-        """Store bytes (or pieces written one after the other) under ``name`` atomically."""
-        return self.files.write(name, data)
+        """Store bytes (or pieces) under ``name`` atomically (``CacheFolder.write``)."""
+        return self._files.write(name, data)
 
     def write_sealed(self, name: str, pieces: Sequence[bytes]) -> None:
         """Store a cache file sealed with the folder's secret (``read_sealed`` reads it)."""
-        self.files.write_sealed(name, pieces)
+        self._files.write_sealed(name, pieces)
 
     def read_sealed(self, name: str) -> bytes | None:
         """The payload of a sealed cache file; None when missing or not sealed here."""
-        return self.files.read_sealed(name)
-
-    def locked(self, lock_name: str) -> AbstractContextManager[None]:
-        """Hold an exclusive lock on ``lock_name`` in the cache folder."""
-        return self.files.locked(lock_name)
+        return self._files.read_sealed(name)
 
     def get(self, name: str) -> MediaFile:
         """The cached media file ``name`` (check ``has`` first)."""

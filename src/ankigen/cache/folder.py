@@ -1,27 +1,27 @@
-"""One cache folder's files: atomic writes, sealed files, locks, and the folder's sealer.
+"""The build's cache folder as files: atomic writes, sealed files, and locks.
 
-``MediaCache`` and its ``MediaIndex`` both use one ``CacheFolder``; neither holds
-the other, so a build makes no reference cycle (``ankigen.gcpause``).
+Every cache of a build writes through one ``CacheFolder``: a file is written
+to a temporary name and renamed into place (a crash never leaves half a
+file), a cache file is sealed with the folder's secret (``seal``), and two
+builds into one folder take turns under an advisory lock where merging.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 
-from ankigen.cache import Sealer
+from ankigen.cache.lock import exclusive
+from ankigen.cache.seal import Sealer
 
-try:
-    import fcntl
-except ImportError:  # Windows: no advisory locks; builds there share no cache at once
-    fcntl = None  # type: ignore[assignment]
+__all__ = ["CacheFolder"]
 
 
 class CacheFolder:
-    """The files of one cache folder."""
+    """One cache folder (``OUT/.cache``); its secret is made on first use."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -66,10 +66,7 @@ class CacheFolder:
             return None
         return self.sealer.open(raw)
 
-    @contextlib.contextmanager
-    def locked(self, lock_name: str) -> Iterator[None]:
-        """Hold an exclusive lock on ``lock_name`` in the cache folder."""
-        with open(self.path(lock_name), "a+b") as handle:
-            if fcntl is not None:
-                fcntl.flock(handle, fcntl.LOCK_EX)
-            yield  # closing the file releases the lock
+    def locked(self, lock_name: str) -> AbstractContextManager[None]:
+        """An exclusive lock on the file ``lock_name`` of the folder (``lock.exclusive``)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        return exclusive(self.path(lock_name))
