@@ -123,7 +123,16 @@ def _words(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
 
 
 _EMPH_TEXT = _words(_WORD)
+_TEX = st.text(alphabet=st.sampled_from("xyab12+=^_"), min_size=1, max_size=6).filter(
+    lambda t: t[-1] not in "^_"
+)
+_IMAGE = st.tuples(
+    st.sampled_from(["a.png", "b c.png", "fig(1).svg", "50%.png", "a%20b.png"]),
+    st.sampled_from(["", "a map", "x*y"]),
+).map(lambda t: f'<img src="{t[0]}" alt="{t[1]}">')
 _INLINE = st.one_of(
+    _TEX.map(lambda t: f"\\({t}\\)"),
+    _IMAGE,
     _PLAIN.map(lambda t: t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")),
     _EMPH_TEXT.map(lambda t: f"<b>{_esc(t)}</b>"),
     _EMPH_TEXT.map(lambda t: f"<i>{_esc(t)}</i>"),

@@ -217,7 +217,9 @@ class _Writer:
             return ""
         self.images.append(src)
         alt = text_to_markdown(node.attrs.get("alt", "")).markdown
-        target = f"<{src}>" if any(c in src for c in " ()") else src
+        # The build reads the target percent-decoded: a literal % must stay one.
+        target = src.replace("%", "%25")
+        target = f"<{target}>" if any(c in target for c in " ()") else target
         return f"![{alt}]({target})"
 
     def link(self, node: Element, inner: str) -> str:
