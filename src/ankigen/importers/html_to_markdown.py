@@ -21,6 +21,7 @@ from ankigen.importers.markdown_text import (
     apart,
     code_span,
     escape_line_start,
+    image_link,
     longest_run,
     text_to_markdown,
     wrap,
@@ -217,10 +218,7 @@ class _Writer:
             return ""
         self.images.append(src)
         alt = text_to_markdown(node.attrs.get("alt", "")).markdown
-        # The build reads the target percent-decoded: a literal % must stay one.
-        target = src.replace("%", "%25")
-        target = f"<{target}>" if any(c in target for c in " ()") else target
-        return f"![{alt}]({target})"
+        return image_link(alt, src)
 
     def link(self, node: Element, inner: str) -> str:
         href = node.attrs.get("href", "")

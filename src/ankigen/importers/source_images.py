@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
 
+from ankigen.importers.markdown_text import image_link
 from ankigen.importers.package_media import is_plain_name
 
 MAX_IMAGE = 16 * 1024 * 1024
@@ -38,7 +39,7 @@ class SourceImages:
             name = self._copy(target, source_file, lost)
             if name is None:
                 return "" if _is_local(target) else match.group(0)
-            return f"![{match.groupdict().get('alt') or ''}]({name})"
+            return image_link(match.groupdict().get("alt") or "", name)
 
         return _IMAGE.sub(image, _WIKI.sub(image, markdown))
 
