@@ -98,3 +98,14 @@ def test_an_existing_content_file_is_never_overwritten(package: Path, tmp_path: 
     assert result.exit_code == 2
     assert "already exists" in result.output
     assert (out / "biology.md").read_text("utf-8") == "mine"
+
+
+def test_cloze_markers_in_a_basic_front_are_said_to_make_a_cloze(tmp_path: Path) -> None:
+    package = write_package(
+        tmp_path / "odd.apkg", {"Odd": [note(BASIC, "The {{c1::sun}} is a star", "Yes.")]}
+    )
+    out = tmp_path / "content"
+    result = run_cli(["import", str(package), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "cloze markers in its front make it a cloze item" in result.stderr
+    assert "The {{c1::sun}} is a star ::: Yes." in (out / "odd.md").read_text("utf-8")
