@@ -17,7 +17,7 @@ from ankigen.diagnostics import Diagnostic, sort_diagnostics, warning
 from ankigen.errors import UsageError
 from ankigen.importers.formats import default_format, reader
 from ankigen.importers.model import ImportedDeck
-from ankigen.importers.package_media import is_plain_name
+from ankigen.importers.package_media import is_image_name
 from ankigen.importers.writer import content_file
 from ankigen.model import ClaimLevel
 from ankigen.parse import parse_file
@@ -73,8 +73,8 @@ def run_import(source: Path, out: Path, source_format: str | None = None) -> Imp
 def _write_media(deck: ImportedDeck, out: Path, problems: list[Diagnostic]) -> list[Path]:
     written = []
     for name, data in deck.media:
-        if not is_plain_name(name):  # the readers never give one; a path must stay in `out`
-            raise ValueError(f"media name {name!r} is not a plain file name")
+        if not is_image_name(name):  # the readers never give one: a path must stay in `out`,
+            raise ValueError(f"media name {name!r} is not an image's plain file name")  # not a .md
         target = out / name
         if target.exists():
             if target.read_bytes() != data:

@@ -26,7 +26,7 @@ from ankigen.importers.markdown_text import (
     text_to_markdown,
     wrap,
 )
-from ankigen.importers.package_media import is_plain_name
+from ankigen.importers.package_media import is_image_name, is_plain_name
 
 _BOLD = frozenset({"b", "strong"})
 _ITALIC = frozenset({"i", "em"})
@@ -212,6 +212,9 @@ class _Writer:
         src = node.attrs.get("src", "")
         if not is_plain_name(src):
             self.lost.append(f"image '{src[:80]}' (not a media file of the deck)")
+            return ""
+        if not is_image_name(src):
+            self.lost.append(f"image '{src[:80]}' (not a PNG, JPEG, GIF, SVG or WebP file)")
             return ""
         if self.media is not None and src not in self.media:
             self.lost.append(f"image '{src[:80]}' (not in the package)")

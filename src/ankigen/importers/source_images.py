@@ -15,7 +15,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from ankigen.importers.markdown_text import image_link
-from ankigen.importers.package_media import is_plain_name
+from ankigen.importers.package_media import is_image_name
 
 MAX_IMAGE = 16 * 1024 * 1024
 _IMAGE = re.compile(
@@ -51,8 +51,8 @@ class SourceImages:
         if not path.is_relative_to(root) or not path.is_file() or path.is_symlink():
             lost.append(f"image '{target[:80]}' (no such file in the source folder)")
             return None
-        if path.stat().st_size > MAX_IMAGE or not is_plain_name(path.name):
-            lost.append(f"image '{target[:80]}' (too big, or a name that is no plain file name)")
+        if path.stat().st_size > MAX_IMAGE or not is_image_name(path.name):
+            lost.append(f"image '{target[:80]}' (too big, or not a PNG, JPEG, GIF, SVG or WebP)")
             return None
         data = path.read_bytes()
         name, number = path.name, 2
