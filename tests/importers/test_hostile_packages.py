@@ -89,3 +89,16 @@ def test_a_media_file_that_is_no_image_is_never_written(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in out.iterdir()) == ["deck.md"]
     assert "image 'evil.md' (not a PNG, JPEG, GIF, SVG or WebP file)" in result.stderr
+
+
+def test_nothing_is_written_through_a_symbolic_link_in_the_output(tmp_path: Path) -> None:
+    package = _package(tmp_path, note(BASIC, 'Q <img src="a.png">', "A.", guid="g1"))
+    rewrite_entry(package, "0", PNG)
+    rewrite_entry(package, "media", json.dumps({"0": "a.png"}).encode())
+    out, outside = tmp_path / "out", tmp_path / "outside.png"
+    out.mkdir()
+    (out / "a.png").symlink_to(outside)  # dangling: writing through it would create `outside`
+    result = run_cli(["import", str(package), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert not outside.exists()
+    assert "media file a.png already exists with other bytes: kept as it was" in result.stderr
