@@ -109,3 +109,11 @@ def test_cloze_markers_in_a_basic_front_are_said_to_make_a_cloze(tmp_path: Path)
     assert result.exit_code == 0, result.output
     assert "cloze markers in its front make it a cloze item" in result.stderr
     assert "The {{c1::sun}} is a star ::: Yes." in (out / "odd.md").read_text("utf-8")
+
+
+def test_an_output_that_cannot_be_written_is_a_plain_error(package: Path, tmp_path: Path) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder", "utf-8")
+    result = run_cli(["import", str(package), "--out", str(blocked / "content")])
+    assert result.exit_code == 1
+    assert "Import failed:" in result.stderr and "Traceback" not in result.output
