@@ -1,6 +1,6 @@
 """Images a markdown source shows, copied next to the content file it becomes.
 
-``![alt](path)`` (and Obsidian's ``![[path]]``) naming a file below the
+``![alt](path)`` (Obsidian's ``![[path]]``, HTML's ``<img src>``) naming a file below the
 source folder is read (size-limited, no symbolic link, never outside the
 folder) and written under its plain file name next to the content, the
 reference rewritten to that name; a URL is left as written (a build reports
@@ -22,6 +22,10 @@ _IMAGE = re.compile(
     r"!\[(?P<alt>[^\]\n]*)\]\((?P<target><[^>\n]*>|[^)\s]+)(?P<title>\s+\"[^\"\n]*\")?\)"
 )
 _WIKI = re.compile(r"!\[\[(?P<target>[^\]|\n]+)(?:\|[^\]\n]*)?\]\]")
+#: An HTML ``<img src="…">`` (format section 16 shows one of a local file).
+_HTML_SRC = re.compile(
+    r"(?P<head><img\b[^>]*?\bsrc=)(?P<quote>[\"'])(?P<target>[^\"'>]*)(?P=quote)", re.I
+)
 
 
 @dataclass
@@ -41,7 +45,12 @@ class SourceImages:
                 return "" if _is_local(target) else match.group(0)
             return image_link(match.groupdict().get("alt") or "", name)
 
-        return _IMAGE.sub(image, _WIKI.sub(image, markdown))
+        def html_image(match: re.Match[str]) -> str:
+            name = self._copy(match.group("target"), source_file, lost)
+            quote = match.group("quote")
+            return match.group(0) if name is None else f"{match['head']}{quote}{name}{quote}"
+
+        return _HTML_SRC.sub(html_image, _IMAGE.sub(image, _WIKI.sub(image, markdown)))
 
     def _copy(self, target: str, source_file: Path, lost: list[str]) -> str | None:
         if not _is_local(target):
