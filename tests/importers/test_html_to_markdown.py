@@ -26,6 +26,7 @@ EXAMPLES = [
     ('<a href="https://example.org/x(1)">site</a>', "[site](https://example.org/x%281%29)"),
     ("<pre>def f():\n    return 1</pre>", "```\ndef f():\n    return 1\n```"),
     ("<h2>Heading</h2>text", "**Heading**\n\ntext"),
+    ("<table><tr><td>a<br>b</td></tr></table>", "| a<br>b |\n|---|"),
     (
         "<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2|3</td></tr></table>",
         "| a | b |\n|---|---|\n| 1 | 2\\|3 |",

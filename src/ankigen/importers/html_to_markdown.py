@@ -148,7 +148,8 @@ class _Writer:
 
     def table(self, element: Element) -> str:
         rows = [
-            [self.inline(cell.children).replace(BREAK, " ").strip() for cell in cells]
+            # A cell is one line: a line break in it is section 16's <br>.
+            [self.inline(cell.children).strip(BREAK + " ").replace(BREAK, "<br>") for cell in cells]
             for cells in _rows(element)
         ]
         rows = [row for row in rows if row]
