@@ -13,6 +13,7 @@ from ankigen.importers.markdown_source import adapt, one_paragraph
         (r"Mass \(E = mc^2\) and \[x^2\]", False, "Mass $E = mc^2$ and $$x^2$$"),
         ("Costs $5, a==b", False, "Costs \\$5, a=\\=b"),
         ("Costs $x^2$ here", True, "Costs $x^2$ here"),
+        ("Costs $5 and $10; $ 5 $; $x$5", True, "Costs \\$5 and \\$10; \\$ 5 \\$; \\$x\\$5"),
         ("Kept `$x$ == y` and \\$", False, "Kept `$x$ == y` and \\$"),
         ("```\n$ echo ==\n\\(x\\)\n```", False, "```\n$ echo ==\n\\(x\\)\n```"),
     ],

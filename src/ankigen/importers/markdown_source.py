@@ -20,7 +20,7 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _INLINE = re.compile(
     r"(?P<code>(?P<ticks>`+).*?(?<!`)(?P=ticks)(?!`))"
     r"|\\\((?P<inline>.+?)\\\)|\\\[(?P<display>.+?)\\\]"
-    r"|(?P<dollars>\$\$?)(?P<tex>.+?)(?P=dollars)"
+    r"|(?P<dollars>\$\$)(?P<tex>.+?)\$\$|\$(?P<inline_tex>(?!\s)[^$]+?(?<!\s))\$(?!\d)"
     r"|(?P<escape>\\.)|(?P<dollar>\$)|(?P<mark>==)",
     re.DOTALL,
 )
@@ -100,14 +100,12 @@ def _inline(match: re.Match[str], dollar_math: bool) -> str:
         return f"${match.group('inline').strip()}$"
     if match.group("display") is not None:
         return f"$${match.group('display').strip()}$$"
-    if match.group("dollars"):
-        if dollar_math:
+    tex = match.group("tex") if match.group("dollars") else match.group("inline_tex")
+    if tex is not None:
+        if dollar_math:  # math as the tool reads it (no space inside, no digit after): kept
             return match.group(0)
-        return (
-            "\\$" * len(match.group("dollars"))
-            + _INLINE.sub(lambda m: _inline(m, dollar_math), match.group("tex"))
-            + "\\$" * len(match.group("dollars"))
-        )
+        mark = "\\$" * (2 if match.group("dollars") else 1)
+        return mark + _INLINE.sub(lambda m: _inline(m, dollar_math), tex) + mark
     if match.group("dollar"):
         return "\\$"
     return "=\\="

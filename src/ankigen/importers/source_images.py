@@ -1,10 +1,11 @@
 """Images a markdown source shows, copied next to the content file it becomes.
 
-``![alt](path)`` (Obsidian's ``![[path]]``, HTML's ``<img src>``) naming a file below the
-source folder is read (size-limited, no symbolic link, never outside the
-folder) and written under its plain file name next to the content, the
-reference rewritten to that name; a URL is left as written (a build reports
-it); a file that is missing or outside the folder is dropped and reported.
+``![alt](path)``, Obsidian's ``![[path]]`` and HTML's ``<img src>`` naming a
+file below the source folder (hashcards' ``@/path``: below the folder named)
+are read (size-limited, no symbolic link, never outside the folder) and
+written under their plain file names next to the content, each reference
+rewritten to that name; a URL is left as written (a build reports it); a file
+that is missing or outside the folder is dropped and reported.
 """
 
 from __future__ import annotations
@@ -55,7 +56,11 @@ class SourceImages:
     def _copy(self, target: str, source_file: Path, lost: list[str]) -> str | None:
         if not _is_local(target):
             return None
-        path = (source_file.parent / unquote(target)).resolve()
+        # hashcards writes `@/x.png` for a file at the root of its collection.
+        base, name = (
+            (self.root, target[2:]) if target.startswith("@/") else (source_file.parent, target)
+        )
+        path = (base / unquote(name)).resolve()
         root = self.root.resolve()
         if not path.is_relative_to(root) or not path.is_file() or path.is_symlink():
             lost.append(f"image '{target[:80]}' (no such file in the source folder)")
