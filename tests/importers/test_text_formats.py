@@ -103,3 +103,14 @@ def test_an_ankdown_file_with_tex_in_dollars_is_read_with_dollar_math(tmp_path: 
     assert result.exit_code == 0, result.output
     assert "'$…$' read as math (ankdown's 'dollar' option)" in result.stderr
     assert "What is $(a+b)^2$? ::: $a^2 + 2ab + b^2$\n" in (out / "algebra.md").read_text("utf-8")
+
+
+def test_an_image_from_the_network_is_dropped_and_said(tmp_path: Path) -> None:
+    source = tmp_path / "net.md"
+    source.write_text("Q: What is this?\nA: A map ![map](https://example.org/map.png)\n", "utf-8")
+    out = tmp_path / "out"
+    result = run_cli(["import", "--from", "hashcards", str(source), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "image 'https://example.org/map.png' (not a file" in result.stderr
+    assert "What is this? ::: A map\n" in (out / "net.md").read_text("utf-8")
+    assert run_cli(["check", str(out)]).exit_code == 0

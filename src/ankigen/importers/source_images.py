@@ -4,8 +4,8 @@
 file below the source folder (hashcards' ``@/path``: below the folder named)
 are read (size-limited, no symbolic link, never outside the folder) and
 written under their plain file names next to the content, each reference
-rewritten to that name; a URL is left as written (a build reports it); a file
-that is missing or outside the folder is dropped and reported.
+rewritten to that name; a URL (a card loads nothing from the network), or a
+file that is missing or outside the folder, is dropped and reported.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ class SourceImages:
             target = match.group("target").strip("<>")
             name = self._copy(target, source_file, lost)
             if name is None:
-                return "" if _is_local(target) else match.group(0)
+                return ""
             return image_link(match.groupdict().get("alt") or "", name)
 
         def html_image(match: re.Match[str]) -> str:
@@ -55,6 +55,9 @@ class SourceImages:
 
     def _copy(self, target: str, source_file: Path, lost: list[str]) -> str | None:
         if not _is_local(target):
+            lost.append(
+                f"image '{target[:80]}' (not a file: a deck loads nothing from the network)"
+            )
             return None
         # hashcards writes `@/x.png` for a file at the root of its collection.
         base, name = (
