@@ -10,8 +10,10 @@ file that is missing or outside the folder, is dropped and reported.
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -23,10 +25,6 @@ _IMAGE = re.compile(
     r"!\[(?P<alt>[^\]\n]*)\]\((?P<target><[^>\n]*>|[^)\s]+)(?P<title>\s+\"[^\"\n]*\")?\)"
 )
 _WIKI = re.compile(r"!\[\[(?P<target>[^\]|\n]+)(?:\|[^\]\n]*)?\]\]")
-#: An HTML ``<img src="…">`` (format section 16 shows one of a local file).
-_HTML_SRC = re.compile(
-    r"(?P<head><img\b[^>]*?\bsrc=)(?P<quote>[\"'])(?P<target>[^\"'>]*)(?P=quote)", re.I
-)
 
 
 @dataclass
@@ -46,12 +44,30 @@ class SourceImages:
                 return ""
             return image_link(match.groupdict().get("alt") or "", name)
 
-        def html_image(match: re.Match[str]) -> str:
-            name = self._copy(match.group("target"), source_file, lost)
-            quote = match.group("quote")
-            return match.group(0) if name is None else f"{match['head']}{quote}{name}{quote}"
+        markdown = _IMAGE.sub(image, _WIKI.sub(image, markdown))
+        return self._html_images(markdown, source_file, lost)
 
-        return _HTML_SRC.sub(html_image, _IMAGE.sub(image, _WIKI.sub(image, markdown)))
+    def _html_images(self, markdown: str, source_file: Path, lost: list[str]) -> str:
+        """Each HTML ``<img src>`` (format section 16) copied, its tag written with the new name."""
+        if "<img" not in markdown.lower():
+            return markdown
+        finder = _ImageTags()
+        finder.feed(markdown)
+        finder.close()
+        starts = [0]
+        for text_line in markdown.split("\n"):
+            starts.append(starts[-1] + len(text_line) + 1)
+        parts: list[str] = []
+        position = 0
+        for (line, column), written, attrs in finder.found:
+            start = starts[line - 1] + column
+            name = self._copy(attrs.get("src") or "", source_file, lost)
+            attrs["src"] = name or ""
+            shown = " ".join(f'{key}="{html.escape(value)}"' for key, value in attrs.items())
+            parts += [markdown[position:start], f"<img {shown}>" if name else ""]
+            position = start + len(written)
+        parts.append(markdown[position:])
+        return "".join(parts)
 
     def _copy(self, target: str, source_file: Path, lost: list[str]) -> str | None:
         if not _is_local(target):
@@ -81,3 +97,18 @@ class SourceImages:
 
 def _is_local(target: str) -> bool:
     return bool(target) and ":" not in target and not target.startswith(("/", "#"))
+
+
+class _ImageTags(HTMLParser):
+    """The ``<img>`` tags of a text: where each starts, as written, and its attributes."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[tuple[tuple[int, int], str, dict[str, str]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        written = self.get_starttag_text()
+        if tag == "img" and written:
+            self.found.append((self.getpos(), written, {k: v or "" for k, v in attrs}))
+
+    handle_startendtag = handle_starttag
