@@ -49,6 +49,8 @@ class Converted:
     lost: tuple[str, ...] = ()
     #: ankigen's own context line (``<div class="ag-context">``), which the importer rebuilds.
     context: str | None = None
+    #: Whether ankigen drew the field's formulas as images (a deck built in image mode).
+    drawn: bool = False
 
 
 @dataclass
@@ -58,6 +60,7 @@ class _Writer:
     images: list[str] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
     context: str | None = None
+    drawn: bool = False
 
     # -- blocks -------------------------------------------------------------------------
 
@@ -183,6 +186,7 @@ class _Writer:
             return BREAK + BREAK.join(self.blocks([node])).replace("\n", " ") + BREAK
         if tag == "span" and "ag-mc" in node.classes():
             formula = ankigen_html.clozed_formula(node)
+            self.drawn = self.drawn or _has_image(node)
             if formula is not None:
                 return formula
             self.lost.append("a clozed formula whose cloze could not be read back")
@@ -209,6 +213,7 @@ class _Writer:
 
     def image(self, node: Element) -> str:
         if ankigen_html.is_formula_image(node):
+            self.drawn = True
             return ankigen_html.formula_markdown(node)
         src = node.attrs.get("src", "")
         if not is_plain_name(src):
@@ -236,6 +241,12 @@ class _Writer:
 
 def _is_ours(node: Element) -> bool:
     return any(name.startswith("ag-") for name in node.classes())
+
+
+def _has_image(element: Element) -> bool:
+    return any(
+        isinstance(c, Element) and (c.tag == "img" or _has_image(c)) for c in element.children
+    )
 
 
 def _rows(table: Element) -> list[list[Element]]:
@@ -271,4 +282,5 @@ def field_to_markdown(
         tuple(dict.fromkeys(writer.images)),
         tuple(dict.fromkeys([*lost, *writer.lost])),
         writer.context,
+        writer.drawn,
     )

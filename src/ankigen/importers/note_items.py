@@ -138,7 +138,7 @@ def _read_note(
         callout=_context_callout(question, note.tags) if ours else None,
         section=_context_section(question, note.tags) if ours else None,
     )
-    drawn = ours and any('class="ag-math' in field for field in note.fields)
+    drawn = ours and (question.drawn or answer.drawn)
     return _Note(item, (*question.images, *answer.images), ours, drawn)
 
 
