@@ -55,7 +55,7 @@ def test_each_deck_becomes_a_content_file(package: Path, tmp_path: Path) -> None
     assert "Energy $E = {{c1::mc^2}}$ ::: *Einstein*\n<!-- id: energy-e-mc-2; guid: g3 -->" in text
     assert "chat ::: cat\n" in text
     assert (
-        "A cell ![](cell.png)\n:::\n\n- one\n- two\n<!-- id: a-cell-cell-png; guid: g5 -->" in text
+        "A cell ![](cell.png) :::\n\n- one\n- two\n<!-- id: a-cell-cell-png; guid: g5 -->" in text
     )
     assert "<!-- from: bio.apkg:1 -->" in text
     genetics = (out / "genetics.md").read_text("utf-8")

@@ -115,3 +115,14 @@ def test_an_image_from_the_network_is_dropped_and_said(tmp_path: Path) -> None:
     text = (out / "net.md").read_text("utf-8")
     assert "What is this? ::: A map" in text and "map.png" not in text
     assert run_cli(["check", str(out)]).exit_code == 0
+
+
+def test_a_question_that_is_one_display_formula_keeps_its_answer(tmp_path: Path) -> None:
+    deck = tmp_path / "Formulas"
+    deck.mkdir()
+    (deck / "f.md").write_text("\\[x^2\\]\n\n%\n\n- a list answer\n", "utf-8")
+    out = tmp_path / "out"
+    assert run_cli(["import", "--from", "ankdown", str(deck), "--out", str(out)]).exit_code == 0
+    assert "$$x^2$$ :::\n\n- a list answer\n" in (out / "formulas.md").read_text("utf-8")
+    check = run_cli(["check", str(out)])
+    assert check.exit_code == 0, check.output
