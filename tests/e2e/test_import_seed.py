@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from ankigen.apkg import read_deck_file
+from ankigen.package.release import is_release_tag
 from tests.anki_support import SeenCard, fresh_collection, import_deck, seen_cards
 from tests.e2e.project import REPO
 from tests.reliability.release_support import note_type_names
@@ -38,6 +39,10 @@ def _build(
     assert result.exit_code == 0, result.output
     (deck,) = out.glob("*.apkg")
     return deck
+
+
+def _tags(tags: tuple[str, ...]) -> set[str]:
+    return {tag for tag in tags if not is_release_tag(tag)}
 
 
 def _text(side: str) -> str:
@@ -72,8 +77,13 @@ def test_the_seed_deck_survives_import_and_rebuild(
     assert check.exit_code == 0, check.output
     rebuilt = _build(imported, tmp_path / "build-2", T2, monkeypatch)
 
-    old_guids, new_guids = set(read_deck_file(original).notes), set(read_deck_file(rebuilt).notes)
+    old_notes, new_notes = read_deck_file(original).notes, read_deck_file(rebuilt).notes
+    old_guids, new_guids = set(old_notes), set(new_notes)
     assert len(old_guids & new_guids) >= 0.98 * len(old_guids)
+    assert {g: _tags(new_notes[g].tags) for g in old_guids & new_guids} == {
+        g: _tags(old_notes[g].tags) for g in old_guids & new_guids
+    }  # tags kept (the release tag names the build, so it is left out)
+    assert {note.deck for note in new_notes.values()} == {"AI-ML deep dive::Distributed training"}
     with fresh_collection() as collection:
         assert import_deck(collection, original).new == len(old_guids)
         before, note_types = _sides(seen_cards(collection)), note_type_names(collection)

@@ -1,22 +1,32 @@
-"""Compare card HTML by what it shows: text, emphasis, lists, line and paragraph breaks."""
+"""Compare card HTML by what it shows: text, emphasis, lists, breaks, formulas and images."""
 
 from __future__ import annotations
 
+import html
+import re
 from pathlib import Path
+from urllib.parse import unquote
 
 from ankigen.importers.html_tree import Element, parse_fragment
+from ankigen.model import SLOT, Fragment
 from ankigen.parse import parse_text
 
+_MATH = re.compile(r"\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
 _SAME = {"strong": "b", "em": "i", "del": "s", "strike": "s"}
 _BLOCK = {"p", "div"}
 
 
-def shown(html: str) -> list[str]:
-    """A canonical token list: words, ``<b>``/``</b>``..., ``¶`` between blocks, ``↵`` breaks."""
+def shown(markup: str) -> list[str]:
+    """A canonical token list: words, ``<b>``/``</b>``..., ``¶`` between blocks, ``↵`` breaks.
+
+    A formula (``\\(…\\)``, ``\\[…\\]``) is one token of its TeX, an image one of
+    its source and alt text.
+    """
     pieces: list[str] = []
-    _walk(parse_fragment(html).root, pieces)
+    _walk(parse_fragment(markup).root, pieces)
+    joined = _MATH.sub(_math_token, "".join(pieces))
     tokens: list[str] = []
-    for piece in "".join(pieces).split("\x00"):
+    for piece in joined.split("\x00"):
         tokens += [piece] if piece.startswith(("<", "¶", "↵")) else piece.split()
     out: list[str] = []
     for token in tokens:
@@ -28,6 +38,10 @@ def shown(html: str) -> list[str]:
     while out and out[-1] in ("¶", "↵"):
         out.pop()
     return out
+
+
+def _math_token(match: re.Match[str]) -> str:
+    return _mark("<math " + "".join(match.group(0)[2:-2].split()) + ">")
 
 
 def _mark(token: str) -> str:
@@ -42,6 +56,8 @@ def _walk(element: Element, pieces: list[str]) -> None:
         tag = _SAME.get(child.tag, child.tag)
         if tag == "span":  # shows nothing itself (ankigen wraps a literal `\\(` in one)
             _walk(child, pieces)
+        elif tag == "img":
+            pieces.append(_mark(f"<img {child.attrs.get('src', '')}|{child.attrs.get('alt', '')}>"))
         elif tag == "br":
             pieces.append(_mark("↵"))
         elif tag in _BLOCK:
@@ -61,7 +77,7 @@ def answer_html(markdown: str) -> str:
     problems = [d.message for d in result.diagnostics if d.is_error]
     assert result.deck is not None and not problems, (text, problems)
     (item,) = result.deck.items
-    return item.back.html
+    return _filled(item.back)
 
 
 def question_html(markdown: str) -> str:
@@ -71,4 +87,19 @@ def question_html(markdown: str) -> str:
     problems = [d.message for d in result.diagnostics if d.is_error]
     assert result.deck is not None and not problems, (text, problems)
     (item,) = result.deck.items
-    return item.front.html
+    return _filled(item.front)
+
+
+def _filled(fragment: Fragment) -> str:
+    """The fragment's HTML with each slot shown as ``\\(TeX\\)`` or ``<img src alt>``."""
+
+    def slot(match: re.Match[str]) -> str:
+        kind, index = match.group(1), int(match.group(2))
+        if kind == "m":
+            formula = fragment.maths[index]
+            return f"\\[{formula.tex}\\]" if formula.display else f"\\({formula.tex}\\)"
+        image = fragment.images[index]
+        src = html.escape(unquote(image.target))  # as the render stage reads it
+        return f'<img src="{src}" alt="{html.escape(image.alt)}">'
+
+    return re.sub(SLOT + "([mi])([0-9]+)" + SLOT, slot, fragment.html)

@@ -75,3 +75,30 @@ def test_scripts_and_handlers_in_fields_never_reach_the_content(tmp_path: Path) 
     assert "not carried over: image 'x.png' (not in the package)" in result.stderr
     for what in ("<script> and its content", "<iframe> and its content", "link target"):
         assert f"not carried over: {what}" in result.stderr
+
+
+def test_a_media_file_that_is_no_image_is_never_written(tmp_path: Path) -> None:
+    # Written next to the content, "evil.md" would be read as a deck, "pyproject.toml" as settings.
+    hostile = note(BASIC, 'Q <img src="evil.md"> <img src="pyproject.toml">', "A.", guid="g1")
+    package = _package(tmp_path, hostile)
+    rewrite_entry(package, "0", b"# Evil\n\nQ ::: A\n")
+    rewrite_entry(package, "1", b"[tool.ankigen]\n")
+    rewrite_entry(package, "media", json.dumps({"0": "evil.md", "1": "pyproject.toml"}).encode())
+    out = tmp_path / "out"
+    result = run_cli(["import", str(package), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == ["deck.md"]
+    assert "image 'evil.md' (not a PNG, JPEG, GIF, SVG or WebP file)" in result.stderr
+
+
+def test_nothing_is_written_through_a_symbolic_link_in_the_output(tmp_path: Path) -> None:
+    package = _package(tmp_path, note(BASIC, 'Q <img src="a.png">', "A.", guid="g1"))
+    rewrite_entry(package, "0", PNG)
+    rewrite_entry(package, "media", json.dumps({"0": "a.png"}).encode())
+    out, outside = tmp_path / "out", tmp_path / "outside.png"
+    out.mkdir()
+    (out / "a.png").symlink_to(outside)  # dangling: writing through it would create `outside`
+    result = run_cli(["import", str(package), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert not outside.exists()
+    assert "media file a.png already exists with other bytes: kept as it was" in result.stderr

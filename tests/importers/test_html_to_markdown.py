@@ -26,6 +26,7 @@ EXAMPLES = [
     ('<a href="https://example.org/x(1)">site</a>', "[site](https://example.org/x%281%29)"),
     ("<pre>def f():\n    return 1</pre>", "```\ndef f():\n    return 1\n```"),
     ("<h2>Heading</h2>text", "**Heading**\n\ntext"),
+    ("<table><tr><td>a<br>b</td></tr></table>", "| a<br>b |\n|---|"),
     (
         "<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2|3</td></tr></table>",
         "| a | b |\n|---|---|\n| 1 | 2\\|3 |",
@@ -123,7 +124,16 @@ def _words(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
 
 
 _EMPH_TEXT = _words(_WORD)
+_TEX = st.text(alphabet=st.sampled_from("xyab12+=^_"), min_size=1, max_size=6).filter(
+    lambda t: t[-1] not in "^_"
+)
+_IMAGE = st.tuples(
+    st.sampled_from(["a.png", "b c.png", "fig(1).svg", "50%.png", "a%20b.png"]),
+    st.sampled_from(["", "a map", "x*y"]),
+).map(lambda t: f'<img src="{t[0]}" alt="{t[1]}">')
 _INLINE = st.one_of(
+    _TEX.map(lambda t: f"\\({t}\\)"),
+    _IMAGE,
     _PLAIN.map(lambda t: t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")),
     _EMPH_TEXT.map(lambda t: f"<b>{_esc(t)}</b>"),
     _EMPH_TEXT.map(lambda t: f"<i>{_esc(t)}</i>"),

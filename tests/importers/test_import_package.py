@@ -55,7 +55,7 @@ def test_each_deck_becomes_a_content_file(package: Path, tmp_path: Path) -> None
     assert "Energy $E = {{c1::mc^2}}$ ::: *Einstein*\n<!-- id: energy-e-mc-2; guid: g3 -->" in text
     assert "chat ::: cat\n" in text
     assert (
-        "A cell ![](cell.png)\n:::\n\n- one\n- two\n<!-- id: a-cell-cell-png; guid: g5 -->" in text
+        "A cell ![](cell.png) :::\n\n- one\n- two\n<!-- id: a-cell-cell-png; guid: g5 -->" in text
     )
     assert "<!-- from: bio.apkg:1 -->" in text
     genetics = (out / "genetics.md").read_text("utf-8")
@@ -98,3 +98,22 @@ def test_an_existing_content_file_is_never_overwritten(package: Path, tmp_path: 
     assert result.exit_code == 2
     assert "already exists" in result.output
     assert (out / "biology.md").read_text("utf-8") == "mine"
+
+
+def test_cloze_markers_in_a_basic_front_are_said_to_make_a_cloze(tmp_path: Path) -> None:
+    package = write_package(
+        tmp_path / "odd.apkg", {"Odd": [note(BASIC, "The {{c1::sun}} is a star", "Yes.")]}
+    )
+    out = tmp_path / "content"
+    result = run_cli(["import", str(package), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "cloze markers in its front make it a cloze item" in result.stderr
+    assert "The {{c1::sun}} is a star ::: Yes." in (out / "odd.md").read_text("utf-8")
+
+
+def test_an_output_that_cannot_be_written_is_a_plain_error(package: Path, tmp_path: Path) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder", "utf-8")
+    result = run_cli(["import", str(package), "--out", str(blocked / "content")])
+    assert result.exit_code == 1
+    assert "Import failed:" in result.stderr and "Traceback" not in result.output

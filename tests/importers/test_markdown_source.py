@@ -13,6 +13,7 @@ from ankigen.importers.markdown_source import adapt, one_paragraph
         (r"Mass \(E = mc^2\) and \[x^2\]", False, "Mass $E = mc^2$ and $$x^2$$"),
         ("Costs $5, a==b", False, "Costs \\$5, a=\\=b"),
         ("Costs $x^2$ here", True, "Costs $x^2$ here"),
+        ("Costs $5 and $10; $ 5 $; $x$5", True, "Costs \\$5 and \\$10; \\$ 5 \\$; \\$x\\$5"),
         ("Kept `$x$ == y` and \\$", False, "Kept `$x$ == y` and \\$"),
         ("```\n$ echo ==\n\\(x\\)\n```", False, "```\n$ echo ==\n\\(x\\)\n```"),
     ],
@@ -36,7 +37,7 @@ def test_what_would_end_an_answer_is_adapted_and_said() -> None:
 def test_a_question_of_several_blocks_becomes_one_paragraph() -> None:
     adapted = one_paragraph("Front:\n\n$$x$$\n\n- a\n- b")
     assert adapted.markdown == "Front:\\\n$$x$$\\\n\\- a\\\n\\- b"
-    assert adapted.changed == ("a question of several blocks, written as one paragraph",)
+    assert adapted.changed == ("a question that is not one paragraph, written as one",)
 
 
 def test_a_one_paragraph_question_is_left_as_written() -> None:

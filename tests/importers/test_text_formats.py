@@ -103,3 +103,26 @@ def test_an_ankdown_file_with_tex_in_dollars_is_read_with_dollar_math(tmp_path: 
     assert result.exit_code == 0, result.output
     assert "'$…$' read as math (ankdown's 'dollar' option)" in result.stderr
     assert "What is $(a+b)^2$? ::: $a^2 + 2ab + b^2$\n" in (out / "algebra.md").read_text("utf-8")
+
+
+def test_an_image_from_the_network_is_dropped_and_said(tmp_path: Path) -> None:
+    source = tmp_path / "net.md"
+    source.write_text("Q: What is this?\nA: A map ![map](https://example.org/map.png)\n", "utf-8")
+    out = tmp_path / "out"
+    result = run_cli(["import", "--from", "hashcards", str(source), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "image 'https://example.org/map.png' (not a file" in result.stderr
+    text = (out / "net.md").read_text("utf-8")
+    assert "What is this? ::: A map" in text and "map.png" not in text
+    assert run_cli(["check", str(out)]).exit_code == 0
+
+
+def test_a_question_that_is_one_display_formula_keeps_its_answer(tmp_path: Path) -> None:
+    deck = tmp_path / "Formulas"
+    deck.mkdir()
+    (deck / "f.md").write_text("\\[x^2\\]\n\n%\n\n- a list answer\n", "utf-8")
+    out = tmp_path / "out"
+    assert run_cli(["import", "--from", "ankdown", str(deck), "--out", str(out)]).exit_code == 0
+    assert "$$x^2$$ :::\n\n- a list answer\n" in (out / "formulas.md").read_text("utf-8")
+    check = run_cli(["check", str(out)])
+    assert check.exit_code == 0, check.output

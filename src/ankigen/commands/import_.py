@@ -17,7 +17,7 @@ from ankigen.diagnostics import Diagnostic, sort_diagnostics, warning
 from ankigen.errors import UsageError
 from ankigen.importers.formats import default_format, reader
 from ankigen.importers.model import ImportedDeck
-from ankigen.importers.package_media import is_plain_name
+from ankigen.importers.package_media import is_image_name
 from ankigen.importers.writer import content_file
 from ankigen.model import ClaimLevel
 from ankigen.parse import parse_file
@@ -42,7 +42,7 @@ def run_import(source: Path, out: Path, source_format: str | None = None) -> Imp
         raise UsageError(f"{source}: no such file or folder")
     result = reader(source_format or default_format(source))(source)
     targets = [out / f"{deck.stem}.md" for deck in result.decks]
-    existing = [str(t) for t in targets if t.exists()]
+    existing = [str(t) for t in targets if t.exists() or t.is_symlink()]
     if existing:
         raise UsageError(
             f"{', '.join(existing)} already exists: import into another --out folder, "
@@ -55,7 +55,7 @@ def run_import(source: Path, out: Path, source_format: str | None = None) -> Imp
     for deck, target in zip(result.decks, targets, strict=True):
         text, tag_problems = content_file(deck)
         problems += tag_problems
-        target.write_text(text, encoding="utf-8")
+        _create(target, text.encode("utf-8"))
         media += _write_media(deck, out, problems)
         parsed = parse_file(target, out, display_path(target), default_claims=ClaimLevel.OFF)
         problems += parsed.diagnostics
@@ -73,14 +73,21 @@ def run_import(source: Path, out: Path, source_format: str | None = None) -> Imp
 def _write_media(deck: ImportedDeck, out: Path, problems: list[Diagnostic]) -> list[Path]:
     written = []
     for name, data in deck.media:
-        if not is_plain_name(name):  # the readers never give one; a path must stay in `out`
-            raise ValueError(f"media name {name!r} is not a plain file name")
+        # The readers give only images' plain names: nothing outside `out`, no `.md`.
+        if not is_image_name(name):
+            raise ValueError(f"media name {name!r} is not an image's plain file name")
         target = out / name
-        if target.exists():
-            if target.read_bytes() != data:
+        if target.is_symlink() or target.exists():
+            if target.is_symlink() or target.read_bytes() != data:
                 message = f"media file {name} already exists with other bytes: kept as it was"
                 problems.append(warning(display_path(target), 1, message, code="AG802"))
             continue
-        target.write_bytes(data)
+        _create(target, data)
         written.append(target)
     return written
+
+
+def _create(target: Path, data: bytes) -> None:
+    """Write a new file; never through a symbolic link, never over a file (O_EXCL)."""
+    with target.open("xb") as stream:
+        stream.write(data)

@@ -21,11 +21,12 @@ from ankigen.importers.markdown_text import (
     apart,
     code_span,
     escape_line_start,
+    image_link,
     longest_run,
     text_to_markdown,
     wrap,
 )
-from ankigen.importers.package_media import is_plain_name
+from ankigen.importers.package_media import is_image_name, is_plain_name
 
 _BOLD = frozenset({"b", "strong"})
 _ITALIC = frozenset({"i", "em"})
@@ -48,6 +49,8 @@ class Converted:
     lost: tuple[str, ...] = ()
     #: ankigen's own context line (``<div class="ag-context">``), which the importer rebuilds.
     context: str | None = None
+    #: Whether ankigen drew the field's formulas as images (a deck built in image mode).
+    drawn: bool = False
 
 
 @dataclass
@@ -57,6 +60,7 @@ class _Writer:
     images: list[str] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
     context: str | None = None
+    drawn: bool = False
 
     # -- blocks -------------------------------------------------------------------------
 
@@ -147,7 +151,8 @@ class _Writer:
 
     def table(self, element: Element) -> str:
         rows = [
-            [self.inline(cell.children).replace(BREAK, " ").strip() for cell in cells]
+            # A cell is one line: a line break in it is section 16's <br>.
+            [self.inline(cell.children).strip(BREAK + " ").replace(BREAK, "<br>") for cell in cells]
             for cells in _rows(element)
         ]
         rows = [row for row in rows if row]
@@ -181,6 +186,7 @@ class _Writer:
             return BREAK + BREAK.join(self.blocks([node])).replace("\n", " ") + BREAK
         if tag == "span" and "ag-mc" in node.classes():
             formula = ankigen_html.clozed_formula(node)
+            self.drawn = self.drawn or _has_image(node)
             if formula is not None:
                 return formula
             self.lost.append("a clozed formula whose cloze could not be read back")
@@ -207,18 +213,21 @@ class _Writer:
 
     def image(self, node: Element) -> str:
         if ankigen_html.is_formula_image(node):
+            self.drawn = True
             return ankigen_html.formula_markdown(node)
         src = node.attrs.get("src", "")
         if not is_plain_name(src):
             self.lost.append(f"image '{src[:80]}' (not a media file of the deck)")
+            return ""
+        if not is_image_name(src):
+            self.lost.append(f"image '{src[:80]}' (not a PNG, JPEG, GIF, SVG or WebP file)")
             return ""
         if self.media is not None and src not in self.media:
             self.lost.append(f"image '{src[:80]}' (not in the package)")
             return ""
         self.images.append(src)
         alt = text_to_markdown(node.attrs.get("alt", "")).markdown
-        target = f"<{src}>" if any(c in src for c in " ()") else src
-        return f"![{alt}]({target})"
+        return image_link(alt, src)
 
     def link(self, node: Element, inner: str) -> str:
         href = node.attrs.get("href", "")
@@ -232,6 +241,12 @@ class _Writer:
 
 def _is_ours(node: Element) -> bool:
     return any(name.startswith("ag-") for name in node.classes())
+
+
+def _has_image(element: Element) -> bool:
+    return any(
+        isinstance(c, Element) and (c.tag == "img" or _has_image(c)) for c in element.children
+    )
 
 
 def _rows(table: Element) -> list[list[Element]]:
@@ -267,4 +282,5 @@ def field_to_markdown(
         tuple(dict.fromkeys(writer.images)),
         tuple(dict.fromkeys([*lost, *writer.lost])),
         writer.context,
+        writer.drawn,
     )

@@ -15,17 +15,20 @@ import re
 from dataclasses import dataclass
 
 from ankigen.importers.markdown_text import escape_line_start
+from ankigen.parse.markdown import content_parser
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _INLINE = re.compile(
     r"(?P<code>(?P<ticks>`+).*?(?<!`)(?P=ticks)(?!`))"
     r"|\\\((?P<inline>.+?)\\\)|\\\[(?P<display>.+?)\\\]"
-    r"|(?P<dollars>\$\$?)(?P<tex>.+?)(?P=dollars)"
+    r"|(?P<dollars>\$\$)(?P<tex>.+?)\$\$|\$(?P<inline_tex>(?!\s)[^$]+?(?<!\s))\$(?!\d)"
     r"|(?P<escape>\\.)|(?P<dollar>\$)|(?P<mark>==)",
     re.DOTALL,
 )
 _BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+|$)(?P<text>.*?)(?:[ \t]+#+)?[ \t]*$")
+#: A line starting with a tag or a table row: an HTML block or table of its own.
+_LINE_HTML = re.compile(r"^[<|]")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 
 
@@ -51,21 +54,23 @@ def adapt(text: str, *, dollar_math: bool, answer: bool = False) -> Adapted:
 
 
 def one_paragraph(markdown: str) -> Adapted:
-    """A question of several blocks as one paragraph: its blocks as lines (hard breaks)."""
-    blocks = [b for b in re.split(r"\n[ \t]*\n", markdown.strip()) if b.strip()]
-    if len(blocks) <= 1 and not _starts_block(markdown.strip()):
-        return Adapted(markdown.strip())
+    """A question as one paragraph: if it is several blocks (or a list, HTML...), as lines."""
+    text = markdown.strip()
+    if _is_one_paragraph(text):
+        return Adapted(text)
     lines = []
-    for block in blocks:
-        for line in block.split("\n"):
-            stripped = line.strip()
-            if stripped and not _FENCE.match(stripped):
-                lines.append(escape_line_start(stripped))
-    return Adapted("\\\n".join(lines), ("a question of several blocks, written as one paragraph",))
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if stripped and not _FENCE.match(stripped):
+            lines.append(_LINE_HTML.sub(r"\\\g<0>", escape_line_start(stripped)))
+    return Adapted("\\\n".join(lines), ("a question that is not one paragraph, written as one",))
 
 
-def _starts_block(text: str) -> bool:
-    return bool(escape_line_start(text) != text or _FENCE.match(text) or text.startswith("|"))
+def _is_one_paragraph(text: str) -> bool:
+    """True when ``text`` reads as exactly one paragraph (as this format's parser reads it)."""
+    blocks = [t for t in content_parser().parse(text) if t.level == 0 and t.nesting != -1]
+    # A lone display formula is a block too; the writer keeps it a question (``$$x$$ :::``).
+    return [t.type for t in blocks] in (["paragraph_open"], ["math_block"])
 
 
 def _chunks(text: str) -> list[tuple[str, bool]]:
@@ -100,14 +105,12 @@ def _inline(match: re.Match[str], dollar_math: bool) -> str:
         return f"${match.group('inline').strip()}$"
     if match.group("display") is not None:
         return f"$${match.group('display').strip()}$$"
-    if match.group("dollars"):
-        if dollar_math:
+    tex = match.group("tex") if match.group("dollars") else match.group("inline_tex")
+    if tex is not None:
+        if dollar_math:  # math as the tool reads it (no space inside, no digit after): kept
             return match.group(0)
-        return (
-            "\\$" * len(match.group("dollars"))
-            + _INLINE.sub(lambda m: _inline(m, dollar_math), match.group("tex"))
-            + "\\$" * len(match.group("dollars"))
-        )
+        mark = "\\$" * (2 if match.group("dollars") else 1)
+        return mark + _INLINE.sub(lambda m: _inline(m, dollar_math), tex) + mark
     if match.group("dollar"):
         return "\\$"
     return "=\\="

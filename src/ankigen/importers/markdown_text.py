@@ -151,3 +151,14 @@ def longest_run(text: str, char: str) -> int:
         run = run + 1 if c == char else 0
         longest = max(longest, run)
     return longest
+
+
+def image_link(alt: str, name: str) -> str:
+    """``![alt](name)`` for a media file (``alt`` already markdown), as the build will read it.
+
+    The build percent-decodes a target, so a literal ``%`` is written ``%25``; a
+    name with a space or parenthesis goes between angle brackets.
+    """
+    target = name.replace("%", "%25")
+    target = f"<{target}>" if any(c in target for c in " ()") else target
+    return f"![{alt}]({target})"

@@ -121,6 +121,10 @@ def _read_note(
     if not is_cloze and not answer.markdown.strip():
         problems.append(origin.lost("a note with an empty answer (ankigen needs one)"))
         return _Note(None, (), ours)
+    if not is_cloze and cloze.has_cloze(question.markdown):
+        problems.append(
+            origin.lost("its note type: cloze markers in its front make it a cloze item")
+        )
     if is_cloze and not cloze.has_cloze(question.markdown):
         problems.append(origin.lost("a cloze note without a cloze in its text"))
         return _Note(None, (), ours)
@@ -134,7 +138,7 @@ def _read_note(
         callout=_context_callout(question, note.tags) if ours else None,
         section=_context_section(question, note.tags) if ours else None,
     )
-    drawn = ours and any('class="ag-math' in field for field in note.fields)
+    drawn = ours and (question.drawn or answer.drawn)
     return _Note(item, (*question.images, *answer.images), ours, drawn)
 
 

@@ -100,3 +100,15 @@ def is_plain_name(name: str) -> bool:
         and not name.startswith(".")
         and name.strip() == name
     )
+
+
+#: The image files a content file can show (the build's own list, ``render/_images.py``).
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp")
+
+
+def is_image_name(name: str) -> bool:
+    """A plain file name of an image the build can show: never ``deck.md`` or ``pyproject.toml``.
+
+    Media files are written next to content files, where a ``.md`` would be read as a deck.
+    """
+    return is_plain_name(name) and name.lower().endswith(IMAGE_SUFFIXES)

@@ -12,6 +12,7 @@ from ankigen.importers.markdown_source import adapt, one_paragraph
 from ankigen.importers.model import ImportedItem, Origin
 from ankigen.importers.source_images import SourceImages
 from ankigen.paths import display_path
+from ankigen.syntax import cloze as cloze_syntax
 
 MAX_FILES = 10_000
 MAX_BYTES = 64 * 1024 * 1024
@@ -82,6 +83,8 @@ class Collector:
             self.images = self.images or SourceImages(self.root)
             question_text = self.images.rewrite(question_text, self.file, lost)
             answer_text = self.images.rewrite(answer_text, self.file, lost)
+        if not cloze and cloze_syntax.has_cloze(question_text):
+            lost.append("its kind: cloze markers in its question make it a cloze item")
         for what in lost:
             self.problems.append(origin.lost(what))
         if not question_text.strip():

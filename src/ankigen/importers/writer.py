@@ -96,8 +96,9 @@ def _item_lines(item: ImportedItem, item_id: str, key: str, tags: list[str]) -> 
     if _is_plain_paragraph(first):
         lines += f"{item.question} ::: {first}".split("\n")
         rest = blocks[1:]
-    else:
-        lines += [*item.question.split("\n"), ":::"]
+    else:  # the separator ends the question's own line: alone on the next, it would not
+        # belong to a question that is one display formula (a block of its own)
+        lines += f"{item.question} :::".split("\n")
         rest = blocks
     for block in rest:
         lines += ["", *block.split("\n")]
