@@ -40,14 +40,15 @@ class MediaFile:
 
 @dataclass(frozen=True)
 class Place:
-    """Where content refers to an image or figure: its file (as shown) and line."""
+    """Where content refers to an image or figure: its file (as shown), line and column."""
 
     file: str
     line: int
+    column: int = 0
 
     def failed(self, message: str, detail: str = "", *, code: str) -> Failed:
         """The error for a reference here that cannot be shipped."""
-        return Failed(error(self.file, self.line, message, detail, code=code))
+        return Failed(error(self.file, self.line, message, detail, column=self.column, code=code))
 
 
 @dataclass(frozen=True)
