@@ -56,10 +56,10 @@ def import_command(source: Path, source_format: str | None, out: Path) -> None:
         raise click.UsageError(str(exc)) from None
     except OSError as exc:  # the source or --out cannot be read or written: say so plainly
         where = f" {exc.filename}" if exc.filename else ""
-        click.echo(f"Import failed:{where}: {exc.strerror or exc}", err=True)
+        echo(f"Import failed:{where}: {exc.strerror or exc}", err=True)
         sys.exit(1)
     except KeyboardInterrupt:
-        click.echo(f"Interrupted; what was written so far is in {display_path(out)}.", err=True)
+        echo(f"Interrupted; what was written so far is in {display_path(out)}.", err=True)
         sys.exit(130)
     if report.guessed:
         echo(f"Guessed the source format: {report.guessed}", err=True)
