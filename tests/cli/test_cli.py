@@ -72,7 +72,7 @@ def test_content_errors_are_all_reported_with_file_and_line(project: Path) -> No
     lines = [line for line in result.stderr.splitlines() if line.startswith("content/")]
     assert lines == [
         "content/broken.md:2: unknown front matter key 'colour' (known: deck, key, tags, "
-        "subdecks, math, context, prompt)",
+        "subdecks, math, context, prompt, claims)",
         "content/broken.md:6:1: empty question before ':::'",
         "content/broken.md:11:1: check failed: `2` + `2` == `5`: left side is 4, right side is 5",
     ]
@@ -133,7 +133,7 @@ def test_check_json_gives_machine_readable_records(project: Path) -> None:
         "code": "AG104",
         "message": (
             "unknown front matter key 'colour' "
-            "(known: deck, key, tags, subdecks, math, context, prompt)"
+            "(known: deck, key, tags, subdecks, math, context, prompt, claims)"
         ),
     }
     assert report["summary"]["ok"] is False

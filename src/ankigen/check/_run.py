@@ -15,15 +15,16 @@ from typing import TYPE_CHECKING, TypeVar
 
 from ankigen.check.proven import ItemRun
 from ankigen.diagnostics import Sink
-from ankigen.model import CodeBlock, Deck, Item
+from ankigen.model import CodeBlock, Deck
 from ankigen.timelimit import Budget, TimeLimitExceeded, call_with_time_limit
 
 from . import _errors as codes
-from ._ast import Assert, Cite, Let, Quote, Statement
-from ._coverage import missing_quotes, quotes_of, report_not_in_item, warn_unverified
+from ._ast import Assert, Cite, Let, Statement
+from ._coverage import quotes_of, report_coverage
 from ._errors import StatementError
 from ._exact import holds_exactly
 from ._grammar import defined_name, defined_name_column, parse_statement
+from ._occurrences import Occurrences
 from ._soundness import (
     LITERAL_MESSAGE,
     LITERAL_ONLY,
@@ -72,10 +73,10 @@ def run_checks(
             run.replay(known[index])
             continue
         before = (len(sink.diagnostics), run.checks, run.failed)
-        quotes: list[Quote] = []
+        occurrences = Occurrences(item, deck.claims)
         for block in item.checks:
-            quotes.extend(run.check_block(block, dict(scope), item))
-        warn_unverified(sink, item, quotes, deck.claims)
+            run.check_block(block, dict(scope), occurrences)
+        report_coverage(sink, occurrences)
         if item.checks:
             found = tuple(sink.diagnostics[before[0] :])
             ran[index] = ItemRun(found, run.checks - before[1], run.failed - before[2])
@@ -130,21 +131,18 @@ class _Run:
                 )
 
     def check_block(
-        self, block: CodeBlock, scope: dict[str, Definition], item: Item
-    ) -> list[Quote]:
-        """Run a ``check`` block of ``item``; its ``let`` names live in ``scope``, a copy.
+        self, block: CodeBlock, scope: dict[str, Definition], occurrences: Occurrences
+    ) -> None:
+        """Run a ``check`` block of an item; its ``let`` names live in ``scope``, a copy.
 
-        Returns every quote its statements make, for the coverage of the item.
+        Each quote its statements make covers an occurrence on the card (``occurrences``).
         """
-        quotes: list[Quote] = []
         for line, text in _lines(block):
             words = text.split("#", 1)[0].split()
             is_assert = words[:1] == ["assert"] or text.lstrip().startswith("$")
             statement = self.parse(line, text, scope)
-            missing = missing_quotes(item, quotes_of(statement))
-            for quote in missing:
-                report_not_in_item(self.sink, line, quote)
-            quotes.extend(quotes_of(statement))
+            found = [occurrences.take(quote, line) for quote in quotes_of(statement)]
+            missing = not all(found)
             if isinstance(statement, Assert):
                 self.soundness(line, text, statement, scope)
                 failed_before = self.failed
@@ -154,7 +152,6 @@ class _Run:
             elif is_assert and statement is None:  # an assert that did not parse
                 self.checks += 1
                 self.failed += 1
-        return quotes
 
     def soundness(
         self, line: int, text: str, statement: Assert, scope: Mapping[str, Definition]
