@@ -14,7 +14,7 @@ import sympy
 
 from ._ast import Assert, Expr, Num
 from ._errors import StatementError
-from ._exact import DEFAULT_TOLERANCE
+from ._precision import tolerance
 from ._sympy import Context, Scope, build, fraction_text, symbol
 
 #: Digits used to compare numbers that are not exact rationals.
@@ -51,7 +51,7 @@ def _once(statement: Assert, scope: Scope, extra: dict[str, Expr]) -> str | None
     for number, (left_ast, op, right_ast) in enumerate(links, start=1):
         left = build(left_ast, scope, ctx)
         right = build(right_ast, scope, ctx)
-        problem = _compare(op, left, right, ctx, statement.within)
+        problem = _compare(op, left, right, ctx, tolerance(statement, left_ast, right_ast))
         if problem is not None and len(links) > 1:
             return f"link {number} of the chain ({_OPS[op]}): {problem}"
         if problem is not None:
@@ -64,7 +64,7 @@ _OPS = {"==": "=", "!=": "\\neq", "<": "<", "<=": "\\le", ">": ">", ">=": "\\ge"
 
 
 def _compare(
-    op: str, left: sympy.Expr, right: sympy.Expr, ctx: Context, within: Fraction | None
+    op: str, left: sympy.Expr, right: sympy.Expr, ctx: Context, allowed: tuple[Fraction, bool]
 ) -> str | None:
     """None when ``left OP right`` holds, else what the two sides are."""
     for side, value in (("left", left), ("right", right)):
@@ -74,7 +74,7 @@ def _compare(
         return _symbolic(op, left, right)
     _require_numbers(left, right, ctx)
     if op == "~=":
-        return _close(left, right, within or DEFAULT_TOLERANCE)
+        return _close(left, right, *allowed)
     return _order(op, left, right)
 
 
@@ -163,8 +163,11 @@ def _order(op: str, left: sympy.Expr, right: sympy.Expr) -> str | None:
     raise StatementError(f"cannot decide whether {show(left)} {op} {show(right)}")
 
 
-def _close(left: sympy.Expr, right: sympy.Expr, tolerance: Fraction) -> str | None:
-    """``~=``: relative to the right side, absolute when the right side is 0."""
+def _close(
+    left: sympy.Expr, right: sympy.Expr, tolerance: Fraction, absolute: bool = False
+) -> str | None:
+    """``~=``: relative to the right side, absolute when the right side is 0 or
+    when ``tolerance`` is half a unit of a written number's last digit."""
     _real("left", left)
     _real("right", right)
     sides = f"left side is {show(left)}, right side is {show(right)}"
@@ -172,11 +175,16 @@ def _close(left: sympy.Expr, right: sympy.Expr, tolerance: Fraction) -> str | No
         return None if left == right else sides
     tol = sympy.Rational(tolerance.numerator, tolerance.denominator)
     gap = abs(left - right)
-    scale = abs(right) if right != 0 else sympy.Integer(1)
+    scale = abs(right) if right != 0 and not absolute else sympy.Integer(1)
     if not (gap.is_Rational and scale.is_Rational):
         gap, scale = gap.evalf(_PRECISION), scale.evalf(_PRECISION)
     if gap <= tol * scale:
         return None
+    if absolute:
+        return (
+            f"{sides}; the difference {float(gap):.3g} is more than {fraction_text(tolerance)}, half a unit of the last digit written"
+            " (give 'within P%' for a looser claim)"
+        )
     kind = "relative" if right != 0 else "absolute"
     return f"{sides}; {kind} difference {_percent(gap / scale)} is more than {_percent(tol)}"
 

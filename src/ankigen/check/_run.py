@@ -26,10 +26,16 @@ from ._exact import holds_exactly
 from ._grammar import defined_name, defined_name_column, parse_statement
 from ._occurrences import Occurrences
 from ._soundness import (
+    CIRCULAR_WHERE,
     LITERAL_MESSAGE,
     LITERAL_ONLY,
+    LOOSE_WITHIN,
+    ONE_POINT,
     UNUSED_WHERE,
+    circular_where,
     compares_only_literals,
+    loose_within,
+    proved_at_one_point,
     unused_where,
 )
 
@@ -46,6 +52,8 @@ class Outcome:
     formulas: dict[str, Callable[..., float]] = field(default_factory=dict)
     checks: int = 0
     failed: int = 0
+    #: Quotes naming what the card does not show (a passing item, replayed, has none).
+    quotes_missing: int = 0
     #: What each item with checks found when it ran here, by item index.
     items: dict[int, ItemRun] = field(default_factory=dict)
 
@@ -68,6 +76,7 @@ def run_checks(
         run.formulas_block(block, scope)
     formulas = run.compile_formulas(scope)
     ran: dict[int, ItemRun] = {}
+    missing = 0
     for index, item in enumerate(deck.items):
         if index in known:
             run.replay(known[index])
@@ -77,10 +86,11 @@ def run_checks(
         for block in item.checks:
             run.check_block(block, dict(scope), occurrences)
         report_coverage(sink, occurrences)
+        missing += len(occurrences.missing)
         if item.checks:
             found = tuple(sink.diagnostics[before[0] :])
             ran[index] = ItemRun(found, run.checks - before[1], run.failed - before[2])
-    return Outcome(formulas, run.checks, run.failed, ran)
+    return Outcome(formulas, run.checks, run.failed, missing, ran)
 
 
 class _Run:
@@ -159,11 +169,20 @@ class _Run:
         """Warn about an assertion that holds without proving what it seems to."""
         for binding, message in unused_where(statement, scope):
             self.warn(line, message, column=binding.column, code=UNUSED_WHERE)
+        column = text.find(statement.text) + 1
         if compares_only_literals(statement):
-            column = text.find(statement.text) + 1
             self.warn(
                 line, LITERAL_MESSAGE.format(text=statement.text), column=column, code=LITERAL_ONLY
             )
+        loose = loose_within(statement)
+        if loose is not None:
+            self.warn(line, loose, column=text.find("within") + 1, code=LOOSE_WITHIN)
+        circular = circular_where(statement)
+        for binding, message in circular:
+            self.warn(line, message, column=binding.column, code=CIRCULAR_WHERE)
+        one_point = None if circular else proved_at_one_point(statement, scope)
+        if one_point is not None:
+            self.warn(line, one_point, column=column, code=ONE_POINT)
 
     def parse(self, line: int, text: str, scope: dict[str, Definition]) -> Statement | None:
         """Parse one line and define its ``let``; report problems, return None then."""

@@ -154,10 +154,12 @@ class _TexParser(TexCommands):
         if token.kind == "num":
             self.advance()
             value = Fraction(token.text)
+            written = token.text
             if self.at("cmd", "%"):
                 self.advance()
                 value /= 100
-            return Num(value, token.column)
+                written += "%"
+            return Num(value, token.column, written)
         if token.kind == "letter":
             self.advance()
             return self.name(token.text, token.column, subscripts=subscripts)
