@@ -1,6 +1,6 @@
 """How close ``~=`` must be (format section 18): the precision a number is written with.
 
-A quoted ``\\approx 3.13`` or `` `1.3×` `` holds only within half a unit of
+A quoted ``\\approx 3.13`` or `` `1.3x` `` holds only within half a unit of
 its last written digit (0.005 and 0.05), unless ``within P%`` says
 otherwise: a card that rounds must round right. Without a written number on
 either side, a quoted ``\\approx`` allows 1% and ``~=`` in a check 1e-9,
