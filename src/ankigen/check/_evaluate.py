@@ -183,7 +183,8 @@ def _close(
     if absolute:
         return (
             f"{sides}; the difference {float(gap):.3g} is more than"
-            f" {fraction_text(tolerance)}, half a unit of the last digit written (give 'within P%' for a looser claim)"
+            f" {fraction_text(tolerance)}, half a unit of the last digit written"
+            " (give 'within P%' for a looser claim)"
         )
     kind = "relative" if right != 0 else "absolute"
     return f"{sides}; {kind} difference {_percent(gap / scale)} is more than {_percent(tol)}"
