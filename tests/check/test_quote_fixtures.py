@@ -71,5 +71,14 @@ def test_every_form_and_error_has_a_fixture() -> None:
         "warn_literal_only",
         "warn_unverified",
         "err_quote_in_formulas",
+        # format section 18
+        "err_precision",
+        "warn_loose_within",
+        "warn_circular_where",
+        "warn_one_point",
+        "pass_factorial_binomial",
+        "pass_sum_product",
+        "pass_lim_in_sim",
+        "err_not_in_set",
     }
     assert expected <= names

@@ -73,7 +73,18 @@ class QuotedFormula:
     column: int
 
 
-Expr = Num | Name | Call | Unary | Binary | QuotedNumber | QuotedFormula
+@dataclass(frozen=True)
+class ListExpr:
+    """A list of values (``[1, 2, 4, 8]``, TeX ``\\{1, 2, 4, 8\\}``).
+
+    Data for figures, and a set for ``\\in``.
+    """
+
+    items: tuple[Expr, ...]
+    column: int
+
+
+Expr = Num | Name | Call | Unary | Binary | QuotedNumber | QuotedFormula | ListExpr
 
 
 @dataclass(frozen=True)

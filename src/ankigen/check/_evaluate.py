@@ -60,7 +60,16 @@ def _once(statement: Assert, scope: Scope, extra: dict[str, Expr]) -> str | None
 
 
 #: How a link of a quoted chain is named in a message.
-_OPS = {"==": "=", "!=": "\\neq", "<": "<", "<=": "\\le", ">": ">", ">=": "\\ge", "~=": "\\approx"}
+_OPS = {
+    "==": "=",
+    "!=": "\\neq",
+    "<": "<",
+    "<=": "\\le",
+    ">": ">",
+    ">=": "\\ge",
+    "~=": "\\approx",
+    "in": "\\in",
+}
 
 
 def _compare(
@@ -70,6 +79,8 @@ def _compare(
     for side, value in (("left", left), ("right", right)):
         if value.has(sympy.zoo, sympy.nan):
             raise StatementError(f"the {side} side is undefined ({value})")
+    if op == "in" or isinstance(left, sympy.Tuple) or isinstance(right, sympy.Tuple):
+        return _lists(op, left, right)
     if op in ("==", "!="):
         return _symbolic(op, left, right)
     _require_numbers(left, right, ctx)
@@ -87,6 +98,27 @@ def _symbolic(op: str, left: sympy.Expr, right: sympy.Expr) -> str | None:
         return f"left side is {shown_left}, right side is {shown_right}"
     if op == "!=" and equal:
         return f"both sides are {show(sympy.simplify(left))}"
+    return None
+
+
+def _lists(op: str, left: sympy.Expr, right: sympy.Expr) -> str | None:
+    """``a \\in \\{...\\}`` (every value of ``a`` is one of the set's), or lists ``==``/``!=``."""
+    lefts = tuple(left) if isinstance(left, sympy.Tuple) else (left,)
+    rights = tuple(right) if isinstance(right, sympy.Tuple) else (right,)
+    if op == "in":
+        outside = [a for a in lefts if not any(is_zero(a - b) for b in rights)]
+        if not outside:
+            return None
+        return f"{', '.join(show(a) for a in outside)} is not one of {show(right)}"
+    if op not in ("==", "!="):
+        raise StatementError(f"cannot compare lists with {op!r}: use '==', '!=' or \\in")
+    same = len(lefts) == len(rights) and all(
+        is_zero(a - b) for a, b in zip(lefts, rights, strict=True)
+    )
+    if op == "==" and not same:
+        return f"left side is {show(left)}, right side is {show(right)}"
+    if op == "!=" and same:
+        return f"both sides are {show(left)}"
     return None
 
 

@@ -51,6 +51,9 @@ _OPERATORS = (
     "<",
     ">",
     "%",
+    "!",
+    "[",
+    "]",
 )
 
 # Characters that are Python syntax we refuse, with the reason an author sees.
@@ -58,8 +61,6 @@ _REFUSED = {
     "'": "strings are not allowed",
     '"': "strings are not allowed",
     ".": "attribute access is not allowed",
-    "[": "indexing is not allowed",
-    "]": "indexing is not allowed",
     "{": "braces are not allowed",
     "}": "braces are not allowed",
     ":": "':' is not allowed (no lambdas, slices or dicts)",

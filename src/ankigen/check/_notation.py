@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from ankigen.syntax.cloze import strip_markers
 
-from ._ast import Binary, Call, Expr, Name, Num, QuotedFormula, QuotedNumber, Unary
+from ._ast import Binary, Call, Expr, ListExpr, Name, Num, QuotedFormula, QuotedNumber, Unary
 from ._errors import StatementError
 from ._tex import read_tex
 from ._tex_lexer import TexToken, tokenize_tex
@@ -60,6 +60,8 @@ def canonical(expr: Expr) -> str:
         return inner if expr.op == "+" else f"neg({inner})"
     if isinstance(expr, Call):
         return f"{expr.func}({','.join(canonical(a) for a in expr.args)})"
+    if isinstance(expr, ListExpr):
+        return f"list({','.join(canonical(a) for a in expr.items)})"
     if expr.op in ("+", "-"):
         terms = sorted(_terms(expr, positive=True))
         return f"sum({','.join(terms)})"

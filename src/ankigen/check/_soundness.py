@@ -13,7 +13,18 @@ from collections.abc import Iterator, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from ._ast import Assert, Binary, Binding, Call, Expr, Name, QuotedFormula, QuotedNumber, Unary
+from ._ast import (
+    Assert,
+    Binary,
+    Binding,
+    Call,
+    Expr,
+    ListExpr,
+    Name,
+    QuotedFormula,
+    QuotedNumber,
+    Unary,
+)
 from ._expressions import CONSTANTS
 
 if TYPE_CHECKING:  # importing _sympy loads sympy, which this module does not need
@@ -37,6 +48,9 @@ def names_in(expr: Expr) -> Iterator[str]:
     elif isinstance(expr, Call):
         for arg in expr.args:
             yield from names_in(arg)
+    elif isinstance(expr, ListExpr):
+        for item in expr.items:
+            yield from names_in(item)
     elif isinstance(expr, QuotedFormula):
         yield from names_in(expr.value)
 
@@ -196,4 +210,6 @@ def _quotes_the_card(expr: Expr) -> bool:
         return _quotes_the_card(expr.left) or _quotes_the_card(expr.right)
     if isinstance(expr, Call):
         return any(_quotes_the_card(arg) for arg in expr.args)
+    if isinstance(expr, ListExpr):
+        return any(_quotes_the_card(item) for item in expr.items)
     return False
