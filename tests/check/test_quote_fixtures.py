@@ -80,5 +80,16 @@ def test_every_form_and_error_has_a_fixture() -> None:
         "pass_sum_product",
         "pass_lim_in_sim",
         "err_not_in_set",
+        "warn_all_premise",
+        "pass_all_occurrences",
+        "warn_all_occurrences",
+        "warn_all_hidden_text",
+        "pass_all_notation",
+        "err_all_notation_differs",
+        "pass_all_units",
+        "err_all_unit_changed",
+        "warn_all_premise_literal",
+        "warn_all_text_in_formula",
+        "pass_all_lone_symbols",
     }
     assert expected <= names

@@ -22,9 +22,10 @@ from ankigen.model import Deck
 from ankigen.timelimit import TimeLimits
 
 from ._coverage import warn_unverified
+from .figure_literals import figure_literals
 from .proven import ItemRun, ProvenChecks
 
-__all__ = ["DEFAULT_TIME_LIMIT", "CheckReport", "ProvenChecks", "check_deck"]
+__all__ = ["DEFAULT_TIME_LIMIT", "CheckReport", "ProvenChecks", "check_deck", "figure_literals"]
 
 #: Seconds one statement (or one formula's compilation) may take.
 DEFAULT_TIME_LIMIT = TimeLimits.check_statement

@@ -16,6 +16,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from ankigen.model import Claim, ClaimLevel, Item
 from ankigen.parse.claim_numbers import read_number
@@ -77,6 +78,7 @@ class Occurrences:
     covered: list[bool] = field(default_factory=list)
     missing: list[Missing] = field(default_factory=list)
     _keys: list[tuple[str, str]] | None = None
+    _values: dict[Fraction, Claim] | None = None
 
     def __post_init__(self) -> None:
         context = context_claims(self.item.context, self.item.line) if self.item.context else ()
@@ -114,6 +116,16 @@ class Occurrences:
         counted = claim.everywhere
         written = claim.text == quote.text or f"{claim.text} {claim.unit}" == quote.text
         return (not (written and counted), not claim.required_at(self.level), not counted, index)
+
+    def shown_number(self, value: Fraction) -> Claim | None:
+        """The first number the card shows worth ``value`` (one that counts: not in a formula)."""
+        if self._values is None:
+            self._values = {}
+            for claim in self.claims:
+                written = None if claim.formula or not claim.everywhere else read_number(claim.text)
+                if written is not None and not written.kind:  # 4 is not 4x, 1 is not 100%
+                    self._values.setdefault(written.value, claim)
+        return self._values.get(value)
 
     def unverified(self) -> list[Claim]:
         """The claims the level requires that no quote covers, in reading order."""

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, TypeVar
 
 from ankigen.check.proven import ItemRun
 from ankigen.diagnostics import Sink
-from ankigen.model import CodeBlock, Deck
+from ankigen.model import ClaimLevel, CodeBlock, Deck
 from ankigen.timelimit import Budget, TimeLimitExceeded, call_with_time_limit
 
 from . import _errors as codes
 from ._ast import Assert, Cite, Let, Statement
-from ._coverage import quotes_of, report_coverage
+from ._coverage import quotes_of, report_coverage, shown_claim
 from ._errors import StatementError
 from ._exact import holds_exactly
 from ._grammar import defined_name, defined_name_column, parse_statement
@@ -31,11 +31,14 @@ from ._soundness import (
     LITERAL_ONLY,
     LOOSE_WITHIN,
     ONE_POINT,
+    UNBOUND_PREMISE,
     UNUSED_WHERE,
     circular_where,
     compares_only_literals,
     loose_within,
     proved_at_one_point,
+    statement_literals,
+    unbound_premise_message,
     unused_where,
 )
 
@@ -153,6 +156,8 @@ class _Run:
             statement = self.parse(line, text, scope)
             found = [occurrences.take(quote, line) for quote in quotes_of(statement)]
             missing = not all(found)
+            if isinstance(statement, Assert | Let) and occurrences.level is ClaimLevel.ALL:
+                self.premises(line, statement, occurrences)
             if isinstance(statement, Assert):
                 self.soundness(line, text, statement, scope)
                 failed_before = self.failed
@@ -162,6 +167,14 @@ class _Run:
             elif is_assert and statement is None:  # an assert that did not parse
                 self.checks += 1
                 self.failed += 1
+
+    def premises(self, line: int, statement: Assert | Let, occurrences: Occurrences) -> None:
+        """Warn about each number literal that is a number the card shows (format section 18)."""
+        for literal in statement_literals(statement):
+            claim = occurrences.shown_number(literal.value)
+            if claim is not None:
+                message = unbound_premise_message(literal, shown_claim(claim), claim.line)
+                self.warn(line, message, column=literal.column, code=UNBOUND_PREMISE)
 
     def soundness(
         self, line: int, text: str, statement: Assert, scope: Mapping[str, Definition]

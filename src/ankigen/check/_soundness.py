@@ -19,8 +19,10 @@ from ._ast import (
     Binding,
     Call,
     Expr,
+    Let,
     ListExpr,
     Name,
+    Num,
     QuotedFormula,
     QuotedNumber,
     Unary,
@@ -213,3 +215,45 @@ def _quotes_the_card(expr: Expr) -> bool:
     if isinstance(expr, ListExpr):
         return any(_quotes_the_card(item) for item in expr.items)
     return False
+
+
+#: Code of the warning for a number literal that equals a number the card shows.
+UNBOUND_PREMISE = "AG233"
+
+
+def literals_in(expr: Expr) -> Iterator[Num]:
+    """The number literals of an expression (not those inside a quoted formula: quotes)."""
+    if isinstance(expr, Num):
+        if not expr.written:  # a number of a quoted formula is the card's own
+            yield expr
+    elif isinstance(expr, Unary):
+        yield from literals_in(expr.operand)
+    elif isinstance(expr, Binary):
+        yield from literals_in(expr.left)
+        yield from literals_in(expr.right)
+    elif isinstance(expr, Call):
+        for arg in expr.args:
+            yield from literals_in(arg)
+    elif isinstance(expr, ListExpr):
+        for item in expr.items:
+            yield from literals_in(item)
+
+
+def statement_literals(statement: Assert | Let) -> Iterator[Num]:
+    """Every number literal a statement writes, sides, chain and ``where`` values."""
+    if isinstance(statement, Let):
+        yield from literals_in(statement.value)
+        return
+    for side in _sides(statement):
+        yield from literals_in(side)
+    for binding in statement.where:
+        if not binding.quoted:
+            yield from literals_in(binding.value)
+
+
+def unbound_premise_message(literal: Num, shown: str, line: int) -> str:
+    """The message for a literal equal to the card's number ``shown`` (at ``line``)."""
+    return (
+        f"the number {literal.value} written in this check is the card's {shown} (line {line}):"
+        f" write it as the quote {shown}, so that a changed premise changes the proof"
+    )

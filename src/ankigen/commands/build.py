@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ankigen.buildtime import BuildClock
-from ankigen.check import CheckReport
+from ankigen.check import CheckReport, figure_literals
 from ankigen.commands.build_types import BuildOptions, BuildResult, BuildSummary, WriteError
 from ankigen.commands.diff import DeckDiff
 from ankigen.commands.discover import discover
@@ -59,6 +59,7 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     with _start_render(decks, options, cache) as started:
         reports = {deck.path: check_source(deck, options.limits, reused) for deck in decks}
         diagnostics.extend(d for report in reports.values() for d in report.diagnostics)
+        diagnostics.extend(d for deck in decks for d in figure_literals(deck, options.figures_dir))
         rendering = _render(started, decks, reports, progress)
     diagnostics.extend(rendering.diagnostics)
     # With --strict every warning of every stage is an error, so it stops the build too.
