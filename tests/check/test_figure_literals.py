@@ -42,6 +42,7 @@ def test_each_literal_that_is_on_the_card_is_a_warning_at_its_place(tmp_path: Pa
 
 def test_style_keywords_and_numbers_not_on_the_card_are_left_alone(tmp_path: Path) -> None:
     found = _warnings(tmp_path, "all")
+    # 16 is not on the card
     assert not any(
         "16" in line.split("warning:")[1][:25] for line in found
     )  # 16 is not on the card
