@@ -32,7 +32,7 @@ EDITS = [
         "$$S = \\frac{T_{compute}}{\\frac{T_{compute}}{k} - T_{comm}}$$ <!--",
     ),
     ("{{c2::\\frac{k - 1}{k} \\cdot", "{{c2::\\frac{k + 1}{k} \\cdot"),
-    ("climbs from $\\frac{1}{2}$ at", "climbs from $\\frac{1}{3}$ at"),
+    ("through $\\frac{1}{2}$ at", "through $\\frac{1}{3}$ at"),
     ("vs 3.3\u00d7 on 100 Gb", "vs 1.1\u00d7 on 100 Gb"),
     ("to $\\sigma/\\sqrt{k}$.", "to $\\sigma/k$."),
     ("is efficiency $= 1$", "is efficiency $= 2$"),

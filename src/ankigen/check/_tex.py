@@ -85,6 +85,9 @@ class _TexParser(TexCommands):
         while True:
             token = self.peek
             if token.kind == "cmd" and token.text in PRODUCTS:
+                if self.tokens[self.pos + 1].kind == "end":
+                    self.advance()  # ``k\times`` alone: "k times", the factor k
+                    return result
                 op = "*"
             elif token.kind == "op" and token.text in ("*", "/"):
                 op = token.text

@@ -70,7 +70,12 @@ def _literals(script: Path) -> Iterator[tuple[ast.Constant, Fraction]]:
         tree = ast.parse(script.read_text("utf-8"))
     except (OSError, SyntaxError, ValueError):
         return  # the drawing reports a missing or broken script
-    style = {id(kw.value) for kw in ast.walk(tree) if isinstance(kw, ast.keyword)}
+    style = {
+        id(node)
+        for keyword in ast.walk(tree)
+        if isinstance(keyword, ast.keyword)
+        for node in ast.walk(keyword.value)
+    }
     for node in ast.walk(tree):
         if (
             isinstance(node, ast.Constant)
