@@ -2,8 +2,8 @@
 
 The dashed slate line is the ideal S = k. The mint, butter and coral curves
 evaluate the deck's own checked speedup formula (``formulas["S"]``) with a
-small, medium and large T_comm and the deck's ``T_compute_toy``, so the figure and the checked claim cannot
-disagree. The three link times are the deck's ``T_comm_fast``,
+small, medium and large T_comm and the deck's ``T_compute_toy``, so the
+figure and the checked claim cannot disagree. The three link times are the deck's ``T_comm_fast``,
 ``T_comm_medium`` and ``T_comm_slow`` formulas, the values the item's checks
 use. Illustrative toy numbers, not measured hardware.
 """
