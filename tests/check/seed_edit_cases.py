@@ -21,7 +21,7 @@ WRONG: list[tuple[str, str, str]] = [
     (SEED, '"We use 4 GPUs data-parallel', '"We use 8 GPUs data-parallel'),
     (SEED, "With $k = 1$ device, what", "With $k = 2$ device, what"),
     (SEED, "local batch 32, so we keep", "local batch 64, so we keep"),
-    (SEED, "4× speedup on 4 GPUs", "4× speedup on 8 GPUs"),
+    (SEED, "4\u00d7 speedup on 4 GPUs", "4\u00d7 speedup on 8 GPUs"),
     (
         SEED,
         "Scaling efficiency above 1 (super-linear)",
@@ -31,7 +31,7 @@ WRONG: list[tuple[str, str, str]] = [
     (SEED, "pipeline parallelism across 2 GPUs", "pipeline parallelism across 3 GPUs"),
     # a quote satisfied by another copy of its text
     (SEED, "needs about $\\log_2 k$ communication", "needs about $\\ln k$ communication"),
-    (SEED, "vs 3.3× on 100 Gb InfiniBand", "vs 3.3× on 10 Gb InfiniBand"),
+    (SEED, "vs 3.3\u00d7 on 100 Gb InfiniBand", "vs 3.3\u00d7 on 10 Gb InfiniBand"),
     # quoted numbers rearranged or reused
     (SEED, "the effective batch is now 128, not 32", "the effective batch is now 32, not 128"),
     (SEED, "(and warm it up).", "(and warm it up); 128 is also the warm-up length."),
@@ -47,12 +47,12 @@ WRONG: list[tuple[str, str, str]] = [
     (SEED, "count k = 1, 2, 4, 8: a lavender", "count k = 1, 2, 4, 16: a lavender"),
     (SEED, "![Four horizontal time bars", "![Five horizontal time bars"),
     (SEED, "Four horizontal time-bars, one", "Three horizontal time-bars, one"),
-    (SEED, "1.3× on 10 Gb Ethernet vs", "1.3× on 10² Gb Ethernet vs"),
+    (SEED, "1.3\u00d7 on 10 Gb Ethernet vs", "1.3\u00d7 on 10² Gb Ethernet vs"),
     (SEED, "efficiency — half\nyour devices'", "efficiency — a third of\nyour devices'"),
     (SEED, "first few hundred steps", "first few thousand steps"),
     (SEED, "and the three coloured curves", "and the four coloured curves"),
     # units
-    (SEED, "1.3× on 10 Gb Ethernet vs", "1.3× on 10 GB Ethernet vs"),
+    (SEED, "1.3\u00d7 on 10 Gb Ethernet vs", "1.3\u00d7 on 10 GB Ethernet vs"),
     (SEED, "10 Gb Ethernet and\n100 Gb InfiniBand", "10 Gb Ethernet and\n100 Mb InfiniBand"),
     # figures
     (
@@ -68,7 +68,7 @@ WRONG: list[tuple[str, str, str]] = [
     (SEED, "rule $\\eta_{new} = 4\\, \\eta_{base}$", "rule $\\eta_{new} = 8\\, \\eta_{base}$"),
     (SEED, "= k/2$, i.e.", "= k/3$, i.e."),
     (SEED, "only 50% efficiency", "only 25% efficiency"),
-    (SEED, "::: 1.3× on 10 Gb", "::: 1.5× on 10 Gb"),
+    (SEED, "::: 1.3\u00d7 on 10 Gb", "::: 1.5\u00d7 on 10 Gb"),
     (SEED, "i.e. exactly 100%", "i.e. exactly 90%"),
     (SEED, "is efficiency $= 1$", "is efficiency $= 2$"),
     (SEED, "is $S/k = 4/4 = 1$", "is $S/k = 4/8 = 1$"),
@@ -130,7 +130,7 @@ HARMLESS: list[tuple[str, str, str]] = [
     (SEED, "i.e. exactly 100%", "i.e. exactly 100 %"),
     (SEED, "rule $\\eta_{new} = 4\\, \\eta_{base}$", "rule $\\eta_{new} = 4 \\cdot \\eta_{base}$"),
     (SEED, "batch is $bk$, so", "batch is $b k$, so"),
-    (SEED, "got 4× speedup", "got 4x speedup"),
+    (SEED, "got 4\u00d7 speedup", "got 4x speedup"),
     (
         SEED,
         "$\\frac{k - 1}{k} \\cdot \\frac{M}{\\beta}$, what",
