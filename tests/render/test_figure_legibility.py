@@ -98,8 +98,8 @@ def test_s01_legend_covers_no_bar() -> None:
     with _figure_rc():
         fig = _drawn(SEED_FIGURES / "s01.py", _seed_formulas())
         canvas = FigureCanvasAgg(fig)
-        canvas.draw()
-        renderer = canvas.get_renderer()
+        canvas.draw()  # type: ignore[no-untyped-call]
+        renderer = canvas.get_renderer()  # type: ignore[no-untyped-call]
     ax = fig.axes[0]
     legend = ax.get_legend()
     assert legend is not None
