@@ -75,10 +75,12 @@ class TexCommands(TexCursor):
             self.advance()
             top = self.script()
             return Call("binomial", (top, self.script()), token.column)
-        if name in SERIES:
-            return self.series(token)
-        if name == "lim":
-            return self.lim(token)
+        if name in SERIES or name == "lim":
+            self.enter()  # the body is read through product(): count its depth
+            try:
+                return self.series(token) if name in SERIES else self.lim(token)
+            finally:
+                self.depth -= 1
         if name == "underbrace":
             self.advance()
             shown = self.script()

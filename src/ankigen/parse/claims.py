@@ -84,6 +84,8 @@ def holds_claim(tex: str) -> bool:
 def is_lone_symbol(tex: str) -> bool:
     """True for a formula that is one symbol (``k``, ``\\eta``, ``T_{comm}``): no claim."""
     shown = _SPACING.sub("", strip_markers(tex)).strip()
+    while shown.startswith("{") and shown.endswith("}"):  # {\rho} is \rho
+        shown = shown[1:-1].strip()
     return _LONE.fullmatch(shown) is not None
 
 
