@@ -44,6 +44,14 @@ def test_the_fixture_checks_clean_and_has_claims_of_every_kind() -> None:
     assert kinds == {"formula", "unit", "word", "n"}
 
 
+def _kind(claim: Claim) -> str:
+    if claim.formula:
+        return "formula"
+    if claim.unit in _UNITS:
+        return "unit"
+    return "word" if claim.text in _WORDS else "n"
+
+
 def _edit(claim: Claim, shown: frozenset[str], how: int) -> str:
     """The source with one visible change to ``claim`` (``how`` picks which, for units)."""
     if claim.text in _WORDS:
@@ -88,8 +96,7 @@ def _rewrite_cards(chosen: list[int]) -> str:
         if part.startswith("```"):
             continue
         for pick in chosen:
-            pattern, replacement = _NOTATION[pick]
-            part = re.sub(r"\$[^$]+\$", lambda m: re.sub(pattern, replacement, m.group()), part)
+            part = re.sub(r"\$[^$]+\$", lambda m, p=pick: re.sub(*_NOTATION[p], m.group()), part)
         parts[index] = part
     return "".join(parts)
 
