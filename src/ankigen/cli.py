@@ -146,7 +146,11 @@ def check(
     """Parse, validate and run every check in PATHS, without writing a deck.
 
     Formulas and figures are still drawn (into OUT/.cache), so the next
-    build is faster.
+    build is faster. Which numbers and formulas on a card must be quoted by
+    a check is the deck's claim level: front matter 'claims: answers'
+    (default), 'all' (every number and formula on both sides of the card)
+    or 'off'. The last line counts checks passed, failed and quotes of the
+    card that it no longer shows.
 
     \b
     Example:
