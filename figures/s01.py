@@ -5,29 +5,31 @@ every time k doubles, then a coral communication segment T_comm of the same
 width in every row. The dashed line at T_comm marks the floor no number of
 devices can push the step time below: the ceiling on speedup.
 
-Both segments come from the deck's checked formulas: the step time
+Every number comes from the deck's checked formulas, none from this script
+(format section 18): the device counts ``formulas["device_counts"]``, the
+single-device compute time ``formulas["T_compute_toy"]``, the step time
 ``formulas["T_step"]`` (compute alone with no sync, sync alone with no
 compute) and the coral bar's width ``formulas["T_comm_s01"]``, the same
-T_comm the item's checks use.
+T_comm the item's checks use. The legend hangs below the axes, so it covers
+no bar (the k = 8 row is the last one).
 """
 
 from ankigen.palette import PALETTE
-
-T_COMPUTE = 1.0  # single-device compute time per step (arbitrary units)
-DEVICE_COUNTS = (1, 2, 4, 8)
 
 
 def draw(fig, formulas):
     step = formulas["T_step"]
     t_comm = formulas["T_comm_s01"]()
-    fig.set_size_inches(4.8, 3.4)
+    t_compute = formulas["T_compute_toy"]()
+    device_counts = [int(k) for k in formulas["device_counts"]()]
+    fig.set_size_inches(4.8, 4.2)
     fig.patch.set_alpha(0.0)
     ax = fig.add_subplot()
     ax.patch.set_alpha(0.0)
     slate = PALETTE["slate"]
 
-    for row, k in enumerate(DEVICE_COUNTS):
-        compute = step(T_compute=T_COMPUTE, k=k, T_comm=0.0)
+    for row, k in enumerate(device_counts):
+        compute = step(T_compute=t_compute, k=k, T_comm=0.0)
         comm = step(T_compute=0.0, k=k, T_comm=t_comm)
         ax.barh(
             row,
@@ -59,15 +61,23 @@ def draw(fig, formulas):
         va="center",
     )
 
-    ax.set_yticks(range(len(DEVICE_COUNTS)), [f"k = {k}" for k in DEVICE_COUNTS], fontsize=13)
+    rows = len(device_counts)
+    ax.set_yticks(range(rows), [f"k = {k}" for k in device_counts], fontsize=13)
     ax.invert_yaxis()
-    ax.set_ylim(len(DEVICE_COUNTS) - 0.5, -0.9)
-    ax.set_xlim(0, T_COMPUTE + t_comm + 0.05)
+    ax.set_ylim(rows - 0.5, -0.9)
+    ax.set_xlim(0, t_compute + t_comm + 0.05)
     ax.set_xlabel("time per step", fontsize=13, color=slate)
     ax.tick_params(axis="x", labelsize=13, colors=slate)
     ax.tick_params(axis="y", colors=slate, length=0)
     for side in ("top", "right", "left"):
         ax.spines[side].set_visible(False)
     ax.spines["bottom"].set_color(slate)
-    ax.legend(loc="lower right", fontsize=13, frameon=False, labelcolor=slate)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.2, 1, 1))  # the bottom fifth holds the legend
+    # below the axes: inside, it covered the k = 8 bar
+    ax.legend(
+        loc="upper left",
+        bbox_to_anchor=(0.0, -0.22),
+        fontsize=13,
+        frameon=False,
+        labelcolor=slate,
+    )

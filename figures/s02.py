@@ -2,15 +2,14 @@
 
 The dashed slate line is the ideal S = k. The mint, butter and coral curves
 evaluate the deck's own checked speedup formula (``formulas["S"]``) with a
-small, medium and large T_comm, so the figure and the checked claim cannot
-disagree. The three link times are the deck's ``T_comm_fast``,
+small, medium and large T_comm and the deck's ``T_compute_toy``, so the
+figure and the checked claim cannot disagree. The three link times are the deck's ``T_comm_fast``,
 ``T_comm_medium`` and ``T_comm_slow`` formulas, the values the item's checks
 use. Illustrative toy numbers, not measured hardware.
 """
 
 from ankigen.palette import PALETTE
 
-T_COMPUTE = 1.0
 LINKS = (  # (label, the formula naming T_comm as a fraction of T_compute, palette colour)
     ("fast link", "T_comm_fast", "mint"),
     ("medium link", "T_comm_medium", "butter"),
@@ -21,6 +20,7 @@ K_MAX = 64
 
 def draw(fig, formulas):
     speedup = formulas["S"]
+    t_compute = formulas["T_compute_toy"]()
     fig.set_size_inches(4.8, 3.2)
     fig.patch.set_alpha(0.0)
     ax = fig.add_subplot()
@@ -32,7 +32,7 @@ def draw(fig, formulas):
     for label, name, colour in LINKS:
         t_comm = formulas[name]()
         # one device has nothing to sync (T_comm = 0 at k = 1), so every curve starts at S = 1
-        s = [float(speedup(T_compute=T_COMPUTE, k=k, T_comm=t_comm if k > 1 else 0.0)) for k in ks]
+        s = [float(speedup(T_compute=t_compute, k=k, T_comm=t_comm if k > 1 else 0.0)) for k in ks]
         ax.plot(
             ks,
             s,

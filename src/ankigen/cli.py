@@ -170,7 +170,11 @@ def check(
     """Parse, validate and run every check in PATHS, without writing a deck.
 
     Formulas and figures are still drawn (into OUT/.cache), so the next
-    build is faster.
+    build is faster. Which numbers and formulas on a card must be quoted by
+    a check is the deck's claim level: front matter 'claims: answers'
+    (default), 'all' (every number and formula on both sides of the card)
+    or 'off'. The last line counts checks passed, failed and quotes of the
+    card that it no longer shows.
 
     \b
     Example:
@@ -271,7 +275,13 @@ def _check_summary(result: BuildResult) -> str:
     s = result.summary
     errors = sum(d.is_error for d in result.diagnostics)
     warnings = len(result.diagnostics) - errors
-    verdict = "all passed" if s.failed_checks == 0 else f"{s.failed_checks} failed"
+    # "all passed" only when nothing failed: errors elsewhere are no passed checks.
+    if errors == 0 and s.failed_checks == 0 and s.quotes_missing == 0:
+        verdict = "all passed"
+    else:
+        verdict = f"{s.checks - s.failed_checks} passed, {s.failed_checks} failed"
+        if s.quotes_missing:
+            verdict += f", {_plural(s.quotes_missing, 'quote')} not found"
     tail = f"; {_plural(errors, 'error')}, {_plural(warnings, 'warning')}"
     return (
         f"Checked {_plural(s.decks, 'deck')}: {_plural(s.items, 'item')}, "
@@ -288,6 +298,7 @@ def _json_report(result: BuildResult) -> dict[str, object]:
             "items": s.items,
             "checks": s.checks,
             "failed_checks": s.failed_checks,
+            "quotes_missing": s.quotes_missing,
             "ok": not result.failed,
         },
         "written": [str(deck.path) for deck in result.written],

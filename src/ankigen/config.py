@@ -171,7 +171,8 @@ def _claims(values: dict[str, object], pyproject: Path) -> ClaimLevel:
     try:
         return ClaimLevel(str(value))
     except ValueError:
-        levels = " or ".join(f'"{level.value}"' for level in ClaimLevel)
+        names = [f'"{level.value}"' for level in ClaimLevel]
+        levels = ", ".join(names[:-1]) + " or " + names[-1]
         raise UsageError(f"{pyproject}: [tool.ankigen] claims must be {levels}") from None
 
 

@@ -26,10 +26,12 @@ class ClaimLevel(StrEnum):
     """Which numbers and formulas on a card are claims a check must quote (format section 18).
 
     ``answers``: those of the answer, cloze text and Extra (section 12's coverage);
+    ``all``: every number and every formula other than a lone symbol, on both sides;
     ``off``: none (a bank with no checks); its checks still run and quotes must hold.
     """
 
     ANSWERS = "answers"
+    ALL = "all"
     OFF = "off"
 
 
@@ -114,7 +116,11 @@ class Claim:
     check must quote or cite: a standalone number, or a formula holding a
     digit or a relation, in an answer, cloze text or Extra. Numbers in a
     reveal question, numbers inside formulas and other formulas are only
-    quotable. ``ankigen.parse.claims`` reads them; the checker asks it.
+    quotable at that level. ``everywhere`` marks a claim at level ``all``
+    (format section 18): every number and every formula but a lone symbol,
+    on both sides of the card. ``unit`` is the word after a number, which the
+    checker reads as its unit when it is one (``ms`` in ``500 ms``).
+    ``ankigen.parse.claims`` reads them; the checker asks it.
     """
 
     text: str
@@ -122,6 +128,14 @@ class Claim:
     line: int
     column: int
     required: bool
+    everywhere: bool = False
+    unit: str = ""
+
+    def required_at(self, level: ClaimLevel) -> bool:
+        """Whether a check must quote or cite this claim at claim level ``level``."""
+        if level is ClaimLevel.ALL:
+            return self.everywhere
+        return level is ClaimLevel.ANSWERS and self.required
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ PAYLOADS = [
     "assert x[0] == 1",
     "assert x.real == 1",
     "assert 'a' == 'a'",
-    "assert [1] == [1]",
+    "assert [1][0] == 1",
     "assert {1: 2} == 0",
     "assert f'{1}' == 1",
     "assert 1 == 1; import os",

@@ -55,7 +55,7 @@ def test_at_level_off_checks_still_run_and_quotes_must_hold(tmp_path: Path) -> N
 def test_an_unknown_level_is_an_error_at_its_line(tmp_path: Path) -> None:
     result = check(tmp_path, ITEM, "claims: some\n")
     assert result.exit_code == 1
-    assert "bank.md:2:1: front matter 'claims' must be 'answers' or 'off', not 'some'" in (
+    assert "bank.md:2:1: front matter 'claims' must be 'answers', 'all' or 'off', not 'some'" in (
         result.output
     )
 
@@ -63,4 +63,4 @@ def test_an_unknown_level_is_an_error_at_its_line(tmp_path: Path) -> None:
 def test_an_unknown_project_level_is_a_usage_error(tmp_path: Path) -> None:
     result = check(tmp_path, ITEM, table='claims = "most"\n')
     assert result.exit_code == 2
-    assert '[tool.ankigen] claims must be "answers" or "off"' in result.output
+    assert '[tool.ankigen] claims must be "answers", "all" or "off"' in result.output

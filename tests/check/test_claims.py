@@ -62,7 +62,7 @@ def test_no_claims(answer: str) -> None:
 def test_display_formula_on_its_own_lines_is_one_claim() -> None:
     deck = parse("# T\n\nQ\n::: The formula:\n\n$$S = \\frac{T}{T/k + C}$$\n")
     [claim] = [c for c in deck.items[0].claims if c.required]
-    assert claim == Claim("S = \\frac{T}{T/k + C}", True, 6, 1, True)
+    assert claim == Claim("S = \\frac{T}{T/k + C}", True, 6, 1, True, everywhere=True)
 
 
 def test_display_formula_after_its_dollars_is_placed_at_them() -> None:

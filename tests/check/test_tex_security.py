@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ankigen.check import _expressions, _tex, _tex_base, _tex_commands, _tex_lexer
+from ankigen.check import _expressions, _notation, _tex, _tex_base, _tex_commands, _tex_lexer
 from ankigen.check._errors import StatementError
 from ankigen.check._grammar import parse_statement
+from ankigen.check._notation import notation_key
 from ankigen.check._tex import read_tex
 from ankigen.parse import claims
 from tests.check.check_support import check_text
@@ -19,7 +20,7 @@ from tests.check.check_support import check_text
 
 def test_no_evaluating_function_is_called_in_the_tex_reader() -> None:
     forbidden = {"eval", "exec", "sympify", "parse_expr", "compile", "__import__", "latex2sympy"}
-    for module in (_tex, _tex_base, _tex_commands, _tex_lexer, _expressions, claims):
+    for module in (_tex, _tex_base, _tex_commands, _tex_lexer, _expressions, _notation, claims):
         tree = ast.parse(inspect.getsource(module))
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):
@@ -37,9 +38,9 @@ def test_no_evaluating_function_is_called_in_the_tex_reader() -> None:
 @pytest.mark.parametrize(
     ("tex", "command", "column"),
     [
-        ("T \\sim \\log_2 k", "\\sim", 3),
-        ("\\sum_{i} g_i", "\\sum", 1),
-        ("k \\in \\{1, 2\\}", "\\in", 3),
+        ("T \\propto \\log_2 k", "\\propto", 3),
+        ("\\int_{0}^{1} x", "\\int", 1),
+        ("k \\subset \\{1, 2\\}", "\\subset", 3),
         ("\\input{/etc/passwd}", "\\input", 1),
         ("\\def\\x{1} \\x", "\\def", 1),
     ],
@@ -107,6 +108,18 @@ _PIECES = st.sampled_from(
         "{{c1::",
         "}}",
         " ",
+        # format section 18
+        "\\sum_{i=1}^{k}",
+        "\\prod_{i=1}^{n}",
+        "\\sum",
+        "\\binom",
+        "!",
+        "\\lim_{k \\to \\infty}",
+        "\\to",
+        "\\in",
+        "\\sim",
+        "g_{i}",
+        ",",
     ]
 )
 
@@ -138,3 +151,15 @@ def test_deep_nesting_is_refused_not_a_recursion_error() -> None:
         read_tex("{" * 500 + "k" + "}" * 500, 1)
     with pytest.raises(StatementError, match="nesting deeper"):
         read_tex("\\sqrt{" * 300 + "k" + "}" * 300, 1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=60), st.lists(_PIECES, max_size=20).map(" ".join)))
+def test_notation_keys_never_raise(tex: str) -> None:
+    # the key a quote and a card formula are matched by is total: any text has one
+    assert isinstance(notation_key(tex), str)
+
+
+def test_nested_sums_are_refused_not_a_recursion_error() -> None:
+    with pytest.raises(StatementError, match="nesting deeper"):
+        read_tex("\\sum_{i=1}^{k} " * 200 + "i", 1)

@@ -34,14 +34,19 @@ REVIEWED = 5
 
 
 def _build(root: Path, seed: Path, when: int, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Build ``seed`` with the repository's figures at time ``when``; the deck's path."""
+    """Build ``seed`` with its figures at time ``when``; the deck's path.
+
+    The previous release keeps the figure scripts it shipped with (they drew
+    their numbers themselves; the seed's now read them from its formulas).
+    """
     content = root / "content"
     shutil.rmtree(content, ignore_errors=True)
     content.mkdir(parents=True)
     shutil.copy(seed, content / "distributed-training.md")
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(when))
     out = root / "build"  # one build folder for both: the second build reuses drawn formulas
-    result = run_cli(["build", str(content), "--figures", str(REPO / "figures"), "--out", str(out)])
+    figures = seed.parent / "figures" if (seed.parent / "figures").is_dir() else REPO / "figures"
+    result = run_cli(["build", str(content), "--figures", str(figures), "--out", str(out)])
     assert result.exit_code == 0, result.output
     deck = root / f"deck-{when}.apkg"
     shutil.move(out / "distributed-training.apkg", deck)

@@ -90,3 +90,20 @@ def test_s02_says_it_is_illustrative_and_starts_at_one() -> None:
     for line in curves:
         xs, ys = np.asarray(line.get_xdata()), np.asarray(line.get_ydata())
         assert xs[0] == 1 and ys[0] == pytest.approx(1.0)
+
+
+def test_s01_legend_covers_no_bar() -> None:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    with _figure_rc():
+        fig = _drawn(SEED_FIGURES / "s01.py", _seed_formulas())
+        canvas = FigureCanvasAgg(fig)
+        canvas.draw()  # type: ignore[no-untyped-call]
+        renderer = canvas.get_renderer()  # type: ignore[no-untyped-call]
+    ax = fig.axes[0]
+    legend = ax.get_legend()
+    assert legend is not None
+    box = legend.get_window_extent(renderer)
+    bars = ax.patches
+    assert len(bars) == 8  # compute and communication, for k = 1, 2, 4, 8
+    assert not any(bar.get_window_extent(renderer).overlaps(box) for bar in bars)

@@ -22,9 +22,10 @@ from ankigen.model import Deck
 from ankigen.timelimit import TimeLimits
 
 from ._coverage import warn_unverified
+from .figure_literals import figure_literals
 from .proven import ItemRun, ProvenChecks
 
-__all__ = ["DEFAULT_TIME_LIMIT", "CheckReport", "ProvenChecks", "check_deck"]
+__all__ = ["DEFAULT_TIME_LIMIT", "CheckReport", "ProvenChecks", "check_deck", "figure_literals"]
 
 #: Seconds one statement (or one formula's compilation) may take.
 DEFAULT_TIME_LIMIT = TimeLimits.check_statement
@@ -49,6 +50,8 @@ class CheckReport:
     items: int = 0
     checks: int = 0
     failed: int = 0
+    #: Quotes naming what the card does not show (an assert quoting one also fails).
+    quotes_missing: int = 0
 
     @property
     def ok(self) -> bool:
@@ -86,6 +89,7 @@ def check_deck(
         items=len(deck.items),
         checks=outcome.checks,
         failed=outcome.failed,
+        quotes_missing=outcome.quotes_missing,
     )
 
 

@@ -12,10 +12,11 @@ from fractions import Fraction
 
 @dataclass(frozen=True)
 class Num:
-    """A number literal, kept exact (``0.1`` is 1/10)."""
+    """A number literal, kept exact (``0.1`` is 1/10); ``written`` as a quoted formula writes it."""
 
     value: Fraction
     column: int
+    written: str = ""
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,18 @@ class QuotedFormula:
     column: int
 
 
-Expr = Num | Name | Call | Unary | Binary | QuotedNumber | QuotedFormula
+@dataclass(frozen=True)
+class ListExpr:
+    """A list of values (``[1, 2, 4, 8]``, TeX ``\\{1, 2, 4, 8\\}``).
+
+    Data for figures, and a set for ``\\in``.
+    """
+
+    items: tuple[Expr, ...]
+    column: int
+
+
+Expr = Num | Name | Call | Unary | Binary | QuotedNumber | QuotedFormula | ListExpr
 
 
 @dataclass(frozen=True)
@@ -100,6 +112,8 @@ class Binding:
     name: str
     value: Expr
     column: int = 0
+    #: True for the card's own equation (``where $T_{comm} = 0$``).
+    quoted: bool = False
 
 
 @dataclass(frozen=True)
@@ -130,6 +144,10 @@ class Assert:
     text: str
     chain: tuple[tuple[str, Expr], ...] = ()
     quotes: tuple[Quote, ...] = ()
+    #: Tolerance of a quoted ``\approx`` with neither ``within`` nor a written number.
+    default_within: Fraction | None = None
+    #: The quoted formula when the assertion is a quoted relation (``$S = k/2$``).
+    relation: str = ""
 
     def links(self) -> list[tuple[Expr, str, Expr]]:
         """Each comparison of the assertion: one, or one per link of a chain."""

@@ -3,7 +3,9 @@
 The function is compiled once with ``sympy.lambdify`` over the ``math``
 module. Its arguments are dummies (``dummify=True``), so author names never
 appear in the source text lambdify generates; callers pass the formula's
-free symbols as keyword arguments.
+free symbols as keyword arguments. A list of values (``let device_counts =
+[1, 2, 4, 8]``, format section 18) gives a tuple of floats, so a figure takes
+its data from the deck rather than from numbers of its own.
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ class CompiledFormula:
                 f" unexpected: {', '.join(unknown) or 'none'}"
             )
         result = self._function(*(values[p] for p in self.parameters))
+        if isinstance(result, tuple | list):
+            return tuple(float(item) for item in result)  # type: ignore[return-value]
         return float(result)  # type: ignore[arg-type]
 
     def __repr__(self) -> str:

@@ -1,10 +1,11 @@
-"""Claim coverage (format section 12): every claim on the card is quoted or cited.
+"""Claim coverage (format sections 12 and 18): every claim on the card is quoted or cited.
 
 The claims come from the parse stage (``Item.claims``, read from the parsed
-tokens by ``ankigen.parse.claims``); a claim is covered when a statement of
-the item's checks quotes the same number (``x`` and the times sign alike) or the same
-formula (cloze markers and white space aside). Covering is by text, so an
-edit to one of several equal numbers makes a new, unquoted claim.
+tokens by ``ankigen.parse.claims``; the context line's here); which quote
+covers which occurrence is ``_occurrences``'s to say. This module reports:
+a quote the card does not hold, at the statement and, when the card now
+says something else in its place, at that line of the card too; and each
+claim the item's level requires that no quote covers.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from typing import TYPE_CHECKING
 
 from ankigen.diagnostics import Sink
 from ankigen.model import Claim, ClaimLevel, Item
-from ankigen.parse.claims import formula_key, number_key
 
 if TYPE_CHECKING:  # the checker's tree loads when a check runs, not for every build
     from ._ast import Quote, Statement
+    from ._occurrences import Missing, Occurrences
 
 #: Code of the warning for a claim no check quotes or cites.
 UNVERIFIED = "AG201"
@@ -25,60 +26,82 @@ UNVERIFIED = "AG201"
 NOT_IN_ITEM = "AG202"
 
 
-def _key(text: str, formula: bool) -> tuple[bool, str]:
-    return formula, formula_key(text) if formula else number_key(text)
+def shown_quote(quote: Quote) -> str:
+    """A quote as the check writes it."""
+    return f"${quote.text}$" if quote.formula else f"`{quote.text}`"
 
 
-def missing_quotes(item: Item, quotes: Iterable[Quote]) -> list[Quote]:
-    """The quotes that name nothing the item shows."""
-    shown = {_key(claim.text, claim.formula) for claim in item.claims}
-    return [quote for quote in quotes if _key(quote.text, quote.formula) not in shown]
+def shown_claim(claim: Claim) -> str:
+    """A claim as the card writes it (a number with its unit word, when it is a unit)."""
+    if claim.formula:
+        return f"${' '.join(claim.text.split())}$"
+    if claim.unit:
+        from ._occurrences import claim_key
+
+        exact, loose = claim_key(claim)
+        if exact != loose:
+            return f"`{claim.text} {claim.unit}`"
+    return f"`{claim.text}`"
 
 
-def report_not_in_item(sink: Sink, line: int, quote: Quote) -> None:
-    """Report a quote the item does not hold, at the statement's line."""
-    if quote.formula:
-        shown = f"${quote.text}$"
-        hint = "quote one whole formula of the item exactly as it stands (white space aside)"
-    else:
-        shown = f"`{quote.text}`"
-        hint = "quote a number exactly as the item writes it"
-    sink.error(
-        line,
-        f"check quotes {shown}, but the item does not say it: {hint}",
-        column=quote.column,
-        code=NOT_IN_ITEM,
-    )
-
-
-def unverified_claims(item: Item, quotes: Iterable[Quote]) -> list[Claim]:
-    """The item's required claims that no quote covers."""
-    quoted = {_key(quote.text, quote.formula) for quote in quotes}
-    return [c for c in item.claims if c.required and _key(c.text, c.formula) not in quoted]
-
-
-def warn_unverified(
-    sink: Sink, item: Item, quotes: Iterable[Quote], level: ClaimLevel = ClaimLevel.ANSWERS
-) -> None:
-    """One ``unverified claim`` warning per claim of ``item`` not quoted or cited.
-
-    At claim level ``off`` nothing is a claim, so nothing is reported.
-    """
-    if level is ClaimLevel.OFF:
-        return
-    for claim in unverified_claims(item, quotes):
+def report_coverage(sink: Sink, occurrences: Occurrences) -> None:
+    """Report the quotes the card does not hold and the claims no quote covers."""
+    unverified = occurrences.unverified() if occurrences.level is not ClaimLevel.OFF else []
+    blamed: dict[int, Missing] = {}
+    for missing in occurrences.missing:
+        now = occurrences.now_says(missing, [c for c in unverified if id(c) not in blamed])
+        if now is not None:
+            blamed[id(now)] = missing
+        _report_not_in_item(sink, missing, now)
+    for claim in unverified:
+        was = blamed.get(id(claim))
+        note = (
+            ""
+            if was is None
+            else (
+                f"; the check at line {was.line} quotes {shown_quote(was.quote)},"
+                " which the card does not say"
+            )
+        )
         sink.warning(
             claim.line,
-            f"unverified claim {_shown(claim)}: quote it in a check, or cite it",
+            f"unverified claim {shown_claim(claim)}: quote it in a check, or cite it{note}",
             column=claim.column,
             code=UNVERIFIED,
         )
 
 
-def _shown(claim: Claim) -> str:
-    if claim.formula:
-        return f"${' '.join(claim.text.split())}$"
-    return f"`{claim.text}`"
+def _report_not_in_item(sink: Sink, missing: Missing, now: Claim | None) -> None:
+    quote = missing.quote
+    if quote.formula:
+        hint = "quote one whole formula of the item as it stands (notation aside)"
+    else:
+        hint = "quote a number as the item writes it, with its unit"
+    if now is not None:
+        hint = f"the card now says {shown_claim(now)} at line {now.line} instead; {hint}"
+    sink.error(
+        missing.line,
+        f"check quotes {shown_quote(quote)}, but the item does not say it: {hint}",
+        column=quote.column,
+        code=NOT_IN_ITEM,
+    )
+
+
+def warn_unverified(
+    sink: Sink, item: Item, quotes: Iterable[Quote], level: ClaimLevel = ClaimLevel.ANSWERS
+) -> None:
+    """One ``unverified claim`` warning per claim of ``item`` that ``quotes`` leave uncovered.
+
+    At claim level ``off`` nothing is a claim, so nothing is reported.
+    """
+    if level is ClaimLevel.OFF:
+        return
+    from ._occurrences import Occurrences
+
+    occurrences = Occurrences(item, level)
+    for quote in quotes:
+        occurrences.take(quote, 0)
+    report_coverage(sink, occurrences)
 
 
 def quotes_of(statement: Statement | None) -> tuple[Quote, ...]:

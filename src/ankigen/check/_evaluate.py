@@ -14,7 +14,7 @@ import sympy
 
 from ._ast import Assert, Expr, Num
 from ._errors import StatementError
-from ._exact import DEFAULT_TOLERANCE
+from ._precision import tolerance
 from ._sympy import Context, Scope, build, fraction_text, symbol
 
 #: Digits used to compare numbers that are not exact rationals.
@@ -51,7 +51,7 @@ def _once(statement: Assert, scope: Scope, extra: dict[str, Expr]) -> str | None
     for number, (left_ast, op, right_ast) in enumerate(links, start=1):
         left = build(left_ast, scope, ctx)
         right = build(right_ast, scope, ctx)
-        problem = _compare(op, left, right, ctx, statement.within)
+        problem = _compare(op, left, right, ctx, tolerance(statement, left_ast, right_ast))
         if problem is not None and len(links) > 1:
             return f"link {number} of the chain ({_OPS[op]}): {problem}"
         if problem is not None:
@@ -60,21 +60,32 @@ def _once(statement: Assert, scope: Scope, extra: dict[str, Expr]) -> str | None
 
 
 #: How a link of a quoted chain is named in a message.
-_OPS = {"==": "=", "!=": "\\neq", "<": "<", "<=": "\\le", ">": ">", ">=": "\\ge", "~=": "\\approx"}
+_OPS = {
+    "==": "=",
+    "!=": "\\neq",
+    "<": "<",
+    "<=": "\\le",
+    ">": ">",
+    ">=": "\\ge",
+    "~=": "\\approx",
+    "in": "\\in",
+}
 
 
 def _compare(
-    op: str, left: sympy.Expr, right: sympy.Expr, ctx: Context, within: Fraction | None
+    op: str, left: sympy.Expr, right: sympy.Expr, ctx: Context, allowed: tuple[Fraction, bool]
 ) -> str | None:
     """None when ``left OP right`` holds, else what the two sides are."""
     for side, value in (("left", left), ("right", right)):
         if value.has(sympy.zoo, sympy.nan):
             raise StatementError(f"the {side} side is undefined ({value})")
+    if op == "in" or isinstance(left, sympy.Tuple) or isinstance(right, sympy.Tuple):
+        return _lists(op, left, right)
     if op in ("==", "!="):
         return _symbolic(op, left, right)
     _require_numbers(left, right, ctx)
     if op == "~=":
-        return _close(left, right, within or DEFAULT_TOLERANCE)
+        return _close(left, right, *allowed)
     return _order(op, left, right)
 
 
@@ -87,6 +98,27 @@ def _symbolic(op: str, left: sympy.Expr, right: sympy.Expr) -> str | None:
         return f"left side is {shown_left}, right side is {shown_right}"
     if op == "!=" and equal:
         return f"both sides are {show(sympy.simplify(left))}"
+    return None
+
+
+def _lists(op: str, left: sympy.Expr, right: sympy.Expr) -> str | None:
+    """``a \\in \\{...\\}`` (every value of ``a`` is one of the set's), or lists ``==``/``!=``."""
+    lefts = tuple(left) if isinstance(left, sympy.Tuple) else (left,)
+    rights = tuple(right) if isinstance(right, sympy.Tuple) else (right,)
+    if op == "in":
+        outside = [a for a in lefts if not any(is_zero(a - b) for b in rights)]
+        if not outside:
+            return None
+        return f"{', '.join(show(a) for a in outside)} is not one of {show(right)}"
+    if op not in ("==", "!="):
+        raise StatementError(f"cannot compare lists with {op!r}: use '==', '!=' or \\in")
+    same = len(lefts) == len(rights) and all(
+        is_zero(a - b) for a, b in zip(lefts, rights, strict=True)
+    )
+    if op == "==" and not same:
+        return f"left side is {show(left)}, right side is {show(right)}"
+    if op == "!=" and same:
+        return f"both sides are {show(left)}"
     return None
 
 
@@ -163,8 +195,11 @@ def _order(op: str, left: sympy.Expr, right: sympy.Expr) -> str | None:
     raise StatementError(f"cannot decide whether {show(left)} {op} {show(right)}")
 
 
-def _close(left: sympy.Expr, right: sympy.Expr, tolerance: Fraction) -> str | None:
-    """``~=``: relative to the right side, absolute when the right side is 0."""
+def _close(
+    left: sympy.Expr, right: sympy.Expr, tolerance: Fraction, absolute: bool = False
+) -> str | None:
+    """``~=``: relative to the right side, absolute when the right side is 0 or
+    when ``tolerance`` is half a unit of a written number's last digit."""
     _real("left", left)
     _real("right", right)
     sides = f"left side is {show(left)}, right side is {show(right)}"
@@ -172,11 +207,17 @@ def _close(left: sympy.Expr, right: sympy.Expr, tolerance: Fraction) -> str | No
         return None if left == right else sides
     tol = sympy.Rational(tolerance.numerator, tolerance.denominator)
     gap = abs(left - right)
-    scale = abs(right) if right != 0 else sympy.Integer(1)
+    scale = abs(right) if right != 0 and not absolute else sympy.Integer(1)
     if not (gap.is_Rational and scale.is_Rational):
         gap, scale = gap.evalf(_PRECISION), scale.evalf(_PRECISION)
     if gap <= tol * scale:
         return None
+    if absolute:
+        return (
+            f"{sides}; the difference {float(gap):.3g} is more than"
+            f" {fraction_text(tolerance)}, half a unit of the last digit written"
+            " (give 'within P%' for a looser claim)"
+        )
     kind = "relative" if right != 0 else "absolute"
     return f"{sides}; {kind} difference {_percent(gap / scale)} is more than {_percent(tol)}"
 

@@ -16,9 +16,9 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from ._ast import Assert, Binary, Expr, Num, QuotedNumber, Unary
+from ._precision import DEFAULT_TOLERANCE, tolerance
 
-#: Relative tolerance of ``~=`` without ``within`` (``_evaluate`` uses it too).
-DEFAULT_TOLERANCE = Fraction(1, 10**9)
+__all__ = ["DEFAULT_TOLERANCE", "holds_exactly"]
 #: Largest numerator or denominator (in bits) this path works with; larger is sympy's.
 _MAX_BITS = 256
 
@@ -45,18 +45,18 @@ def holds_exactly(statement: Assert) -> bool:
         return False
     try:
         return all(
-            _link_holds(op, _value(left), _value(right), statement.within)
+            _link_holds(op, _value(left), _value(right), tolerance(statement, left, right))
             for left, op, right in statement.links()
         )
     except _NotExact:
         return False
 
 
-def _link_holds(op: str, left: Fraction, right: Fraction, within: Fraction | None) -> bool:
+def _link_holds(op: str, left: Fraction, right: Fraction, allowed: tuple[Fraction, bool]) -> bool:
     if op == "~=":
-        tolerance = within or DEFAULT_TOLERANCE
-        scale = abs(right) if right != 0 else Fraction(1)
-        return abs(left - right) <= tolerance * scale
+        gap, absolute = allowed
+        scale = abs(right) if right != 0 and not absolute else Fraction(1)
+        return abs(left - right) <= gap * scale
     compare = _HOLDS.get(op)
     return compare is not None and compare(left, right)
 

@@ -6,9 +6,11 @@ unary minus, so ``-x^2`` is ``-(x^2)`` as in Python and in mathematics)::
     expr      := term {('+' | '-') term}
     term      := unary {('*' | '/') unary}
     unary     := ('-' | '+') unary | power
-    power     := atom [('^' | '**') unary]
+    power     := postfix [('^' | '**') unary]
+    postfix   := atom {'!'}                        (factorial)
     atom      := NUMBER | QUOTE | '$' TEX '$' | NAME
                | FUNC '(' expr {',' expr} ')' | '(' expr ')'
+               | '[' expr {',' expr} ']'           (a list: values for figures)
 
 The function list is closed and checked here, so an unknown call never gets
 as far as sympy. A quoted formula is read by ``_tex``; every quote a
@@ -21,7 +23,18 @@ from collections.abc import Callable
 
 from ankigen.syntax.cloze import strip_markers
 
-from ._ast import Binary, Call, Expr, Name, Num, Quote, QuotedFormula, QuotedNumber, Unary
+from ._ast import (
+    Binary,
+    Call,
+    Expr,
+    ListExpr,
+    Name,
+    Num,
+    Quote,
+    QuotedFormula,
+    QuotedNumber,
+    Unary,
+)
 from ._errors import StatementError, StatementSyntaxError
 from ._lexer import Token, tokenize
 from ._tex import read_tex
@@ -49,7 +62,13 @@ FUNCTIONS: dict[str, tuple[int, int | None]] = {
     "cos": (1, 1),
     "tan": (1, 1),
     "limit": (3, 3),
+    "factorial": (1, 1),
+    "binomial": (2, 2),
+    "sum": (4, 4),
+    "product": (4, 4),
 }
+#: Functions whose second argument names the variable that runs (``sum(i^2, i, 1, n)``).
+BINDERS = ("limit", "sum", "product")
 # Words of the statement grammar that the lexer lets through but that are
 # never names (the lexer refuses every other Python keyword).
 KEYWORDS = ("assert", "for", "in")
@@ -176,8 +195,11 @@ class ExpressionParser:
             self.height -= 1
 
     def power(self) -> Expr:
-        """``atom [^ unary]``: the exponent may carry a sign and is right-associative."""
+        """``postfix [^ unary]``: the exponent may carry a sign and is right-associative."""
         base = self.atom()
+        while self.at("op", "!"):
+            bang = self.advance()
+            base = Call("factorial", (base,), bang.column)
         if self.at("op") and self.peek.text in ("^", "**"):
             op = self.advance()
             return Binary("^", base, self.unary(), op.column)
@@ -198,12 +220,22 @@ class ExpressionParser:
             self.advance()
             if self.at("op", "("):
                 return self.call(token)
+            if self.at("op", "["):
+                raise self.error("indexing is not allowed")
             return self.name(token)
         if token.kind == "op" and token.text == "(":
             self.advance()
             inner = self.expr()
             self.expect("op", ")")
             return inner
+        if token.kind == "op" and token.text == "[":
+            self.advance()
+            items = [self.expr()]
+            while self.at("op", ","):
+                self.advance()
+                items.append(self.expr())
+            self.expect("op", "]")
+            return ListExpr(tuple(items), token.column)
         raise self.error(f"expected a number, a name or '(', found {describe(token)}")
 
     def formula_value(self) -> QuotedFormula:
@@ -244,10 +276,11 @@ class ExpressionParser:
             args.append(self.expr())
         self.expect("op", ")")
         check_arity(func, len(args))
-        if func.text == "limit" and not isinstance(args[1], Name):
+        if func.text in BINDERS and not isinstance(args[1], Name):
+            example = "limit(expr, k, oo)" if func.text == "limit" else f"{func.text}(i^2, i, 1, n)"
             raise StatementError(
-                f"limit at column {func.column}: the second argument must be a name,"
-                " as in limit(expr, k, oo)",
+                f"{func.text} at column {func.column}: the second argument must be a name,"
+                f" as in {example}",
                 column=func.column,
             )
         return Call(func.text, tuple(args), func.column)

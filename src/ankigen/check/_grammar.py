@@ -18,6 +18,7 @@ assertion in its own right; ``\\approx`` is ``~=`` within 1% unless
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 from ._ast import Assert, Binding, Cite, Expr, Let, Loop, Name, Quote, Statement
@@ -142,16 +143,16 @@ class _Parser(ExpressionParser):
     def quoted_relation(self, start: int) -> Assert | None:
         """``$a = b ...$`` and its clauses; None (nothing consumed) if the TeX is no relation."""
         saved = (self.pos, list(self.quotes))
-        _, reading = self.quoted_formula()
+        token, reading = self.quoted_formula()
         if not reading.relations:
             self.pos, self.quotes = saved
             return None
         terms, ops = reading.terms, reading.relations
         chain = tuple(zip(ops[1:], terms[2:], strict=True))
         within = self.within("~=" in ops)
-        if within is None and "~=" in ops:
-            within = TEX_APPROX_TOLERANCE
-        return self.finish(start, (terms[0], ops[0], terms[1]), chain, within)
+        statement = self.finish(start, (terms[0], ops[0], terms[1]), chain, within)
+        default = TEX_APPROX_TOLERANCE if "~=" in ops else None
+        return replace(statement, default_within=default, relation=token.text)
 
     def finish(
         self,
@@ -220,7 +221,7 @@ class _Parser(ExpressionParser):
             raise StatementSyntaxError(
                 token.column, f"{target.name!r} cannot be substituted", code=TEX_SYNTAX
             )
-        return Binding(target.name, reading.terms[1], token.column)
+        return Binding(target.name, reading.terms[1], token.column, quoted=True)
 
     def loop(self) -> Loop | None:
         """Optional ``for NAME in A..B`` over integers."""

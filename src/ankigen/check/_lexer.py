@@ -14,13 +14,16 @@ import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ankigen.parse.claims import number_value
+from ankigen.parse.claim_numbers import read_number
 
 from ._errors import StatementSyntaxError
 
 #: Code of the diagnostic for a malformed quote.
 BAD_QUOTE = "AG203"
-_QUOTE_FORMS = "`128`, `50%`, `3.3\u00d7`, `3.3x`, `0.05`, `1/2`, `\u00bd`, `1e-3` or `10,000`"
+_QUOTE_FORMS = (
+    "`128`, `50%`, `3.3\u00d7`, `3.3x`, `0.05`, `1/2`, `\u00bd`, `1e-3`, `10,000`, `10\u00b2`,"
+    " `four`, `a third` or `500 ms`"
+)
 
 #: Longest statement accepted; longer lines are refused rather than parsed.
 MAX_STATEMENT_LENGTH = 2000
@@ -48,6 +51,9 @@ _OPERATORS = (
     "<",
     ">",
     "%",
+    "!",
+    "[",
+    "]",
 )
 
 # Characters that are Python syntax we refuse, with the reason an author sees.
@@ -55,8 +61,6 @@ _REFUSED = {
     "'": "strings are not allowed",
     '"': "strings are not allowed",
     ".": "attribute access is not allowed",
-    "[": "indexing is not allowed",
-    "]": "indexing is not allowed",
     "{": "braces are not allowed",
     "}": "braces are not allowed",
     ":": "':' is not allowed (no lambdas, slices or dicts)",
@@ -152,14 +156,26 @@ def _quote(line: str, start: int) -> tuple[Token, int]:
         if not body.strip():
             raise StatementSyntaxError(start + 1, "empty quoted formula", code=BAD_QUOTE)
         return Token("tex", body, start + 1), end + len(delimiter)
-    value = number_value(body)
-    if value is None:
+    written = read_number(body)
+    if written is None:
         raise StatementSyntaxError(
             start + 1,
             f"a quote holds one number as the card writes it ({_QUOTE_FORMS}), not `{body}`;"
             " quote a formula as $...$",
             code=BAD_QUOTE,
         )
+    value = written.value
+    if written.unit:
+        from ._units import quantity  # pint loads for the first quote with a unit
+
+        measured = quantity(written.value, written.unit)
+        if measured is None:
+            raise StatementSyntaxError(
+                start + 1,
+                f"`{body}`: {written.unit!r} is not a unit; quote the number alone",
+                code=BAD_QUOTE,
+            )
+        value = measured.value  # in SI units: `500 ms` is 1/2
     return Token("quote", body, start + 1, value), end + 1
 
 

@@ -16,20 +16,30 @@ from typing import TYPE_CHECKING, TypeVar
 from ankigen.check.proven import ItemRun
 from ankigen.diagnostics import Sink
 from ankigen.errors import UncompiledFormula
-from ankigen.model import CodeBlock, Deck, Item
+from ankigen.model import ClaimLevel, CodeBlock, Deck, Item
 from ankigen.timelimit import Budget, TimeLimitExceeded, call_with_time_limit
 
 from . import _errors as codes
-from ._ast import Assert, Cite, Let, Quote, Statement
-from ._coverage import missing_quotes, quotes_of, report_not_in_item, warn_unverified
+from ._ast import Assert, Cite, Let, Statement
+from ._coverage import quotes_of, report_coverage, shown_claim
 from ._errors import StatementError
 from ._exact import holds_exactly
 from ._grammar import defined_name, defined_name_column, parse_statement
+from ._occurrences import Occurrences
 from ._soundness import (
+    CIRCULAR_WHERE,
     LITERAL_MESSAGE,
     LITERAL_ONLY,
+    LOOSE_WITHIN,
+    ONE_POINT,
+    UNBOUND_PREMISE,
     UNUSED_WHERE,
+    circular_where,
     compares_only_literals,
+    loose_within,
+    proved_at_one_point,
+    statement_literals,
+    unbound_premise_message,
     unused_where,
 )
 
@@ -46,6 +56,8 @@ class Outcome:
     formulas: dict[str, Callable[..., float]] = field(default_factory=dict)
     checks: int = 0
     failed: int = 0
+    #: Quotes naming what the card does not show (a passing item, replayed, has none).
+    quotes_missing: int = 0
     #: What each item with checks found when it ran here, by item index.
     items: dict[int, ItemRun] = field(default_factory=dict)
 
@@ -68,19 +80,21 @@ def run_checks(
         run.formulas_block(block, scope)
     formulas = run.compile_formulas(scope)
     ran: dict[int, ItemRun] = {}
+    missing = 0
     for index, item in enumerate(deck.items):
         if index in known:
             run.replay(known[index])
             continue
         before = (len(sink.diagnostics), run.checks, run.failed)
-        quotes: list[Quote] = []
+        occurrences = Occurrences(item, deck.claims)
         for block in item.checks:
-            quotes.extend(run.check_block(block, dict(scope), item))
-        warn_unverified(sink, item, quotes, deck.claims)
+            run.check_block(block, dict(scope), occurrences)
+        report_coverage(sink, occurrences)
+        missing += len(occurrences.missing)
         if item.checks:
             found = tuple(sink.diagnostics[before[0] :])
             ran[index] = ItemRun(found, run.checks - before[1], run.failed - before[2])
-    return Outcome(formulas, run.checks, run.failed, ran)
+    return Outcome(formulas, run.checks, run.failed, missing, ran)
 
 
 class _Run:
@@ -132,21 +146,20 @@ class _Run:
                 )
 
     def check_block(
-        self, block: CodeBlock, scope: dict[str, Definition], item: Item
-    ) -> list[Quote]:
-        """Run a ``check`` block of ``item``; its ``let`` names live in ``scope``, a copy.
+        self, block: CodeBlock, scope: dict[str, Definition], occurrences: Occurrences
+    ) -> None:
+        """Run a ``check`` block of an item; its ``let`` names live in ``scope``, a copy.
 
-        Returns every quote its statements make, for the coverage of the item.
+        Each quote its statements make covers an occurrence on the card (``occurrences``).
         """
-        quotes: list[Quote] = []
         for line, text in _lines(block):
             words = text.split("#", 1)[0].split()
             is_assert = words[:1] == ["assert"] or text.lstrip().startswith("$")
             statement = self.parse(line, text, scope)
-            missing = missing_quotes(item, quotes_of(statement))
-            for quote in missing:
-                report_not_in_item(self.sink, line, quote)
-            quotes.extend(quotes_of(statement))
+            found = [occurrences.take(quote, line) for quote in quotes_of(statement)]
+            missing = not all(found)
+            if isinstance(statement, Assert | Let) and occurrences.level is ClaimLevel.ALL:
+                self.premises(line, statement, occurrences)
             if isinstance(statement, Assert):
                 self.soundness(line, text, statement, scope)
                 failed_before = self.failed
@@ -156,7 +169,14 @@ class _Run:
             elif is_assert and statement is None:  # an assert that did not parse
                 self.checks += 1
                 self.failed += 1
-        return quotes
+
+    def premises(self, line: int, statement: Assert | Let, occurrences: Occurrences) -> None:
+        """Warn about each number literal that is a number the card shows (format section 18)."""
+        for literal in statement_literals(statement):
+            claim = occurrences.shown_number(literal.value)
+            if claim is not None:
+                message = unbound_premise_message(literal, shown_claim(claim), claim.line)
+                self.warn(line, message, column=literal.column, code=UNBOUND_PREMISE)
 
     def soundness(
         self, line: int, text: str, statement: Assert, scope: Mapping[str, Definition]
@@ -164,11 +184,20 @@ class _Run:
         """Warn about an assertion that holds without proving what it seems to."""
         for binding, message in unused_where(statement, scope):
             self.warn(line, message, column=binding.column, code=UNUSED_WHERE)
+        column = text.find(statement.text) + 1
         if compares_only_literals(statement):
-            column = text.find(statement.text) + 1
             self.warn(
                 line, LITERAL_MESSAGE.format(text=statement.text), column=column, code=LITERAL_ONLY
             )
+        loose = loose_within(statement)
+        if loose is not None:
+            self.warn(line, loose, column=text.find("within") + 1, code=LOOSE_WITHIN)
+        circular = circular_where(statement)
+        for binding, message in circular:
+            self.warn(line, message, column=binding.column, code=CIRCULAR_WHERE)
+        one_point = None if circular else proved_at_one_point(statement, scope)
+        if one_point is not None:
+            self.warn(line, one_point, column=column, code=ONE_POINT)
 
     def parse(self, line: int, text: str, scope: dict[str, Definition]) -> Statement | None:
         """Parse one line and define its ``let``; report problems, return None then."""

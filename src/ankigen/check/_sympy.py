@@ -20,12 +20,14 @@ from fractions import Fraction
 
 import sympy
 
-from ._ast import Binary, Call, Expr, Name, Num, QuotedFormula, QuotedNumber, Unary
+from ._ast import Binary, Call, Expr, ListExpr, Name, Num, QuotedFormula, QuotedNumber, Unary
 from ._errors import StatementError
 from ._sizes import refuse_large_power, refuse_large_product
 
 #: Code of the error for a limit whose one-sided limits differ.
 ONE_SIDED_LIMIT = "AG208"
+#: Largest integer whose factorial (or binomial's top) is computed exactly.
+MAX_FACTORIAL = 10_000
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,8 @@ def build(expr: Expr, scope: Scope, ctx: Context) -> sympy.Expr:
         return -operand if expr.op == "-" else operand
     if isinstance(expr, Binary):
         return _binary(expr, scope, ctx)
+    if isinstance(expr, ListExpr):
+        return sympy.Tuple(*(build(item, scope, ctx) for item in expr.items))
     return _call(expr, scope, ctx)
 
 
@@ -89,6 +93,10 @@ def _name(expr: Name, scope: Scope, ctx: Context) -> sympy.Expr:
     name = expr.name
     if name in ctx.bound:
         return ctx.bound[name]
+    base, _, index = name.rpartition("_")
+    if base and index in ctx.bound:
+        # g_i inside sum(..., i, ...): the i-th g, a term that depends on i.
+        return sympy.Function(base)(ctx.bound[index])
     if name in ctx.where and name not in ctx.expanding:
         inner = Context(ctx.where, ctx.where_scope, ctx.bound, ctx.expanding | {name}, ctx.free)
         return build(ctx.where[name], ctx.where_scope, inner)
@@ -164,6 +172,8 @@ _FUNCTIONS: dict[str, Callable[..., sympy.Expr]] = {
     "sin": sympy.sin,
     "cos": sympy.cos,
     "tan": sympy.tan,
+    "factorial": sympy.factorial,
+    "binomial": sympy.binomial,
 }
 
 
@@ -171,8 +181,42 @@ def _call(expr: Call, scope: Scope, ctx: Context) -> sympy.Expr:
     """A function of the closed list (the parser has checked name and arity)."""
     if expr.func == "limit":
         return _limit(expr, scope, ctx)
+    if expr.func in ("sum", "product"):
+        return _series(expr, scope, ctx)
     args = [build(arg, scope, ctx) for arg in expr.args]
+    if expr.func in ("factorial", "binomial"):
+        _small_enough(args[0], expr)
     return _FUNCTIONS[expr.func](*args)
+
+
+def _small_enough(value: sympy.Expr, expr: Call) -> None:
+    """Refuse a factorial or binomial of a number too large to compute quickly."""
+    if value.is_number and value.is_finite and abs(value) > MAX_FACTORIAL:
+        raise StatementError(
+            f"number too large at column {expr.column}: {expr.func} of more than {MAX_FACTORIAL:,}",
+            column=expr.column,
+        )
+
+
+def _series(expr: Call, scope: Scope, ctx: Context) -> sympy.Expr:
+    """``sum(body, i, a, b)`` or ``product(...)``: ``i`` runs from a to b (``g_i`` is its term)."""
+    body_ast, var_ast, start_ast, stop_ast = expr.args
+    assert isinstance(var_ast, Name)
+    var = sympy.Symbol(var_ast.name, integer=True)
+    start, stop = build(start_ast, scope, ctx), build(stop_ast, scope, ctx)
+    if (stop - start).is_number and abs(stop - start) > MAX_FACTORIAL:
+        raise StatementError(
+            f"{expr.func} at column {expr.column} runs over more than {MAX_FACTORIAL:,} values;"
+            " give its bounds as names to sum symbolically",
+            column=expr.column,
+        )
+    inner = Context(
+        ctx.where, ctx.where_scope, {**ctx.bound, var_ast.name: var}, ctx.expanding, ctx.free
+    )
+    body = build(body_ast, scope, inner)
+    kind = sympy.Sum if expr.func == "sum" else sympy.Product
+    result = kind(body, (var, start, stop)).doit()
+    return sympy.simplify(result) if result.is_number else result
 
 
 def _limit(expr: Call, scope: Scope, ctx: Context) -> sympy.Expr:

@@ -8,9 +8,12 @@ Grammar (juxtaposition binds tighter than ``/``, ``\cdot`` and ``\times``, so
     run      := product {(\cdot | \times | * | /) product}
     product  := power {power}              (juxtaposition multiplies)
     power    := atom [^ script]
-    atom     := NUMBER [\%] | NAME [_ script] | \frac A A | \sqrt[[expr]] A
-              | FUNC [_ script] power | ( expr ) | { expr } | \{ expr \}
+    atom     := (NUMBER [\%] | NAME [_ script] | \frac A A | \sqrt[[expr]] A
+              | FUNC [_ script] power | ( expr ) | { expr } | \{ expr {, expr} \}
               | \left( expr \right) | \underbrace A [_ A] | \infty | GREEK
+              | \binom A A | \sum_{i=expr}^A product | \prod_{i=expr}^A product
+              | \lim_{x \to expr} product) {!}
+    REL adds \sim (read as \approx) and \in (one of a set of numbers).
 
 Names: ``T_{compute}`` is ``T_compute``, ``\lambda`` is ``lam``. A command
 outside the grammar is an error naming it and its column; nothing is ever
@@ -21,7 +24,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ._ast import Binary, Expr, Num, Unary
+from ._ast import Binary, Call, Expr, Num, Unary
 from ._tex_base import GREEK, PRODUCTS, RELATIONS, TexReading
 from ._tex_commands import TexCommands
 from ._tex_lexer import TexToken, tokenize_tex
@@ -88,6 +91,9 @@ class _TexParser(TexCommands):
             while True:
                 token = self.peek
                 if token.kind == "cmd" and token.text in PRODUCTS:
+                    if self.tokens[self.pos + 1].kind == "end":
+                        self.advance()  # ``k\times`` alone: "k times", the factor k
+                        return result
                     op = "*"
                 elif token.kind == "op" and token.text in ("*", "/"):
                     op = token.text
@@ -134,8 +140,11 @@ class _TexParser(TexCommands):
         return False
 
     def power(self) -> Expr:
-        """``atom [^ script]``."""
+        """``atom {!} [^ script]``: ``n!`` is the factorial of ``n``."""
         base = self.atom()
+        while self.at("op", "!"):
+            bang = self.advance()
+            base = Call("factorial", (base,), bang.column)
         if self.at("op", "^"):
             op = self.advance()
             return Binary("^", base, self.script(), op.column)
@@ -170,10 +179,12 @@ class _TexParser(TexCommands):
         if token.kind == "num":
             self.advance()
             value = Fraction(token.text)
+            written = token.text
             if self.at("cmd", "%"):
                 self.advance()
                 value /= 100
-            return Num(value, token.column)
+                written += "%"
+            return Num(value, token.column, written)
         if token.kind == "letter":
             self.advance()
             return self.name(token.text, token.column, subscripts=subscripts)

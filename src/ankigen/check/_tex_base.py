@@ -27,6 +27,8 @@ RELATIONS = {
     "geq": ">=",
     "lt": "<",
     "gt": ">",
+    "sim": "~=",
+    "in": "in",
 }
 GREEK = frozenset(
     {
@@ -73,6 +75,8 @@ GREEK = frozenset(
     }
 )
 FUNCTIONS = {"log": "log", "ln": "ln", "exp": "exp", "sin": "sin", "cos": "cos", "tan": "tan"}
+#: Big operators: ``\\sum_{i=a}^{b}`` and ``\\prod_{i=a}^{b}``.
+SERIES = {"sum": "sum", "prod": "product"}
 FRACTIONS = frozenset({"frac", "dfrac", "tfrac"})
 PRODUCTS = {"cdot": "*", "times": "*"}
 
@@ -168,6 +172,10 @@ class TexCursor:
 
     def power(self) -> Expr:
         """``atom [^ script]`` (defined by the parser)."""
+        raise NotImplementedError
+
+    def product(self) -> Expr:
+        """Juxtaposed powers (defined by the parser)."""
         raise NotImplementedError
 
     def script(self) -> Expr:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ._ast import Binary, Call, Expr, Name, Num
+from ._ast import Binary, Call, Expr, ListExpr, Name, Num
 from ._errors import StatementSyntaxError
-from ._tex_base import FRACTIONS, FUNCTIONS, GREEK, UNKNOWN_COMMAND, TexCursor
+from ._tex_base import FRACTIONS, FUNCTIONS, GREEK, SERIES, UNKNOWN_COMMAND, TexCursor
 from ._tex_lexer import TexToken
 
 
@@ -65,9 +65,22 @@ class TexCommands(TexCursor):
             return self.left(token)
         if name == "{":
             self.advance()
-            inner = self.expr()
+            items = [self.expr()]
+            while self.at("op", ","):
+                self.advance()
+                items.append(self.expr())
             self.expect("cmd", "}")
-            return inner
+            return items[0] if len(items) == 1 else ListExpr(tuple(items), token.column)
+        if name == "binom":
+            self.advance()
+            top = self.script()
+            return Call("binomial", (top, self.script()), token.column)
+        if name in SERIES or name == "lim":
+            self.enter()  # the body is read through product(): count its depth
+            try:
+                return self.series(token) if name in SERIES else self.lim(token)
+            finally:
+                self.depth -= 1
         if name == "underbrace":
             self.advance()
             shown = self.script()
@@ -78,10 +91,46 @@ class TexCommands(TexCursor):
         raise StatementSyntaxError(
             token.column,
             f"unknown TeX command '\\{name}' in the quoted formula; a check reads only"
-            " \\frac, \\sqrt, \\log, \\cdot, \\times, \\left( \\right), Greek letters and"
-            " the relations of format section 12 (cite the formula if it cannot be checked)",
+            " \\frac, \\sqrt, \\log, \\cdot, \\times, \\left( \\right), \\binom, \\sum, \\prod,"
+            " \\lim, Greek letters and the relations of format sections 12 and 18"
+            " (cite the formula if it cannot be checked)",
             code=UNKNOWN_COMMAND,
         )
+
+    def series(self, token: TexToken) -> Expr:
+        """``\\sum_{i=a}^{b} body`` or ``\\prod``: the body is the product that follows."""
+        self.advance()
+        if not self.at("op", "_"):
+            raise self.error(f"\\{token.text} needs its bounds, as in \\{token.text}_{{i=1}}^{{n}}")
+        self.advance()
+        self.expect("op", "{")
+        index = self.advance()
+        if index.kind != "letter" or not self.at("op", "="):
+            raise self.error(
+                f"\\{token.text} needs its bounds, as in \\{token.text}_{{i=1}}^{{n}}", index
+            )
+        self.advance()
+        start = self.expr()
+        self.expect("op", "}")
+        self.expect("op", "^")
+        stop = self.script()
+        body = self.product()
+        func = SERIES[token.text]
+        return Call(func, (body, Name(index.text, index.column), start, stop), token.column)
+
+    def lim(self, token: TexToken) -> Expr:
+        """``\\lim_{x \\to a} body``: the limit of the product that follows."""
+        self.advance()
+        self.expect("op", "_")
+        self.expect("op", "{")
+        variable = self.advance()
+        if variable.kind != "letter":
+            raise self.error("\\lim_{x \\to a} needs a name before \\to", variable)
+        name = self.name(variable.text, variable.column, subscripts=True)
+        self.expect("cmd", "to")
+        point = self.expr()
+        self.expect("op", "}")
+        return Call("limit", (self.product(), name, point), token.column)
 
     def sqrt(self, token: TexToken) -> Expr:
         """``\\sqrt{x}`` or ``\\sqrt[n]{x}``."""

@@ -33,7 +33,7 @@ _UNICODE = {
     "∞": ("cmd", "infty"),
     "√": ("cmd", "sqrt"),
 }
-_OPERATORS = frozenset("+-*/^_(){}[]=<>,|")
+_OPERATORS = frozenset("+-*/^_(){}[]=<>,|!")
 
 
 @dataclass(frozen=True)

@@ -129,7 +129,12 @@ def _item_key(digest: Any, item: Item) -> str:
         item.kind.value,
         item.context,
         tuple([(b.kind, b.text, b.line - base) for b in item.checks]),
-        tuple([(c.text, c.formula, c.line - base, c.column, c.required) for c in item.claims]),
+        tuple(
+            [
+                (c.text, c.formula, c.line - base, c.column, c.required, c.everywhere, c.unit)
+                for c in item.claims
+            ]
+        ),
     )
     try:
         # marshal version 2 writes no back-references: equal values give equal bytes.

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ankigen.buildtime import BuildClock
-from ankigen.check import CheckReport
+from ankigen.check import CheckReport, figure_literals
 from ankigen.commands.build_types import BuildOptions, BuildResult, BuildSummary, WriteError
 from ankigen.commands.diff import DeckDiff
 from ankigen.commands.discover import discover
@@ -67,6 +67,7 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     with _start_render(decks, options, cache) as started:
         reports = {deck.path: check_source(deck, options.limits, reused) for deck in decks}
         diagnostics.extend(d for report in reports.values() for d in report.diagnostics)
+        diagnostics.extend(d for deck in decks for d in figure_literals(deck, options.figures_dir))
         rendering = _render(started, decks, reports, progress)
     diagnostics.extend(rendering.diagnostics)
     # With --strict every warning of every stage is an error, so it stops the build too.
@@ -222,6 +223,7 @@ def _summary(
         items=sum(len(d.items) for d in decks) + sum(p.items for p in current),
         checks=sum(r.checks for r in reports.values()) + sum(p.checks for p in current),
         failed_checks=sum(r.failed for r in reports.values()),
+        quotes_missing=sum(r.quotes_missing for r in reports.values()),
         notes=sum(p.notes for p in written) + sum(p.notes for p in current),
         cards=sum(p.cards for p in written) + sum(p.cards for p in current),
         media=sum(p.media for p in written) + sum(p.media for p in current),

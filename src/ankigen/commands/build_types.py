@@ -58,6 +58,8 @@ class BuildSummary:
     items: int = 0
     checks: int = 0
     failed_checks: int = 0
+    #: Quotes of a card that the card does not show (format section 12).
+    quotes_missing: int = 0
     notes: int = 0
     cards: int = 0
     media: int = 0

@@ -1,16 +1,18 @@
-"""Claims on the card (format section 12): the numbers and formulas an item shows.
+"""Claims on the card (format sections 12 and 18): the numbers and formulas an item shows.
 
 This module is the one reader of that syntax. The parse stage asks it for an
-item's claims, with their places, from the item's markdown-it tokens (so code,
+item's claims, with their places, from the item's markdown-it tokens (so
 comments, link targets and list markers are never read as claims); the
-checker asks it what a quoted number is worth and whether a quote and a
-claim are the same number or the same formula.
+checker asks it what a quoted number is worth. Numbers themselves, in digits
+or words, are read by ``claim_numbers``.
 
-A number "stands on its own" when no letter, digit, ``_`` or ``.`` is glued
-to its front and it is not the tail of a word such as ``GPT-3``; it may carry
-thousands separators (``10,000``), a decimal part, an exponent (``1e-3``), a
-denominator (``1/2``) and a ``%`` or times sign (U+00D7, or ``3.3x``); a
-vulgar fraction (``½``) is a number too.
+Each claim says at which claim level it must be quoted: ``required`` at
+``answers`` (section 12: a number standing on its own, or a formula holding a
+digit or a relation, in the answer, cloze text or Extra), ``everywhere`` at
+``all`` (section 18: every number and every formula other than a lone symbol,
+on both sides of the card: premises, hints in text and math, the context
+line, alt text, table cells, code, numbers in words, ``\\text{}`` inside a
+formula). Other claims are quotable only: numbers inside formulas, ``one``.
 """
 
 from __future__ import annotations
@@ -23,80 +25,43 @@ from markdown_it.token import Token
 
 from ankigen.model import Claim, ItemKind
 from ankigen.parse import token_meta
+from ankigen.parse.claim_numbers import MAX_EXPONENT, TIMES, find_numbers, read_number
 from ankigen.syntax.cloze import strip_markers
 
 __all__ = [
     "MAX_EXPONENT",
+    "context_claims",
     "formula_key",
     "holds_claim",
+    "is_lone_symbol",
     "item_claims",
     "number_key",
     "number_value",
 ]
 
-#: Largest decimal exponent a quoted number may carry (``1e1000``).
-MAX_EXPONENT = 1000
-
-_VULGAR = {
-    "½": Fraction(1, 2),
-    "⅓": Fraction(1, 3),
-    "⅔": Fraction(2, 3),
-    "¼": Fraction(1, 4),
-    "¾": Fraction(3, 4),
-    "⅕": Fraction(1, 5),
-    "⅖": Fraction(2, 5),
-    "⅗": Fraction(3, 5),
-    "⅘": Fraction(4, 5),
-    "⅙": Fraction(1, 6),
-    "⅚": Fraction(5, 6),
-    "⅛": Fraction(1, 8),
-    "⅜": Fraction(3, 8),
-    "⅝": Fraction(5, 8),
-    "⅞": Fraction(7, 8),
-}
-_VULGAR_CLASS = "".join(_VULGAR)
-_BODY = r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?"
-#: A whole quoted number: value, optional denominator, optional suffix.
-TIMES = "\u00d7"  # the multiplication sign, as authors type it after a factor
-_QUOTED = re.compile(
-    rf"(?P<body>{_BODY})(?:/(?P<den>\d+))?(?P<suffix>%|{TIMES}|x)?|[{_VULGAR_CLASS}]"
-)
-#: A number standing on its own in text; a dotted run (``127.0.0.1``, ``2.4.1``)
-#: is an address or a version, not a number, so no piece of it is a claim.
-_STANDALONE = re.compile(
-    rf"(?<![A-Za-z_0-9.])(?<![A-Za-z]-)"
-    rf"(?:{_BODY}(?!\.?\d)(?:/\d+)?(?:%|{TIMES}|x(?![A-Za-z0-9]))?|[{_VULGAR_CLASS}](?![0-9]))"
-)
-#: Where a standalone number can start: every match of _STANDALONE begins so.
-_NUMBER_START = re.compile(rf"[\d{_VULGAR_CLASS}]")
-#: A number inside TeX (``50\%`` is written ``50%``).
+#: A number inside TeX (``50\\%`` is written ``50%``).
 _TEX_NUMBER = re.compile(r"(?<![0-9.])\d+(?:\.\d+)?(?:\\%)?")
 _URL = re.compile(r"\bhttps?://\S+")
 #: A relation in TeX: what makes a formula a claim even without a digit.
 _RELATION = re.compile(
     r"[=<>≈≠≤≥]|\\(?:approx|neq?|leq?|geq?|lt|gt|sim|simeq|propto|equiv)(?![A-Za-z])"
 )
+#: ``\\text{...}`` and its kin inside a formula: text the learner reads (one level of braces).
+_TEX_TEXT = re.compile(r"\\(?:text|textrm|mbox|mathrm)\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+#: A cloze hint inside a formula: ``{{c1::k::2 for 4 GPUs}}``.
+_TEX_HINT = re.compile(r"\{\{[cC]?\d*::(?:[^{}]|\{[^{}]*\})*?::((?:[^{}]|\{[^{}]*\})*)\}\}")
+#: One symbol: a letter or command, with at most a subscript of letters and digits.
+_LONE = re.compile(r"(?:\\[A-Za-z]+|[^\W\d_])(?:\s*_\s*(?:\{\s*[A-Za-z0-9]+\s*\}|[A-Za-z0-9]))?")
+_SPACING = re.compile(r"\\[,;:! ]|\\q?quad(?![A-Za-z])|~")
 
 
 def number_value(text: str) -> Fraction | None:
-    """The value of a quoted number (``50%`` is 1/2), or None if it is not one."""
-    match = _QUOTED.fullmatch(text)
-    if match is None:
-        return None
-    if match.group("body") is None:
-        return _VULGAR[text]
-    body = match.group("body").replace(",", "")
-    exponent = re.search(r"[eE]([-+]?\d+)", body)
-    if exponent and abs(int(exponent.group(1))) > MAX_EXPONENT:
-        return None
-    value = Fraction(body)
-    if match.group("den"):
-        if int(match.group("den")) == 0:
-            return None
-        value /= int(match.group("den"))
-    if match.group("suffix") == "%":
-        value /= 100
-    return value
+    """The value of a quoted number (``50%`` is 1/2, ``four`` 4), or None if it is not one.
+
+    A number with a unit word is not one here (the checker reads units, in SI units).
+    """
+    written = read_number(text)
+    return None if written is None or written.unit else written.value
 
 
 def number_key(text: str) -> str:
@@ -105,7 +70,8 @@ def number_key(text: str) -> str:
 
 
 def formula_key(tex: str) -> str:
-    """What two formulas must share to be the same: no cloze markers, no white space."""
+    """The formula's characters without cloze markers and white space (the checker compares
+    formulas by notation, ``check._notation``; this is its last resort)."""
     return "".join(strip_markers(tex).split())
 
 
@@ -115,6 +81,23 @@ def holds_claim(tex: str) -> bool:
     return any(c.isdigit() for c in shown) or _RELATION.search(shown) is not None
 
 
+def is_lone_symbol(tex: str) -> bool:
+    """True for a formula that is one symbol (``k``, ``\\eta``, ``T_{comm}``): no claim."""
+    shown = _SPACING.sub("", strip_markers(tex)).strip()
+    while shown.startswith("{") and shown.endswith("}"):  # {\rho} is \rho
+        shown = shown[1:-1].strip()
+    return _LONE.fullmatch(shown) is not None
+
+
+def context_claims(context: str, line: int) -> tuple[Claim, ...]:
+    """The numbers of a card's context line (shown on its front), at ``line``."""
+    return tuple(
+        Claim(found.text, False, line, 0, False, everywhere=True, unit=found.unit)
+        for found in find_numbers(context, words=True)
+        if found.text.lower() != "one"
+    )
+
+
 def item_claims(
     kind: ItemKind,
     front: tuple[Sequence[Token], int],
@@ -122,20 +105,22 @@ def item_claims(
     blocks: Sequence[Token],
     lines: Sequence[str],
 ) -> tuple[Claim, ...]:
-    """Every number and formula of an item, in order, each with its line and column.
+    """Every number and formula of an item, in reading order, each with its line and column.
 
     ``front`` and ``lead`` are inline tokens with the line they start on:
     the question (or cloze text) and the answer's first paragraph (or the
     Extra's); ``blocks`` are the answer's following blocks.
     """
     reader = _Reader(lines)
-    reader.inline(front[0], front[1], shown_as_claim=kind is ItemKind.CLOZE)
-    reader.inline(lead[0], lead[1], shown_as_claim=True)
+    reader.inline(front[0], front[1], answer=kind is ItemKind.CLOZE)
+    reader.inline(lead[0], lead[1], answer=True)
     for token in blocks:
         if token.type == "inline" and token.children:
-            reader.inline(token.children, _line(token, 0), shown_as_claim=True)
+            reader.inline(token.children, _line(token, 0), answer=True)
         elif token.type == "math_block":
-            reader.formula(token.content, _line(token, 0), "$$", shown_as_claim=True)
+            reader.formula(token.content, _line(token, 0), "$$", answer=True)
+        elif token.type in ("fence", "code_block"):
+            reader.code(token.content, _line(token, 0) + (token.type == "fence"))
     return tuple(reader.claims)
 
 
@@ -154,8 +139,8 @@ class _Reader:
         self.claims: list[Claim] = []
         self.cursor: dict[int, int] = {}  # per line: where the next search starts
 
-    def inline(self, children: Sequence[Token], line: int, *, shown_as_claim: bool) -> None:
-        """Read one paragraph's inline tokens."""
+    def inline(self, children: Sequence[Token], line: int, *, answer: bool) -> None:
+        """Read one paragraph's inline tokens (``answer``: required at level ``answers``)."""
         in_autolink = False
         for child in children:
             here = _line(child, line)
@@ -164,30 +149,42 @@ class _Reader:
             elif child.type == "link_close":
                 in_autolink = False
             elif child.type == "text" and not in_autolink:
-                self.text(child.content, here, shown_as_claim=shown_as_claim)
+                self.text(child.content, here, answer=answer)
             elif child.type in ("math_inline", "math_inline_double"):
                 delimiter = "$" if child.type == "math_inline" else "$$"
-                self.formula(child.content, here, delimiter, shown_as_claim=shown_as_claim)
-            elif child.type in ("code_inline", "html_inline", "text"):
+                self.formula(child.content, here, delimiter, answer=answer)
+            elif child.type == "code_inline":
+                self.text(child.content, here, answer=False, words=False)
+            elif child.type == "image":
+                self.text(child.content, here, answer=False)
+            elif child.type in ("html_inline", "text"):
                 self.find(here, child.content)  # skip over it: never a claim
 
-    def text(self, content: str, line: int, *, shown_as_claim: bool) -> None:
-        """Standalone numbers of a text token."""
+    def text(self, content: str, line: int, *, answer: bool, words: bool = True) -> None:
+        """The numbers of a piece of text the learner reads."""
         start = self.find(line, content)
-        first = _NUMBER_START.search(content)
-        if first is None:
-            return  # the common case: no digit, no fraction, so no number
         # A link's digits are not claims; blanked to spaces, every offset stays.
         has_url = "http" in content
         readable = _URL.sub(lambda m: " " * len(m.group()), content) if has_url else content
-        # No number starts before the first digit (the lookbehinds still see it).
-        for match in _STANDALONE.finditer(readable, first.start()):
-            found = start + match.start() if start is not None else None
-            column = self.find(line, match.group()) if found is None else found
-            self.add(match.group(), False, line, column, required=shown_as_claim)
+        for found in find_numbers(readable, words=words):
+            column = start + found.start if start is not None else self.find(line, found.text)
+            self.add(
+                found.text,
+                False,
+                line,
+                column,
+                required=answer and not found.word and not found.glued,
+                everywhere=found.text.lower() != "one",
+                unit=found.unit,
+            )
 
-    def formula(self, tex: str, line: int, delimiter: str, *, shown_as_claim: bool) -> None:
-        """A formula, then the numbers inside it (quotable, never required)."""
+    def code(self, content: str, line: int) -> None:
+        """A code block's numbers, line by line (required at level ``all`` only)."""
+        for offset, text in enumerate(content.splitlines()):
+            self.text(text, line + offset, answer=False, words=False)
+
+    def formula(self, tex: str, line: int, delimiter: str, *, answer: bool) -> None:
+        """A formula, then the text inside it, then its numbers (quotable, never required)."""
         first_line = tex.strip().split("\n", 1)[0]
         found = self.find(line, first_line)
         column = None
@@ -196,18 +193,49 @@ class _Reader:
             column = text.rfind(delimiter, 0, found)
         else:  # a display formula whose TeX starts on the line after its '$$'
             column = self.find(line, delimiter)
-        required = shown_as_claim and holds_claim(tex)
-        self.add(tex.strip(), True, line, column, required=required)
-        for match in _TEX_NUMBER.finditer(strip_markers(tex)):
+        required = answer and holds_claim(tex)
+        self.add(
+            tex.strip(), True, line, column, required=required, everywhere=not is_lone_symbol(tex)
+        )
+        for hint in _TEX_HINT.finditer(tex):
+            self._inner_text(hint.group(1), line, column, answer=False)
+        shown = strip_markers(tex)
+        for label in _TEX_TEXT.finditer(shown):
+            self._inner_text(label.group(1), line, column, answer=answer)
+        for match in _TEX_NUMBER.finditer(_TEX_TEXT.sub(" ", shown)):
             written = match.group().replace("\\%", "%")
-            self.add(written, False, line, None, required=False)
+            self.add(written, False, line, None, required=False, everywhere=False)
+
+    def _inner_text(self, text: str, line: int, column: int | None, *, answer: bool) -> None:
+        """Text inside a formula (a hint, a ``\\text`` label), placed at the formula."""
+        for found in find_numbers(text, words=True):
+            if found.text.lower() != "one":
+                self.add(
+                    found.text,
+                    False,
+                    line,
+                    column,
+                    required=answer,
+                    everywhere=True,
+                    unit=found.unit,
+                )
 
     def add(
-        self, text: str, formula: bool, line: int, column: int | None, *, required: bool
+        self,
+        text: str,
+        formula: bool,
+        line: int,
+        column: int | None,
+        *,
+        required: bool,
+        everywhere: bool,
+        unit: str = "",
     ) -> None:
         """Record one claim; ``column`` is 0-based here, None when unknown."""
         shown = 0 if column is None or column < 0 else column + 1
-        self.claims.append(Claim(text, formula, line, shown, required))
+        self.claims.append(
+            Claim(text, formula, line, shown, required, everywhere or required, unit)
+        )
 
     def find(self, line: int, needle: str) -> int | None:
         """0-based column of ``needle`` in ``line`` after the last find, or None."""

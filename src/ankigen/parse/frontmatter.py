@@ -227,7 +227,8 @@ def _claims(data: dict[object, object], text: str, sink: Sink) -> ClaimLevel | N
     try:
         return ClaimLevel(word)
     except ValueError:
-        levels = " or ".join(f"'{level.value}'" for level in ClaimLevel)
+        names = [f"'{level.value}'" for level in ClaimLevel]
+        levels = ", ".join(names[:-1]) + " or " + names[-1]
         sink.error(
             _line_of_key(text, "claims"),
             f"front matter 'claims' must be {levels}, not '{value}'",

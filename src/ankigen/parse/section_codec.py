@@ -72,7 +72,10 @@ def _item(item: Item, start: int) -> tuple[Any, ...]:
         item.tags,
         item.subdeck,
         tuple(_block(block, start) for block in item.checks),
-        tuple((c.text, c.formula, c.line - start, c.column, c.required) for c in item.claims),
+        tuple(
+            (c.text, c.formula, c.line - start, c.column, c.required, c.everywhere, c.unit)
+            for c in item.claims
+        ),
         item.context,
     )
 
@@ -118,7 +121,7 @@ def _decode_item(start: int, value: Any) -> Item:
     if checks:
         checks = tuple([_code_block(k, text, at + start) for k, text, at in checks])
     if claims:
-        claims = tuple([_claim(t, f, at + start, column, r) for t, f, at, column, r in claims])
+        claims = tuple([_claim(t, f, at + start, c, r, e, u) for t, f, at, c, r, e, u in claims])
     # Not Item(...): a frozen dataclass sets each field through object.__setattr__,
     # which doubles the cost of decoding the tens of thousands of items of a big deck.
     # KNOWN_FIELDS checks that these are Item's fields, in order, and that it has no
@@ -176,14 +179,18 @@ def _code_block(kind: str, text: str, line: int) -> CodeBlock:
     return block
 
 
-def _claim(text: str, formula: bool, line: int, column: int, required: bool) -> Claim:
-    set_text, set_formula, set_line, set_column, set_required = _CLAIM
+def _claim(
+    text: str, formula: bool, line: int, column: int, required: bool, everywhere: bool, unit: str
+) -> Claim:
+    set_text, set_formula, set_line, set_column, set_required, set_everywhere, set_unit = _CLAIM
     claim = _new(Claim)
     set_text(claim, text)
     set_formula(claim, formula)
     set_line(claim, line)
     set_column(claim, column)
     set_required(claim, required)
+    set_everywhere(claim, everywhere)
+    set_unit(claim, unit)
     return claim
 
 
@@ -210,7 +217,7 @@ _FIELDS: dict[type, tuple[str, ...]] = {
     Math: ("tex", "display", "line", "column"),
     ImageRef: ("target", "alt", "line", "column"),
     CodeBlock: ("kind", "text", "line"),
-    Claim: ("text", "formula", "line", "column", "required"),
+    Claim: ("text", "formula", "line", "column", "required", "everywhere", "unit"),
     Diagnostic: ("file", "line", "message", "severity", "detail", "column", "code"),
 }
 
