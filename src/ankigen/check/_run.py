@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TypeVar
 from ankigen.check.proven import ItemRun
 from ankigen.diagnostics import Sink
 from ankigen.errors import UncompiledFormula
-from ankigen.model import ClaimLevel, CodeBlock, Deck, Item
+from ankigen.model import ClaimLevel, CodeBlock, Deck
 from ankigen.timelimit import Budget, TimeLimitExceeded, call_with_time_limit
 
 from . import _errors as codes
