@@ -1,7 +1,7 @@
 """A formula image: its size in em, why one cannot be drawn, and what its bytes depend on.
 
-Shared by both drawing engines, the drawing limits and the HTML; nothing here
-imports matplotlib, so a build whose images all come from the cache stays fast.
+Shared by the drawing engine, the drawing limits and the HTML; nothing here
+starts V8, so a build whose images all come from the cache stays fast.
 """
 
 from __future__ import annotations
@@ -9,23 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib.metadata import version
 
-#: Font size formulas are drawn at, in points; every size is reported relative to it.
-DRAW_SIZE = 100.0
-#: mathtext's STIX fontset: a serif math face like the TeX fonts Anki's MathJax
-#: draws, of the same family as the fallback renderer's STIX Two Math, and its
-#: root sign joins its bar (DejaVu's leaves a gap). Figures keep DejaVu Sans.
-FONTSET = "stix"
-
-#: Formula em per text em. STIX's x-height is about 0.45 em, the card's sans
-#: serif text's about 0.53 em: drawn 1.2 times larger, a formula's letters
-#: match the text's, as MathJax matches them (its matchFontHeight).
+#: Formula em per text em. MathJax's TeX font has an x-height of 0.442 em, the
+#: card's sans serif text about 0.53 em: drawn 1.2 times larger, a formula's
+#: letters match the text's, as MathJax matches them in mathjax mode.
 MATH_SCALE = 1.2
 
 #: Everything that changes the bytes of an image: part of the media name hash.
+#: The engine's versions (MathJax's files, mini-racer's V8) and ankigen's own
+#: code (``fingerprint``, in every cache key) make the rest.
 RENDER_SETTINGS = (
-    f"formula/v2 matplotlib={version('matplotlib')} fontset={FONTSET} size={DRAW_SIZE:g} "
-    f"scale={MATH_SCALE:g} "
-    f"ziamath={version('ziamath')}"
+    f"formula/v3 mathjax={version('django-static-mathjax')} "
+    f"mini-racer={version('mini-racer')} scale={MATH_SCALE:g}"
 )
 
 
@@ -39,11 +33,11 @@ class RenderedFormula:
 
     ``height_em`` is the whole image height; ``depth_em`` is the part below the
     baseline, so ``vertical-align: -{depth_em}em`` puts the baseline on the text's.
-    ``renderer`` says which engine drew it (``mathtext`` or ``ziamath``).
+    ``renderer`` says which engine drew it (``mathjax``).
     """
 
     svg: bytes
     width_em: float
     height_em: float
     depth_em: float
-    renderer: str = "mathtext"
+    renderer: str = "mathjax"

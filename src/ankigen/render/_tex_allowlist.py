@@ -87,15 +87,21 @@ nobreakspace begin end hline cline tag notag nonumber
 hat widehat check tilde widetilde acute grave dot ddot dddot ddddot breve bar vec
 mathring
 text textrm textit textbf textsf texttt textnormal mbox mathrm mathit mathbf mathsf
-mathtt mathcal mathbb mathfrak mathscr mathnormal boldsymbol bm pmb rm it bf sf tt cal
+mathtt mathcal mathbb mathfrak mathscr mathnormal boldsymbol pmb rm it bf sf tt cal
 """
 
 #: Environments a formula may open with ``\\begin{...}``.
 _ENVIRONMENTS = """
 matrix pmatrix bmatrix Bmatrix vmatrix Vmatrix smallmatrix cases dcases rcases array
-aligned alignedat gathered split subarray
+aligned alignedat gathered split subarray align align* alignat alignat* gather gather*
+equation equation* multline multline*
 """
-ENVIRONMENTS = frozenset(_ENVIRONMENTS.split())
+ENVIRONMENTS = frozenset(name.rstrip("*") for name in _ENVIRONMENTS.split())
+
+#: Commands MathJax 3 does not define, with the fix (both modes refuse them).
+REPLACED = {
+    "bm": "write \\boldsymbol{...} for a bold symbol",
+}
 
 #: Control words (without the backslash; a trailing ``*`` is read as the same word).
 COMMANDS = frozenset(
