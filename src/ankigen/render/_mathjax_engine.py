@@ -46,6 +46,9 @@ _COMPONENTS = (
 V8_HEAP_LIMIT = 512 * 1024 * 1024
 #: A drawn formula's SVG may not be larger than this.
 MAX_SVG_BYTES = 1_000_000
+#: TeX longer than this is never handed to V8 (the allow-list's limit is lower:
+#: this one holds for any caller).
+MAX_TEX_CHARS = 10_000
 
 #: What the SVG allow-list's writer starts a document with (its output is then the same bytes).
 _XML_DECLARATION = "<?xml version='1.0' encoding='utf-8'?>\n"
@@ -98,6 +101,8 @@ class MathJaxEngine:
         """Draw ``tex`` (already checked) as SVG; raise MathJaxError or MathJaxTimeout."""
         from py_mini_racer import JSEvalException, JSTimeoutException
 
+        if len(tex) > MAX_TEX_CHARS:
+            raise MathJaxError(f"formula is too long ({len(tex):,} characters): split it up")
         call = f"AnkigenMathJax.draw({json.dumps(tex)}, {json.dumps(display)})"
         with self._lock:
             try:

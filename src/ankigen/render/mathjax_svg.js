@@ -87,6 +87,12 @@ var AnkigenMathJax = (function () {
         throw new Error('MathJax: ' + message);
       }
     },
+    // The writer alone, for the tests of its escaping (tests/render/test_mathjax_engine.py).
+    write: function (node) {
+      var out = [];
+      write(node, out);
+      return out.join('');
+    },
     version: MathJax.version
   };
 })();
