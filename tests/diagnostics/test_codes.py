@@ -30,7 +30,6 @@ SHARED = {
     "AG212": "a statement that cannot be decided: the message says why",
     "AG505": "a cloze's own braces run into its '}}': worded for text and for a formula",
     "AG602": "an unsafe SVG: the same check for an image and a figure",
-    "AG663": "a formula too deeply nested to draw: found before and while drawing",
 }
 
 

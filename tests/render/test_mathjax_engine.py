@@ -72,9 +72,10 @@ def test_a_unary_minus_is_not_spaced_as_a_binary_one() -> None:
     assert render_formula("(-1)", display=False).width_em == pytest.approx(
         render_formula("({-}1)", display=False).width_em
     )
-    assert render_formula("(1-1)", display=False).width_em > render_formula(
-        "(1{-}1)", display=False
-    ).width_em
+    assert (
+        render_formula("(1-1)", display=False).width_em
+        > render_formula("(1{-}1)", display=False).width_em
+    )
 
 
 # --- hostile TeX ---------------------------------------------------------------
@@ -136,9 +137,7 @@ def test_the_writer_escapes_every_value_and_drops_unknown_attributes() -> None:
         " return AnkigenMathJax.write(a.node('svg', {}, [g])); })()"
     )
     written = str(engine()._context.eval(script))
-    assert written == (
-        "<svg><g fill=\"x&quot; onload=&quot;alert(1)\">&lt;script&gt;&amp;</g></svg>"
-    )
+    assert written == ('<svg><g fill="x&quot; onload=&quot;alert(1)">&lt;script&gt;&amp;</g></svg>')
 
 
 def test_a_refused_element_is_never_written() -> None:
@@ -146,7 +145,7 @@ def test_a_refused_element_is_never_written() -> None:
         "(function () { var a = MathJax._.adaptors.liteAdaptor.liteAdaptor();"
         " return AnkigenMathJax.write(a.node('svg', {}, [a.node('foreignObject')])); })()"
     )
-    with pytest.raises(Exception, match="unexpected <foreignobject>|unexpected <foreignObject>"):
+    with pytest.raises(Exception, match=r"unexpected <foreign[oO]bject>"):
         engine()._context.eval(script)
 
 

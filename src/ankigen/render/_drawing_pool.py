@@ -12,9 +12,10 @@
   worker drawing a whole chunk alone at the end, seconds at 10,000 items.
 * **Started clean** (``worker_context``): V8 cannot be used across a fork (its
   threads stay behind; a worker forked from a process that had drawn died
-  making its own), so the workers come from multiprocessing's fork server, a
-  fresh interpreter that has loaded the drawing modules but never V8; each
-  worker starts its own V8 and MathJax on its first formula. That costs
+  making its own), so the workers are spawned: fresh interpreters, given
+  this process's ``sys.path`` and folder (the fork server is not: Python
+  3.11's starts with its own path, and could load another copy of ankigen),
+  each starting its own V8 and MathJax on its first formula. That costs
   about half a second, so the pool is used only for many formulas
   (``_formula_drawing._POOL_THRESHOLD``).
 """
@@ -41,9 +42,5 @@ def worker_count(jobs: int, processes: int) -> int:
 
 
 def worker_context() -> BaseContext:
-    """Where the workers come from: the fork server (a fresh process, no V8), else spawn."""
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["ankigen.render._formula_drawing"])
-        return context
+    """Where the workers come from: spawned fresh interpreters (no V8 inherited)."""
     return multiprocessing.get_context("spawn")
