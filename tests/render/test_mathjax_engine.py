@@ -190,3 +190,13 @@ def test_same_bytes_in_two_other_processes_and_this_one() -> None:
     assert first == second[::-1]
     here = [render_formula(t, display=d, card=c, hide=h).svg.hex() for t, d, c, h in _JOBS]
     assert here == first
+
+
+def test_image_names_change_with_the_engine() -> None:
+    from importlib.metadata import version
+
+    from ankigen.render import RENDER_SETTINGS
+
+    assert f"mathjax={version('django-static-mathjax')}" in RENDER_SETTINGS
+    assert f"mini-racer={version('mini-racer')}" in RENDER_SETTINGS
+    assert "script=" in RENDER_SETTINGS  # the driver script's hash: not a *.py file

@@ -6,7 +6,9 @@ starts V8, so a build whose images all come from the cache stays fast.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from importlib import resources
 from importlib.metadata import version
 
 #: Formula em per text em. MathJax's TeX font has an x-height of 0.442 em, the
@@ -14,12 +16,17 @@ from importlib.metadata import version
 #: letters match the text's, as MathJax matches them in mathjax mode.
 MATH_SCALE = 1.2
 
+#: The script that drives MathJax (``mathjax_svg.js``): its bytes shape every image,
+#: and the code fingerprint hashes only ``*.py``.
+_SCRIPT = resources.files("ankigen.render").joinpath("mathjax_svg.js").read_bytes()
+
 #: Everything that changes the bytes of an image: part of the media name hash.
-#: The engine's versions (MathJax's files, mini-racer's V8) and ankigen's own
-#: code (``fingerprint``, in every cache key) make the rest.
+#: The engine's versions (MathJax's files, mini-racer's V8) and its script;
+#: ankigen's own code (``fingerprint``, in every cache key) makes the rest.
 RENDER_SETTINGS = (
     f"formula/v3 mathjax={version('django-static-mathjax')} "
-    f"mini-racer={version('mini-racer')} scale={MATH_SCALE:g}"
+    f"mini-racer={version('mini-racer')} script={hashlib.sha256(_SCRIPT).hexdigest()[:16]} "
+    f"scale={MATH_SCALE:g}"
 )
 
 

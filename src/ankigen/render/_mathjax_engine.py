@@ -170,6 +170,8 @@ def engine() -> MathJaxEngine:
             # An engine inherited through fork is left alone: its V8 threads are gone.
             _engine = MathJaxEngine()
             _engine_pid = os.getpid()
+            # registered after mini-racer's own exit handlers, so it runs before them
+            atexit.register(close_engine)
         return _engine
 
 
@@ -180,6 +182,3 @@ def close_engine() -> None:
         if _engine is not None and _engine_pid == os.getpid():
             _engine.close()
         _engine = None
-
-
-atexit.register(close_engine)
