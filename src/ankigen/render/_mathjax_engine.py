@@ -96,6 +96,8 @@ class MathJaxEngine:
             self._context.close()
             raise
         self._lock = threading.Lock()
+        #: V8 ran out of heap once: this context is not trusted again (``engine`` makes another).
+        self.spent = False
 
     def draw(self, tex: str, *, display: bool, time_limit: float) -> MathJaxSvg:
         """Draw ``tex`` (already checked) as SVG; raise MathJaxError or MathJaxTimeout."""
@@ -111,6 +113,7 @@ class MathJaxEngine:
                 raise MathJaxTimeout(f"drawing took over {time_limit:g} s") from None
             except JSEvalException as exc:
                 if self._context.was_hard_memory_limit_reached():
+                    self.spent = True
                     raise MathJaxError("drawing it needs too much memory: split it up") from None
                 message = _message(str(exc))
                 if "Maximum call stack size exceeded" in message:
@@ -166,6 +169,9 @@ def engine() -> MathJaxEngine:
     """This process's engine, started on first use (a forked child starts its own)."""
     global _engine, _engine_pid
     with _engine_lock:
+        if _engine is not None and _engine_pid == os.getpid() and _engine.spent:
+            _engine.close()
+            _engine = None
         if _engine is None or _engine_pid != os.getpid():
             # An engine inherited through fork is left alone: its V8 threads are gone.
             _engine = MathJaxEngine()
