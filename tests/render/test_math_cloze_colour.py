@@ -31,12 +31,6 @@ def _coloured_groups(svg: bytes) -> list[ET.Element]:
     return [g for g in root.iter(f"{_SVG}g") if g.get("fill") == COLOUR.decode()]
 
 
-def test_variants_know_each_cards_gap_and_revealed_part() -> None:
-    v = cloze_variants(r"{{c2::a::first}} + {{c1::b}} + {{c2::c}}")
-    assert v.gaps == {1: (r"[\ldots]",), 2: (r"[\text{first}]", r"[\ldots]")}
-    assert v.revealed == {1: ("b",), 2: ("a", "c")}
-
-
 def test_only_the_highlighted_part_is_in_colour() -> None:
     tex = r"\eta_{new} = {{c1::k}}\,\eta_{base}"
     plain = render_formula(cloze_variants(tex).back, display=False)
