@@ -200,3 +200,18 @@ def test_image_names_change_with_the_engine() -> None:
     assert f"mathjax={version('django-static-mathjax')}" in RENDER_SETTINGS
     assert f"mini-racer={version('mini-racer')}" in RENDER_SETTINGS
     assert "script=" in RENDER_SETTINGS  # the driver script's hash: not a *.py file
+
+
+def test_every_allowed_command_is_one_the_engine_knows() -> None:
+    """What the allow-list passes in mathjax mode, image mode can draw (issue 23)."""
+    from ankigen.render._tex_allowlist import COMMANDS
+
+    unknown = []
+    for command in sorted(COMMANDS - {"of"}):  # \of exists only inside \root n \of x
+        try:
+            engine().draw(f"\\{command}{{x}}{{y}}", display=True, time_limit=30)
+        except MathJaxError as exc:
+            if "Undefined control sequence" in str(exc):
+                unknown.append(command)
+    assert unknown == []
+    assert render_formula(r"\root 3 \of x", display=False).svg
