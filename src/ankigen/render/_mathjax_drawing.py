@@ -61,7 +61,7 @@ def draw(
     except MathJaxTooDeep:
         raise DrawTooDeep from None
     except MathJaxError as exc:
-        raise FormulaError(str(exc)) from None
+        raise FormulaError(with_fix(str(exc))) from None
     clean = sanitise_svg(drawn.svg.encode())
     if not isinstance(clean, CleanSvg):  # the engine writes only allowed names: a bug
         raise FormulaError(f"its image was refused by the SVG allow-list: {clean.reason}")
@@ -72,6 +72,22 @@ def draw(
         depth_em=round(drawn.depth_ex * EX_IN_EM, 4),
         renderer="mathjax",
     )
+
+
+#: MathJax's messages that name the problem but not the fix, and the fix.
+_FIXES = {
+    "Misplaced &": "write & only inside an environment such as aligned, cases or a matrix",
+    "Missing argument for": "give it its argument in braces",
+    "Missing superscript or subscript argument": "write what goes after the ^ or _",
+}
+
+
+def with_fix(message: str) -> str:
+    """MathJax's message, with the fix when MathJax's own words do not say it."""
+    for start, fix in _FIXES.items():
+        if message.startswith(start):
+            return f"{message}: {fix}"
+    return message
 
 
 def engine_tex(tex: str, *, card: int, hide: bool) -> str:
