@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any
 
@@ -29,17 +30,28 @@ class _Pools:
         self.sizes: list[int] = []
         self.open = 0
 
-    def executor(self, *, max_workers: int, initializer: Callable[[], None]) -> _RecordedPool:
+    def executor(
+        self, *, max_workers: int, mp_context: BaseContext, initializer: Callable[[], None]
+    ) -> _RecordedPool:
         self.sizes.append(max_workers)
         self.open += 1
-        return _RecordedPool(self, max_workers=max_workers, initializer=initializer)
+        return _RecordedPool(
+            self, max_workers=max_workers, mp_context=mp_context, initializer=initializer
+        )
 
 
 class _RecordedPool(ProcessPoolExecutor):
     """A real pool that tells ``_Pools`` when it is shut down."""
 
-    def __init__(self, pools: _Pools, *, max_workers: int, initializer: Callable[[], None]) -> None:
-        super().__init__(max_workers=max_workers, initializer=initializer)
+    def __init__(
+        self,
+        pools: _Pools,
+        *,
+        max_workers: int,
+        mp_context: BaseContext,
+        initializer: Callable[[], None],
+    ) -> None:
+        super().__init__(max_workers=max_workers, mp_context=mp_context, initializer=initializer)
         self._pools = pools
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
@@ -51,6 +63,8 @@ class _RecordedPool(ProcessPoolExecutor):
 def pools(monkeypatch: pytest.MonkeyPatch) -> _Pools:
     recorded = _Pools()
     monkeypatch.setattr(_formula_drawing, "ProcessPoolExecutor", recorded.executor)
+    # the bank below has about 50 formulas; a pool pays from 400 (its workers start V8)
+    monkeypatch.setattr(_formula_drawing, "_POOL_THRESHOLD", 24)
     return recorded
 
 

@@ -160,8 +160,9 @@ def test_signal_to_the_process_group_while_formulas_draw(
     project: Path, signum: int, status: int
 ) -> None:
     """Ctrl-C in a terminal signals the build and all its drawing workers at once."""
-    slow = "\\underbrace{" * 7 + "x_{N}" + "}" * 7  # over a second each, on any machine
-    items = "\n".join(f"Q{n}? ::: ${slow.replace('N', str(n))}$\n" for n in range(30))
+    # enough formulas for the drawing pool, each long enough to keep it busy for seconds
+    slow = " + ".join(["\\underbrace{\\frac{x_{N}}{y}}_{k}"] * 40)
+    items = "\n".join(f"Q{n}? ::: ${slow.replace('N', str(n))}$\n" for n in range(420))
     (project / "content" / "deck.md").write_text(f"# Slow\n\n{items}", "utf-8")
     before = files_in(project / "out")
     build = subprocess.Popen(

@@ -23,5 +23,5 @@ def test_a_refused_formula_after_a_good_one_is_placed_at_its_dollar(
 
 
 def test_a_formula_that_cannot_be_drawn_is_placed_at_its_dollar(tmp_path: Path) -> None:
-    body = r"What is foo? ::: It is $$\notacommand x$$."
+    body = r"What is foo? ::: It is $$x^2^3$$."
     assert _locations(tmp_path, body, MathMode.IMAGE) == [("d.md:6:24", "AG301")]

@@ -1,4 +1,7 @@
-"""math: mathjax passes only allow-listed TeX; defining commands are refused in both modes."""
+"""Both math modes pass only allow-listed TeX (image mode draws with MathJax too).
+
+Defining, linking, styling and loading commands are refused with their own message.
+"""
 
 from __future__ import annotations
 
@@ -24,10 +27,9 @@ DEFINING = [
 ]
 
 
-@pytest.mark.parametrize("mathjax", [False, True])
 @pytest.mark.parametrize("tex", DEFINING)
-def test_commands_that_define_link_or_load_are_refused(tex: str, mathjax: bool) -> None:
-    problem = tex_problem(tex, mathjax=mathjax) or ""
+def test_commands_that_define_link_or_load_are_refused(tex: str) -> None:
+    problem = tex_problem(tex) or ""
     assert "is not allowed in a formula" in problem
     assert tex.split("{")[0].split("\\")[1] in problem
 
@@ -40,24 +42,25 @@ def test_commands_that_define_link_or_load_are_refused(tex: str, mathjax: bool) 
         r"\operatorname*{arg\,max}_x f(x) \to \infty",
         r"\eta_{new} = {{c1::k}}\,\eta_{base}",
         r"\underbrace{x}_{\text{label}} \cdot \mathbb{R}",
+        r"\begin{align*} a &= b \\ c &= d \end{align*}",
+        r"a \equiv b \pmod{n} + a \bmod b + a \mod b + {a \over b} + \sqrt 3 + x \tag{1}",
+        "a = b\nc = d",
+        r"\text{if $x > 0$}",
     ],
 )
-def test_standard_math_passes_in_mathjax_mode(tex: str) -> None:
-    assert tex_problem(tex, mathjax=True) is None
+def test_standard_math_passes(tex: str) -> None:
+    assert tex_problem(tex) is None
 
 
 @pytest.mark.parametrize(
     ("tex", "problem"),
     [
-        (r"\foo", r"\foo is not a command ankigen passes to MathJax"),
+        (r"\foo", r"\foo is not a command ankigen draws"),
+        (r"\bm{x}", r"\bm is not defined in MathJax 3: write \boldsymbol{...}"),
         (r"\color{red}{x}", r"\color is not a command"),
         (r"\begin{tikzpicture}x\end{tikzpicture}", r"\begin{tikzpicture} is not an environment"),
         (r"a \) \href{x}{y} \(", r"'\)' is not allowed in a formula"),
     ],
 )
-def test_everything_else_is_refused_in_mathjax_mode(tex: str, problem: str) -> None:
-    assert problem in (tex_problem(tex, mathjax=True) or "")
-
-
-def test_unknown_commands_are_left_to_the_renderer_in_image_mode() -> None:
-    assert tex_problem(r"\foo", mathjax=False) is None
+def test_everything_else_is_refused(tex: str, problem: str) -> None:
+    assert problem in (tex_problem(tex) or "")

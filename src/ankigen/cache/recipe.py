@@ -31,14 +31,18 @@ __all__ = [
     "runtime_versions",
 ]
 
-#: Distributions whose version changes the bytes of a formula image.
-DRAWING_DISTRIBUTIONS = ("matplotlib", "ziamath", "ziafont", "latex2mathml")
+#: Distributions whose version changes the bytes of a formula image: MathJax's
+#: files and the V8 that runs them (``render._mathjax_engine``).
+DRAWING_DISTRIBUTIONS = ("django-static-mathjax", "mini-racer")
 #: Every distribution whose version may change what a build writes or reports.
 SHAPING_DISTRIBUTIONS = (
     "markdown-it-py",
     "mdit-py-plugins",
     "genanki",
     "sympy",
+    "matplotlib",  # figures
+    "nh3",  # inline HTML (format section 16)
+    "pint",  # units of quoted numbers (format section 18)
     *DRAWING_DISTRIBUTIONS,
 )
 #: The installed package this module belongs to.

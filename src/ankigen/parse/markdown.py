@@ -10,6 +10,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from ankigen.parse.rules.anki_bracket import anki_bracket_plugin
+from ankigen.parse.rules.braced_dollar import braced_dollar_plugin
 from ankigen.parse.rules.mark import mark_plugin
 from ankigen.parse.rules.mathjax_delimiter import mathjax_delimiter_plugin
 from ankigen.parse.rules.stray_dollar import stray_dollar_plugin
@@ -30,6 +31,7 @@ def content_parser() -> MarkdownIt:
     # authors write `\$`); allow_space keeps `$ x $` working.
     dollarmath_plugin(md, allow_labels=False, allow_digits=False, double_inline=True)
     anki_bracket_plugin(md)  # after dollar math is registered: it goes before it
+    braced_dollar_plugin(md)  # $\text{if $x$}$, before dollar math too
     mark_plugin(md)
     mathjax_delimiter_plugin(md)
     stray_dollar_plugin(md)

@@ -9,10 +9,10 @@ This module is the stage's one facade: other stages, commands and tests
 import from ``ankigen.render``, never from its ``_private`` modules. Those are
 named for their role (docs/architecture.md has the table): TeX syntax and
 policy (``_tex_syntax``, ``_tex_policy``, ``_tex_allowlist``), formula images,
-drawing and HTML (``_formula_image``, ``_formula_drawing``, ``_mathtext_drawing``,
-``_mathtext_highlight``, ``_fallback_drawing``, ``_formula_html``,
-``_math_renderer``), ``_figures``, ``_images``, ``_svg_safety``, ``_svg_store``, ``_media`` and
-``_notes`` (items to notes).
+drawing and HTML (``_formula_image``, ``_formula_drawing``, ``_mathjax_drawing``,
+``_mathjax_engine``, ``_formula_html``, ``_math_renderer``), ``_figures``,
+``_images``, ``_svg_safety``, ``_svg_store``, ``_media`` and ``_notes`` (items
+to notes).
 """
 
 from __future__ import annotations
@@ -26,13 +26,7 @@ from ankigen.diagnostics import Diagnostic, Sink, sort_diagnostics
 from ankigen.model import Deck, MathMode
 from ankigen.render._figure_drawer import FigureDrawer
 from ankigen.render._figures import FIGURE_FONT_SIZE, MIN_TEXT_PX, Formulas, draw_figure
-from ankigen.render._formula_drawing import (
-    MAX_DRAW_DEPTH,
-    MAX_FALLBACK_DEPTH,
-    DrawingLimitError,
-    draw_within_limits,
-    render_formula,
-)
+from ankigen.render._formula_drawing import DrawingLimitError, draw_within_limits, render_formula
 from ankigen.render._formula_html import cloze_variants, formula_img_html, math_cloze_html
 from ankigen.render._formula_image import RENDER_SETTINGS, FormulaError, RenderedFormula
 from ankigen.render._images import MAX_IMAGE_BYTES, Folders, ship_image
@@ -171,8 +165,6 @@ def _stored_notes(deck: Deck, settings: RenderSettings, cache: MediaCache) -> No
 
 __all__ = [
     "FIGURE_FONT_SIZE",
-    "MAX_DRAW_DEPTH",
-    "MAX_FALLBACK_DEPTH",
     "MAX_IMAGE_BYTES",
     "MIN_TEXT_PX",
     "RENDER_SETTINGS",

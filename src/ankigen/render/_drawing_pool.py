@@ -10,16 +10,20 @@
   down simply takes fewer of them, and the last chunk ends close to the
   others. Large chunks (a sixteenth of the work each, before) could leave one
   worker drawing a whole chunk alone at the end, seconds at 10,000 items.
-* **Warm-up**: the parent imports matplotlib and ziamath and draws one formula
-  with each engine before the workers are forked, so the workers inherit the
-  loaded modules, the mathtext grammar and the fonts instead of each building
-  its own (about 0.8 s of CPU per worker); with a cloze formula to colour,
-  one of those too (it imports matplotlib's Agg backend).
+* **Started clean** (``worker_context``): V8 cannot be used across a fork (its
+  threads stay behind; a worker forked from a process that had drawn died
+  making its own), so the workers are spawned: fresh interpreters, given
+  this process's ``sys.path`` and folder (the fork server is not: Python
+  3.11's starts with its own path, and could load another copy of ankigen),
+  each starting its own V8 and MathJax on its first formula. That costs
+  about half a second, so the pool is used only for many formulas
+  (``_formula_drawing._POOL_THRESHOLD``).
 """
 
 from __future__ import annotations
 
-import gc
+import multiprocessing
+from multiprocessing.context import BaseContext
 
 #: Jobs per chunk, at most: a few tens of milliseconds of drawing.
 MAX_CHUNK = 8
@@ -37,22 +41,6 @@ def worker_count(jobs: int, processes: int) -> int:
     return max(1, min(processes, jobs))
 
 
-def warm_up(*, highlighted: bool = False) -> None:
-    """Load both layout engines and their fonts in this process, before forking workers.
-
-    Drawn here and thrown away: a plain formula (mathtext) and a sum (ziamath),
-    and with ``highlighted`` (some job colours a cloze) a formula with a part in
-    the cloze colour: that way goes through matplotlib's own mathtext parser,
-    which imports its Agg backend (half a second each worker would spend).
-    Inside a build the cyclic collector is paused (``ankigen.gcpause``); what the
-    warm-up allocated is frozen with the rest, so a worker's collections do not
-    scan it (and do not copy its pages).
-    """
-    from ankigen.render._formula_drawing import render_formula  # loads matplotlib
-
-    render_formula("x+1", display=False)
-    render_formula(r"\sum_{i=1}^{n} x_i", display=True)
-    if highlighted:
-        render_formula("x+1", display=False, highlight=("x",))
-    if not gc.isenabled():  # inside no_cyclic_gc(), which unfreezes everything at its end
-        gc.freeze()
+def worker_context() -> BaseContext:
+    """Where the workers come from: spawned fresh interpreters (no V8 inherited)."""
+    return multiprocessing.get_context("spawn")

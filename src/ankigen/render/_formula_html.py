@@ -20,15 +20,13 @@ class ClozeVariants:
     """The TeX variants of a formula holding clozes.
 
     ``back`` shows every cloze's content; ``fronts[n]`` hides cloze ``n`` behind
-    a visible gap (``[...]`` or ``[hint]``) and shows the others. ``gaps[n]``
-    is the TeX of each gap of cloze ``n`` and ``revealed[n]`` that of what it
-    hides, the parts drawn in the cloze colour on card ``n``.
+    a visible gap (``[...]`` or ``[hint]``) and shows the others (the ``alt``
+    text of card ``n``'s front image; the image itself is drawn from the
+    formula with its clozes, ``_mathjax_drawing.engine_tex``).
     """
 
     back: str
     fronts: dict[int, str] = field(default_factory=dict)
-    gaps: dict[int, tuple[str, ...]] = field(default_factory=dict)
-    revealed: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
 
 def cloze_variants(tex: str) -> ClozeVariants:
@@ -45,10 +43,6 @@ def cloze_variants(tex: str) -> ClozeVariants:
     return ClozeVariants(
         back=back,
         fronts={n: _tex_syntax.strip_clozes(tex, clozes, hide=n) for n in numbers},
-        gaps={
-            n: tuple(_tex_syntax.gap_tex(c.hint) for c in clozes if c.number == n) for n in numbers
-        },
-        revealed={n: tuple(c.text for c in clozes if c.number == n) for n in numbers},
     )
 
 

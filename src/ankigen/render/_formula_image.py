@@ -1,32 +1,31 @@
 """A formula image: its size in em, why one cannot be drawn, and what its bytes depend on.
 
-Shared by both drawing engines, the drawing limits and the HTML; nothing here
-imports matplotlib, so a build whose images all come from the cache stays fast.
+Shared by the drawing engine, the drawing limits and the HTML; nothing here
+starts V8, so a build whose images all come from the cache stays fast.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from importlib import resources
 
 from ankigen.cache import DRAWING_DISTRIBUTIONS, distribution_versions
 
-#: Font size formulas are drawn at, in points; every size is reported relative to it.
-DRAW_SIZE = 100.0
-#: mathtext's STIX fontset: a serif math face like the TeX fonts Anki's MathJax
-#: draws, of the same family as the fallback renderer's STIX Two Math, and its
-#: root sign joins its bar (DejaVu's leaves a gap). Figures keep DejaVu Sans.
-FONTSET = "stix"
-
-#: Formula em per text em. STIX's x-height is about 0.45 em, the card's sans
-#: serif text's about 0.53 em: drawn 1.2 times larger, a formula's letters
-#: match the text's, as MathJax matches them (its matchFontHeight).
+#: Formula em per text em. MathJax's TeX font has an x-height of 0.442 em, the
+#: card's sans serif text about 0.53 em: drawn 1.2 times larger, a formula's
+#: letters match the text's, as MathJax matches them in mathjax mode.
 MATH_SCALE = 1.2
 
-#: Everything that changes the bytes of an image: part of the media name hash, with the
-#: version of every library that draws formulas (``ankigen.cache.DRAWING_DISTRIBUTIONS``).
+#: The script that drives MathJax (``mathjax_svg.js``): its bytes shape every image.
+_SCRIPT = resources.files("ankigen.render").joinpath("mathjax_svg.js").read_bytes()
+
+#: Everything that changes the bytes of an image: part of the media name hash.
+#: The engine's versions (MathJax's files and mini-racer's V8, the
+#: ``ankigen.cache.DRAWING_DISTRIBUTIONS``) and its script.
 RENDER_SETTINGS = (
-    f"formula/v2 fontset={FONTSET} size={DRAW_SIZE:g} scale={MATH_SCALE:g} "
-    f"{distribution_versions(DRAWING_DISTRIBUTIONS)}"
+    f"formula/v3 {distribution_versions(DRAWING_DISTRIBUTIONS)} "
+    f"script={hashlib.sha256(_SCRIPT).hexdigest()[:16]} scale={MATH_SCALE:g}"
 )
 
 
@@ -40,11 +39,11 @@ class RenderedFormula:
 
     ``height_em`` is the whole image height; ``depth_em`` is the part below the
     baseline, so ``vertical-align: -{depth_em}em`` puts the baseline on the text's.
-    ``renderer`` says which engine drew it (``mathtext`` or ``ziamath``).
+    ``renderer`` says which engine drew it (``mathjax``).
     """
 
     svg: bytes
     width_em: float
     height_em: float
     depth_em: float
-    renderer: str = "mathtext"
+    renderer: str = "mathjax"

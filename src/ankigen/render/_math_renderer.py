@@ -22,7 +22,6 @@ from ankigen.render._formula_drawing import (
     FormulaJob,
 )
 from ankigen.render._formula_html import (
-    ClozeVariants,
     cloze_variants,
     formula_img_html,
     math_cloze_html,
@@ -72,7 +71,7 @@ class MathRenderer:
                 continue
             fronts = [(m, item.kind is ItemKind.CLOZE) for m in item.front.maths]
             for math, in_cloze in [*fronts, *((m, False) for m in item.back.maths)]:
-                problem = formula_problem(math.tex, mathjax=deck.math is MathMode.MATHJAX)
+                problem = formula_problem(math.tex)
                 if problem:
                     self._invalid.add((math.tex, math.display))
                     delimiter = "$$" if math.display else "$"
@@ -200,12 +199,11 @@ class MathRenderer:
             return mathjax_html(math.tex, display=math.display, cloze=clozed), []
         if cloze and has_cloze(math.tex):
             variants = cloze_variants(math.tex)
-            jobs = _cloze_jobs(variants, math.display)
-            back = self._image(jobs[0])
-            images = {job: self._image(job) for job in jobs}
-            fronts = {n: images[_front_job(variants, n, math.display)] for n in variants.fronts}
-            backs = {n: images[_back_job(variants, n, math.display)] for n in variants.fronts}
-            media = [self._cache.get(d.name) for d in images.values() if d is not None]
+            back = self._image(FormulaJob(variants.back, math.display))
+            fronts = {n: self._image(_card_job(math, n, hide=True)) for n in variants.fronts}
+            backs = {n: self._image(_card_job(math, n, hide=False)) for n in variants.fronts}
+            images = [back, *fronts.values(), *backs.values()]
+            media = [self._cache.get(d.name) for d in dict.fromkeys(images) if d is not None]
             shown = Math(variants.back, math.display, math.line, math.column)
             # a gap image's alt is its own TeX: the whole formula would give the answer away
             front_imgs = {
@@ -249,25 +247,19 @@ class MathRenderer:
 
 
 def _jobs(math: Math, *, cloze: bool) -> list[FormulaJob]:
+    """The images of a formula: itself, or (clozed) its whole and each card's front and back."""
     if not (cloze and has_cloze(math.tex)):
         return [FormulaJob(math.tex, math.display)]
-    return _cloze_jobs(cloze_variants(math.tex), math.display)
-
-
-def _cloze_jobs(variants: ClozeVariants, display: bool) -> list[FormulaJob]:
-    """The plain back first, then each card's front and back with its part in colour."""
-    jobs = [FormulaJob(variants.back, display)]
+    variants = cloze_variants(math.tex)
+    jobs = [FormulaJob(variants.back, math.display)]
     for n in variants.fronts:
-        jobs += [_front_job(variants, n, display), _back_job(variants, n, display)]
-    return list(dict.fromkeys(jobs))
+        jobs += [_card_job(math, n, hide=True), _card_job(math, n, hide=False)]
+    return jobs
 
 
-def _front_job(variants: ClozeVariants, number: int, display: bool) -> FormulaJob:
-    return FormulaJob(variants.fronts[number], display, variants.gaps[number])
-
-
-def _back_job(variants: ClozeVariants, number: int, display: bool) -> FormulaJob:
-    return FormulaJob(variants.back, display, variants.revealed[number])
+def _card_job(math: Math, number: int, *, hide: bool) -> FormulaJob:
+    """Card ``number``'s image: its cloze's gap (front) or text (back) in the cloze colour."""
+    return FormulaJob(math.tex, math.display, card=number, hide=hide)
 
 
 def _img(drawn: _Drawn | None, math: Math) -> str:

@@ -5,9 +5,11 @@ HTML attributes and styles (``\\class``, ``\\style``), extensions
 (``\\require``), and definitions (``\\def``, ``\\newcommand*``,
 ``\\DeclareMathOperator``, ``\\Newextarrow``...) that change ``\\frac`` for
 every later formula on the page, or recurse forever. Content is untrusted, so
-in ``math: mathjax`` a formula may use only the commands and environments
-below: symbols, operators, fonts and layout from MathJax's base, AMS math and
-AMS symbols packages, none of which defines, links, styles or loads.
+a formula may use only the commands and environments below (in both math
+modes: image mode draws with the same MathJax, and every command here is one
+it knows, ``tests/render/test_mathjax_engine.py``): symbols, operators, fonts
+and layout from MathJax's base, AMS math and AMS symbols packages, none of
+which defines, links, styles or loads.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ bigstar diamondsuit heartsuit clubsuit spadesuit flat natural sharp prime backpr
 surd checkmark circledR maltese complement eth mho Finv Game Bbbk ldots cdots vdots
 ddots dots dotsb dotsc dotsi dotsm dotso colon vert Vert lvert rvert lVert rVert
 langle rangle lceil rceil lfloor rfloor lbrace rbrace lbrack rbrack lgroup rgroup
-backslash setminus smallsetminus dagger ddagger S P pounds yen copyright
+backslash setminus smallsetminus dagger ddagger S yen
 """
 
 _OPERATORS = """
@@ -83,19 +85,25 @@ overline underline overbrace underbrace overset underset stackrel substack
 overleftarrow overrightarrow overleftrightarrow underleftarrow underrightarrow
 underleftrightarrow boxed cancel phantom hphantom vphantom smash mathstrut strut
 quad qquad enspace thinspace negthinspace hspace kern mkern mskip hskip space
-nobreakspace begin end hline cline tag notag nonumber
+nobreakspace begin end hline tag notag nonumber
 hat widehat check tilde widetilde acute grave dot ddot dddot ddddot breve bar vec
 mathring
 text textrm textit textbf textsf texttt textnormal mbox mathrm mathit mathbf mathsf
-mathtt mathcal mathbb mathfrak mathscr mathnormal boldsymbol bm pmb rm it bf sf tt cal
+mathtt mathcal mathbb mathfrak mathscr mathnormal boldsymbol pmb rm it bf sf tt cal
 """
 
 #: Environments a formula may open with ``\\begin{...}``.
 _ENVIRONMENTS = """
 matrix pmatrix bmatrix Bmatrix vmatrix Vmatrix smallmatrix cases dcases rcases array
-aligned alignedat gathered split subarray
+aligned alignedat gathered split subarray align align* alignat alignat* gather gather*
+equation equation* multline multline*
 """
-ENVIRONMENTS = frozenset(_ENVIRONMENTS.split())
+ENVIRONMENTS = frozenset(name.rstrip("*") for name in _ENVIRONMENTS.split())
+
+#: Commands MathJax 3 does not define, with the fix (both modes refuse them).
+REPLACED = {
+    "bm": "write \\boldsymbol{...} for a bold symbol",
+}
 
 #: Control words (without the backslash; a trailing ``*`` is read as the same word).
 COMMANDS = frozenset(

@@ -1,7 +1,7 @@
 """What TeX may reach a card: size limits, the deny-list, and the MathJax allow-list.
 
-Checked in both math modes before anything is drawn; the allow-list itself is
-``_tex_allowlist``. Nothing here imports matplotlib.
+Checked the same way in both math modes (image mode draws with MathJax too),
+before anything is drawn; the allow-list itself is ``_tex_allowlist``.
 """
 
 from __future__ import annotations
@@ -13,24 +13,24 @@ from ankigen.render._tex_syntax import TexProblem
 from ankigen.syntax.tex_macros import HOW_TO_DEFINE
 
 
-def tex_problem(tex: str, *, mathjax: bool = False) -> str | None:
+def tex_problem(tex: str) -> str | None:
     """Cheap syntax check used in both math modes; a message, or None when fine.
 
     The message of :func:`formula_problem`, for callers that need no code.
     """
-    problem = formula_problem(tex, mathjax=mathjax)
+    problem = formula_problem(tex)
     return problem.message if problem is not None else None
 
 
-def formula_problem(tex: str, *, mathjax: bool = False) -> TexProblem | None:
+def formula_problem(tex: str) -> TexProblem | None:
     """Why ``tex`` may not reach a card (message and diagnostic code), or None when fine.
 
     Finds a formula over the size limits, unbalanced braces, ``\\begin``/``\\end``
     mismatches, a cloze with no number or nothing in it, and a cloze whose TeX
     ends in ``}`` without a space before the closing ``}}`` (Anki needs
-    ``{{c1::\\frac{a}{b} }}``). With ``mathjax``, every command and environment
-    must be on the allow-list of ``_tex_allowlist``, since Anki's MathJax obeys
-    what it is given.
+    ``{{c1::\\frac{a}{b} }}``). Every command and environment must be on the
+    allow-list of ``_tex_allowlist``, since MathJax (Anki's, or the one that
+    draws images) obeys what it is given.
     """
     limit = _limit_problem(tex)
     if limit is not None:
@@ -41,17 +41,20 @@ def formula_problem(tex: str, *, mathjax: bool = False) -> TexProblem | None:
         return TexProblem(str(exc), exc.finding.code)
     if not tex.strip():
         return TexProblem("empty formula", "AG304")
-    refused = refused_command(tex, mathjax=mathjax)
+    unpaired = _tex_syntax.brace_problem(_tex_syntax.strip_clozes(tex, clozes))
+    if unpaired is not None:
+        return unpaired
+    refused = refused_command(tex)
     if refused is not None:
         return TexProblem(refused, "AG601")
-    return _tex_syntax.brace_problem(_tex_syntax.strip_clozes(tex, clozes))
+    return None
 
 
-def refused_command(tex: str, *, mathjax: bool) -> str | None:
+def refused_command(tex: str) -> str | None:
     """Why a command or environment of ``tex`` may not reach a card, or None.
 
-    In both modes: commands that link, style, load or define (deny-list), and
-    ``\\(``, ``\\)``, ``\\[``, ``\\]``; with ``mathjax``, anything off the allow-list.
+    Commands that link, style, load or define (deny-list), ``\\(``, ``\\)``,
+    ``\\[``, ``\\]``, and anything else off the allow-list.
     """
     for token in _tex_syntax.tokens(tex):
         if token in _tex_allowlist.DELIMITER_SYMBOLS:
@@ -68,14 +71,14 @@ def refused_command(tex: str, *, mathjax: bool) -> str | None:
                 "or script on the card, define or redefine a command, or make Anki's "
                 "MathJax loop"
             )
-        if mathjax and word[1:] not in _tex_allowlist.COMMANDS:
+        if word[1:] in _tex_allowlist.REPLACED:
+            return f"{token} is not defined in MathJax 3: {_tex_allowlist.REPLACED[word[1:]]}"
+        if word[1:] not in _tex_allowlist.COMMANDS:
             return (
-                f"{token} is not a command ankigen passes to MathJax (the standard math "
-                f"commands listed by 'ankigen guide 16'): use one of them, or {HOW_TO_DEFINE}"
+                f"{token} is not a command ankigen draws (the standard math commands "
+                f"listed by 'ankigen guide 16'): use one of them, or {HOW_TO_DEFINE}"
             )
-    if mathjax:
-        return _refused_environment(tex)
-    return None
+    return _refused_environment(tex)
 
 
 def _refused_environment(tex: str) -> str | None:
@@ -92,7 +95,7 @@ _ENVIRONMENT = re.compile(r"\\begin\s*\{([^{}]*)\}")
 
 
 #: Formulas past these sizes are refused before any parser sees them: they
-#: would take mathtext minutes or exhaust its recursion, and no card needs them.
+#: would take MathJax seconds and megabytes to draw, and no card needs them.
 MAX_FORMULA_CHARS = 4000
 MAX_BRACE_DEPTH = 40
 

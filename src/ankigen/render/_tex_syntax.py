@@ -1,13 +1,13 @@
 """TeX syntax, shared by both math modes: tokens, braces, environments, clozes, rewrites.
 
-Clozes in a formula are stripped, turned into gaps (image mode) or marked per
-card in ``\\class{cloze}`` (mathjax mode); cloze syntax itself is read by
-``ankigen.syntax.cloze`` alone.
+Clozes in a formula are stripped, turned into gaps, or marked per card in
+``\\class{cloze}`` (mathjax mode) or the cloze colour (image mode); cloze
+syntax itself is read by ``ankigen.syntax.cloze`` alone.
 
 Nothing here draws anything or decides what is allowed (that is
 ``_tex_policy``). The tokenizer knows just enough TeX to check braces and
-environments, to find the commands a formula uses, and to rewrite a few
-macros token by token (so ``\\le`` never matches inside ``\\left``).
+environments, to find the commands a formula uses, and to rewrite ``\\tag``
+for an image token by token.
 """
 
 from __future__ import annotations
@@ -153,8 +153,7 @@ def strip_clozes(tex: str, clozes: list[Cloze], hide: int | None = None) -> str:
 def gap_tex(hint: str | None) -> str:
     """The TeX drawn where a hidden cloze stands: ``[...]`` or ``[hint]``, as Anki shows it.
 
-    The hint is plain text: mathtext's ``\\text{}`` keeps its spaces and reads
-    ``\\x`` as a literal ``x``, so only ``\\``, braces and ``$`` need escaping.
+    The hint is plain text (this TeX is the gap image's ``alt`` text).
     """
     if hint is None or not hint.strip():
         return r"[\ldots]"
@@ -172,8 +171,13 @@ _HINT_AS_TEXT = re.compile(r"[^\\{}$%]+")
 _CLOZE_PAIR = re.compile(r"([{}:])(?=\1)")
 
 
-def mathjax_marked(tex: str, clozes: list[Cloze], number: int, *, hide: bool) -> str:
-    """TeX for Anki's MathJax with cloze ``number`` in the cloze class.
+def mathjax_marked(
+    tex: str, clozes: list[Cloze], number: int, *, hide: bool, mark: str = CLOZE_CLASS + "{%s}"
+) -> str:
+    """TeX for MathJax with cloze ``number`` marked: in the cloze class, or ``mark``.
+
+    ``mark`` is TeX with one ``%s`` where the marked part goes (image mode
+    draws it in the cloze colour instead of a class).
 
     With ``hide`` its gap (``[...]``, ``[hint]``) stands there, else its text
     (left plain when it cannot stand as one group, such as ``a & b`` in an
@@ -187,7 +191,7 @@ def mathjax_marked(tex: str, clozes: list[Cloze], number: int, *, hide: bool) ->
         if c.number != number or not (hide or _one_group(c.text)):
             parts.append(c.text)
         else:
-            parts.append(CLOZE_CLASS + "{" + (_mathjax_gap(c.hint) if hide else c.text) + "}")
+            parts.append(mark.replace("%s", _mathjax_gap(c.hint) if hide else c.text, 1))
         last = c.end
     parts.append(tex[last:])
     return cloze_proof("".join(parts))
@@ -220,72 +224,44 @@ def _mathjax_gap(hint: str | None) -> str:
     return "[" + hint + "]"  # TeX in a hint (checked with the formula) stays TeX, as in Anki
 
 
+def tags_as_text(tex: str) -> str:
+    """``\\tag{x}`` as ``\\qquad\\text{(x)}`` and ``\\tag*{x}`` as ``\\qquad\\text{x}``.
+
+    MathJax sets a tag at the right edge of a box as wide as the page; an image
+    has no page, so the tag follows its row after a ``\\qquad`` instead.
+    """
+    toks = tokens(tex)
+    out: list[str] = []
+    i = 0
+    while i < len(toks):
+        label, used = _tag_label(toks, i)
+        if label is None:
+            out.append(toks[i])
+            i += 1
+            continue
+        shown = label if toks[i] == "\\tag*" else f"({label})"
+        out.append("\\qquad\\text{" + shown + "}")
+        i += used
+    return "".join(out)
+
+
+def _tag_label(toks: list[str], start: int) -> tuple[str | None, int]:
+    """The label of a ``\\tag{...}`` at ``toks[start]`` and the tokens it takes, or (None, 0)."""
+    if toks[start] not in ("\\tag", "\\tag*"):
+        return None, 0
+    i = start + 1
+    while i < len(toks) and toks[i].isspace():
+        i += 1
+    if i >= len(toks) or toks[i] != "{":
+        return None, 0
+    depth = 0
+    for j in range(i, len(toks)):
+        depth += {"{": 1, "}": -1}.get(toks[j], 0)
+        if depth == 0:
+            return "".join(toks[i + 1 : j]), j - start + 1
+    return None, 0
+
+
 def cloze_proof(tex: str) -> str:
     """``tex`` with a space in every ``{{``, ``}}`` and ``::``, which math mode ignores."""
     return _CLOZE_PAIR.sub(r"\1 ", tex)
-
-
-# --- rewrites ---------------------------------------------------------------
-
-#: Macros mathtext lacks that have an exact (or visually equal) mathtext spelling.
-REWRITES: dict[str, str] = {
-    "\\le": "\\leq",
-    "\\ge": "\\geq",
-    "\\tfrac": "\\frac",
-    "\\implies": "\\Longrightarrow",
-    "\\impliedby": "\\Longleftarrow",
-    "\\iff": "\\Longleftrightarrow",
-    "\\lVert": "\\Vert",
-    "\\rVert": "\\Vert",
-    "\\lvert": "|",
-    "\\rvert": "|",
-    "\\gets": "\\leftarrow",
-    "\\land": "\\wedge",
-    "\\lor": "\\vee",
-    "\\lnot": "\\neg",
-    "\\textbf": "\\mathbf",
-    "\\textit": "\\mathit",
-    "\\textrm": "\\text",
-    "\\textsf": "\\mathsf",
-    "\\texttt": "\\mathtt",
-    "\\operatorname*": "\\operatorname",
-}
-
-#: Sizing and style switches with no effect on a one-line image: dropped.
-DROPPED = frozenset(
-    {
-        "\\displaystyle",
-        "\\textstyle",
-        "\\limits",
-        "\\nolimits",
-        "\\big",
-        "\\Big",
-        "\\bigg",
-        "\\Bigg",
-        "\\bigl",
-        "\\bigr",
-        "\\Bigl",
-        "\\Bigr",
-        "\\biggl",
-        "\\biggr",
-        "\\Biggl",
-        "\\Biggr",
-    }
-)
-
-
-def rewrite(tex: str, table: dict[str, str] | None = None) -> str:
-    """Apply ``REWRITES`` (or ``table``) and drop ``DROPPED`` switches, token by token."""
-    table = REWRITES if table is None else table
-    out: list[str] = []
-    toks = tokens(tex)
-    for i, t in enumerate(toks):
-        if t in DROPPED:
-            continue
-        new = table.get(t, t)
-        out.append(new)
-        # a control word swallowed the space after it; keep a letter from gluing on
-        nxt = toks[i + 1] if i + 1 < len(toks) else ""
-        if new != t and new[-1:].isalpha() and nxt[:1].isalpha():
-            out.append(" ")
-    return "".join(out)
