@@ -64,14 +64,16 @@ def test_versions_in_the_recipe() -> None:
         "genanki",
         "sympy",
         "matplotlib",
-        "ziamath",
-        "latex2mathml",
+        "nh3",
+        "pint",
+        "django-static-mathjax",
+        "mini-racer",
     ):
         assert name in SHAPING_DISTRIBUTIONS and f"{name}=" in runtime
     # every library that draws formulas is in the name of every formula image
     for name in DRAWING_DISTRIBUTIONS:
         assert f"{name}=" in RENDER_SETTINGS
-    assert "latex2mathml=" in RENDER_SETTINGS
+    assert "django-static-mathjax=" in RENDER_SETTINGS and "mini-racer=" in RENDER_SETTINGS
 
 
 def _build(site: Path, project: Path) -> subprocess.CompletedProcess[str]:

@@ -91,6 +91,6 @@ def test_an_unknown_command_says_how_to_define_it(project: Path) -> None:
     (project / "content" / "macros.md").write_text(DECK + "\nNew ::: $\\ZZ$\n", "utf-8")
     result = invoke("build", "--math", "mathjax")
     assert result.exit_code == 1
-    assert "\\ZZ is not a command ankigen passes to MathJax" in result.output
+    assert "\\ZZ is not a command ankigen draws" in result.output
     assert "define it in the front matter ('macros:'" in result.output
     assert "math: image" not in result.output
