@@ -147,7 +147,7 @@ def circular_where(statement: Assert) -> list[tuple[Binding, str]]:
         for side, other in ((left, right), (right, left)):
             name = _bare_name(side)
             binding = where.get(name) if name is not None else None
-            if binding is None or _shape(binding.value) != _shape(other):
+            if binding is None or not _same(binding.value, other):
                 continue
             message = (
                 f"'where {binding.name} = ...' gives {binding.name} the value it is compared with"
@@ -194,6 +194,16 @@ def _bare_name(expr: Expr) -> str | None:
     if isinstance(expr, QuotedFormula):
         return _bare_name(expr.value)
     return expr.name if isinstance(expr, Name) else None
+
+
+def _same(value: Expr, other: Expr) -> bool:
+    """The same expression, or two sums of literals worth the same (``9/10`` and ``0.9``)."""
+    if _shape(value) == _shape(other):
+        return True
+    from ._exact import exact_value
+
+    left, right = exact_value(value), exact_value(other)
+    return left is not None and left == right
 
 
 def _shape(expr: Expr) -> str:
