@@ -56,3 +56,9 @@ def test_a_figure_that_reads_formulas_has_no_warning(tmp_path: Path) -> None:
 
 def test_only_level_all_judges_figures(tmp_path: Path) -> None:
     assert _warnings(tmp_path, "answers") == []
+
+
+def test_keywords_of_a_formula_call_are_data(tmp_path: Path) -> None:
+    script = "def draw(fig, formulas):\n    step = formulas['T_step']\n    step(k=8)\n"
+    found = _warnings(tmp_path, "all", script)
+    assert len(found) == 1 and "the figure's 8 is the card's `8`" in found[0]

@@ -6,8 +6,10 @@ on (``DEVICE_COUNTS = (1, 2, 4, 16)`` beside a card that says k is 1, 2, 4
 or 8) without any check noticing. Its data belongs in a ``formulas`` block
 (``let device_counts = [1, 2, 4, 8]``), which the checks prove and the
 script reads (``formulas["device_counts"]()``). The script is read with
-Python's ``ast``, never run here. Keyword arguments (``linewidth=2``,
-``fontsize=13``) are the drawing's style, not its data, and are left alone.
+Python's ``ast``, never run here. Keyword arguments of a method call
+(``ax.plot(..., linewidth=2)``, ``fig.tight_layout(rect=...)``) are the
+drawing's style, not its data, and are left alone; those of a formula's call
+(``step(T_comm=2 * t_comm)``) are data.
 Only decks at claim level ``all`` are judged.
 """
 
@@ -65,15 +67,16 @@ def _plain_value(claim: Claim) -> Fraction | None:
 
 
 def _literals(script: Path) -> Iterator[tuple[ast.Constant, Fraction]]:
-    """Every number constant of the script that is not a keyword argument's value."""
+    """Every number constant of the script but the keyword arguments of method calls."""
     try:
         tree = ast.parse(script.read_text("utf-8"))
     except (OSError, SyntaxError, ValueError):
         return  # the drawing reports a missing or broken script
     style = {
         id(node)
-        for keyword in ast.walk(tree)
-        if isinstance(keyword, ast.keyword)
+        for call in ast.walk(tree)
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+        for keyword in call.keywords
         for node in ast.walk(keyword.value)
     }
     for node in ast.walk(tree):
