@@ -10,7 +10,9 @@ Python's ``ast``, never run here. Keyword arguments of a method call
 (``ax.plot(..., linewidth=2)``, ``fig.tight_layout(rect=...)``) are the
 drawing's style, not its data, and are left alone; those of a formula's call
 (``step(T_comm=2 * t_comm)``) are data.
-Only decks at claim level ``all`` are judged.
+Only decks at claim level ``all`` are judged. The warning stands at the
+card's number, in the content file (so an up-to-date deck replays it), and
+names the script's line.
 """
 
 from __future__ import annotations
@@ -89,13 +91,14 @@ def _literals(script: Path) -> Iterator[tuple[ast.Constant, Fraction]]:
 
 
 def _warning(deck: Deck, script: Path, node: ast.Constant, claim: Claim) -> Diagnostic:
-    where = f"{deck.display_path}:{claim.line}"
+    """The warning, at the card's number (so an up-to-date deck replays it with its own)."""
+    place = f"{display_path(script)}:{node.lineno}:{node.col_offset + 1}"
     return warning(
-        display_path(script),
-        node.lineno,
-        f"the figure's {node.value!r} is the card's `{claim.text}` ({where}): take it from"
-        " formulas (define it with 'let' in a formulas block, which a check can prove, and"
-        " read it in the script as formulas[NAME]())",
-        column=node.col_offset + 1,
+        deck.display_path,
+        claim.line,
+        f"figure {script.stem} writes the card's `{claim.text}` as its own {node.value!r}"
+        f" ({place}): take it from formulas (define it with 'let' in a formulas block,"
+        " which a check can prove, and read it in the script as formulas[NAME]())",
+        column=claim.column,
         code=FIGURE_LITERAL,
     )
