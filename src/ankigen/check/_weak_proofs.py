@@ -79,16 +79,18 @@ def circular_where(statement: Assert) -> list[tuple[Binding, str]]:
 
 
 def proved_at_one_point(statement: Assert, scope: Scope) -> str | None:
-    """The message for a quoted relation with free symbols that 'where' fixes to numbers
-    of its own (not quotes of the card), leaving no symbol free: one point, not the claim."""
+    """The message for a quoted relation between quantities (free symbols on two sides)
+    that 'where' fixes to numbers of its own (not quotes of the card), leaving no symbol
+    free: one point, not the claim."""
     if not statement.relation or statement.loop is not None or not statement.where:
         return None
-    stated = {
-        name
+    free = [
+        {name for name in names_in(side) if name not in scope and name not in CONSTANTS}
         for side in sides(statement)
-        for name in names_in(side)
-        if name not in scope and name not in CONSTANTS
-    }
+    ]
+    if sum(bool(names) for names in free) < 2 or any(map(_plain_number, sides(statement))):
+        return None  # a value (L = 4), or one case worked out (n = m/M = 2): no general claim
+    stated = set().union(*free)
     bound = {binding.name for binding in statement.where}
     unbound = reachable_names(statement, scope) - set(scope) - set(CONSTANTS) - bound
     if not stated or unbound:
@@ -117,20 +119,30 @@ def _bare_name(expr: Expr) -> str | None:
 
 
 def _same(value: Expr, other: Expr) -> bool:
-    """The same expression, or two sums of literals worth the same (``9/10`` and ``0.9``)."""
-    if _shape(value) == _shape(other):
-        return True
+    """The same number, written alike or otherwise (``9/10`` and ``0.9``).
+
+    Only a number counts: ``where V_2 = V_1/2`` beside the card's
+    ``$V_2 = \\frac{V_1}{2}$`` substitutes the card's own definition, which
+    is how an author checks that a formula is the deck's; a computation
+    (``where M = 2*1 + 16``) is a proof of its own.
+    """
     from ._exact import exact_value
 
+    if not (_plain_number(value) and _plain_number(other)):
+        return False
     left, right = exact_value(value), exact_value(other)
     return left is not None and left == right
 
 
-def _shape(expr: Expr) -> str:
-    """An expression without its columns, for comparing two of them."""
-    from ._notation import canonical
-
-    return canonical(expr)
+def _plain_number(expr: Expr) -> bool:
+    """A number as written: ``4``, ``-4``, ``0.9``, ``9/10``."""
+    if isinstance(expr, QuotedFormula):
+        return _plain_number(expr.value)
+    if isinstance(expr, Unary):
+        return isinstance(expr.operand, Num)
+    if isinstance(expr, Binary) and expr.op == "/":
+        return isinstance(expr.left, Num) and isinstance(expr.right, Num)
+    return isinstance(expr, Num)
 
 
 def _quotes_the_card(expr: Expr) -> bool:
