@@ -61,6 +61,12 @@ WRONG: list[tuple[str, str, str]] = [
         "device_counts = [1, 2, 4, 16]",
     ),
     (S01, 't_compute = formulas["T_compute_toy"]()', "t_compute = 2.0"),
+    (
+        S01,
+        "comm = step(T_compute=0.0, k=k, T_comm=t_comm)",
+        "comm = step(T_compute=0.0, k=k, T_comm=2 * t_comm)",
+    ),
+    (S01, "for row, k in enumerate(device_counts):", "for row, k in enumerate(device_counts[:2]):"),
     (S02, '("fast link", "T_comm_fast", "mint")', '("fast link", "T_comm_slow", "mint")'),
     (S01, 't_comm = formulas["T_comm_s01"]()', "t_comm = 0.5"),
     # digits and formulas of answers
@@ -131,6 +137,14 @@ HARMLESS: list[tuple[str, str, str]] = [
     (SEED, "rule $\\eta_{new} = 4\\, \\eta_{base}$", "rule $\\eta_{new} = 4 \\cdot \\eta_{base}$"),
     (SEED, "batch is $bk$, so", "batch is $b k$, so"),
     (SEED, "got 4\u00d7 speedup", "got 4x speedup"),
+    (SEED, "Compute phase $T_{compute}/k$ (the", "Compute phase $\\frac{T_{compute}}{k}$ (the"),
+    (SEED, "shrinks the $M/\\beta$ part", "shrinks the $\\frac{M}{\\beta}$ part"),
+    (SEED, "$\\log_2 k = 0$ and", "$\\log_{2}k = 0$ and"),
+    (SEED, "and $\\frac{k - 1}{k} = 0$)", "and $\\frac{k-1}{k}=0$)"),
+    (SEED, '"We use 4 GPUs data-parallel', '"We use four GPUs data-parallel'),
+    (SEED, "Four horizontal time-bars, one", "4 horizontal time-bars, one"),
+    (SEED, "1.3\u00d7 on 10 Gb Ethernet vs", "1.3\u00d7 on 10 Gbit Ethernet vs"),
+    (SEED, "$k \\in \\{1, 2, 4, 8\\}$. The", "$k \\in \\{1,2,4,8\\}$. The"),
     (
         SEED,
         "$\\frac{k - 1}{k} \\cdot \\frac{M}{\\beta}$, what",

@@ -18,7 +18,7 @@ from fractions import Fraction
 from ._ast import Assert, Binary, Expr, Num, QuotedNumber, Unary
 from ._precision import DEFAULT_TOLERANCE, tolerance
 
-__all__ = ["DEFAULT_TOLERANCE", "holds_exactly"]
+__all__ = ["DEFAULT_TOLERANCE", "exact_value", "holds_exactly"]
 #: Largest numerator or denominator (in bits) this path works with; larger is sympy's.
 _MAX_BITS = 256
 
@@ -50,6 +50,14 @@ def holds_exactly(statement: Assert) -> bool:
         )
     except _NotExact:
         return False
+
+
+def exact_value(expr: Expr) -> Fraction | None:
+    """The exact value of an expression of literals and ``+ - * /``, else None."""
+    try:
+        return _value(expr)
+    except _NotExact:
+        return None
 
 
 def _link_holds(op: str, left: Fraction, right: Fraction, allowed: tuple[Fraction, bool]) -> bool:

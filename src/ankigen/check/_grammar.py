@@ -25,6 +25,7 @@ from ._ast import Assert, Binding, Cite, Expr, Let, Loop, Name, Quote, Statement
 from ._errors import StatementError, StatementSyntaxError
 from ._expressions import CONSTANTS, FUNCTIONS, KEYWORDS, ExpressionParser, describe
 from ._lexer import Token
+from ._tex_base import UNDECIDED
 from ._tex_lexer import TEX_SYNTAX
 
 #: Most values a ``for`` clause may run over.
@@ -148,6 +149,14 @@ class _Parser(ExpressionParser):
             self.pos, self.quotes = saved
             return None
         terms, ops = reading.terms, reading.relations
+        undecided = [UNDECIDED[op] for op in ops if op in UNDECIDED]
+        if undecided:
+            raise StatementSyntaxError(
+                token.column,
+                f"a check cannot decide {undecided[0]} in ${token.text}$: cite the formula,"
+                " and prove its parts (a limit with limit(...))",
+                code=TEX_SYNTAX,
+            )
         chain = tuple(zip(ops[1:], terms[2:], strict=True))
         within = self.within("~=" in ops)
         statement = self.finish(start, (terms[0], ops[0], terms[1]), chain, within)

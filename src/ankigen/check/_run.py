@@ -21,27 +21,19 @@ from ankigen.timelimit import Budget, TimeLimitExceeded, call_with_time_limit
 
 from . import _errors as codes
 from ._ast import Assert, Cite, Let, Statement
-from ._coverage import quotes_of, report_coverage, shown_claim
+from ._coverage import quotes_of, report_coverage
 from ._errors import StatementError
 from ._exact import holds_exactly
 from ._grammar import defined_name, defined_name_column, parse_statement
 from ._occurrences import Occurrences
 from ._soundness import (
-    CIRCULAR_WHERE,
     LITERAL_MESSAGE,
     LITERAL_ONLY,
-    LOOSE_WITHIN,
-    ONE_POINT,
-    UNBOUND_PREMISE,
     UNUSED_WHERE,
-    circular_where,
     compares_only_literals,
-    loose_within,
-    proved_at_one_point,
-    statement_literals,
-    unbound_premise_message,
     unused_where,
 )
+from ._weak_proofs import unbound_premises, weak_proof_warnings
 
 if TYPE_CHECKING:  # the modules that load sympy are imported where they are used
     from ._sympy import Definition
@@ -56,8 +48,7 @@ class Outcome:
     formulas: dict[str, Callable[..., float]] = field(default_factory=dict)
     checks: int = 0
     failed: int = 0
-    #: Quotes naming what the card does not show (a passing item, replayed, has none).
-    quotes_missing: int = 0
+    quotes_missing: int = 0  # quotes of what the card does not show
     #: What each item with checks found when it ran here, by item index.
     items: dict[int, ItemRun] = field(default_factory=dict)
 
@@ -130,20 +121,16 @@ class _Run:
         for line, text in _lines(block):
             statement = self.parse(line, text, scope)
             if isinstance(statement, Assert | Cite):
-                self.report(
-                    line,
-                    "a formulas block holds only 'let'; put asserts in a check block",
-                    column=len(text) - len(text.lstrip()) + 1,
-                    code=codes.NOT_A_LET,
-                )
+                message = "a formulas block holds only 'let'; put asserts in a check block"
+                column = len(text) - len(text.lstrip()) + 1
+                self.report(line, message, column=column, code=codes.NOT_A_LET)
             elif isinstance(statement, Let) and statement.quotes:
-                self.report(
-                    line,
+                message = (
                     "a formulas block belongs to no item, so it cannot quote the card;"
-                    " quote the card in the check block after its item",
-                    column=statement.quotes[0].column,
-                    code=codes.QUOTE_IN_FORMULAS,
+                    " quote the card in the check block after its item"
                 )
+                column = statement.quotes[0].column
+                self.report(line, message, column=column, code=codes.QUOTE_IN_FORMULAS)
 
     def check_block(
         self, block: CodeBlock, scope: dict[str, Definition], occurrences: Occurrences
@@ -159,7 +146,8 @@ class _Run:
             found = [occurrences.take(quote, line) for quote in quotes_of(statement)]
             missing = not all(found)
             if isinstance(statement, Assert | Let) and occurrences.level is ClaimLevel.ALL:
-                self.premises(line, statement, occurrences)
+                for column, message, code in unbound_premises(statement, occurrences):
+                    self.warn(line, message, column=column, code=code)
             if isinstance(statement, Assert):
                 self.soundness(line, text, statement, scope)
                 failed_before = self.failed
@@ -169,14 +157,6 @@ class _Run:
             elif is_assert and statement is None:  # an assert that did not parse
                 self.checks += 1
                 self.failed += 1
-
-    def premises(self, line: int, statement: Assert | Let, occurrences: Occurrences) -> None:
-        """Warn about each number literal that is a number the card shows (format section 18)."""
-        for literal in statement_literals(statement):
-            claim = occurrences.shown_number(literal.value)
-            if claim is not None:
-                message = unbound_premise_message(literal, shown_claim(claim), claim.line)
-                self.warn(line, message, column=literal.column, code=UNBOUND_PREMISE)
 
     def soundness(
         self, line: int, text: str, statement: Assert, scope: Mapping[str, Definition]
@@ -189,15 +169,10 @@ class _Run:
             self.warn(
                 line, LITERAL_MESSAGE.format(text=statement.text), column=column, code=LITERAL_ONLY
             )
-        loose = loose_within(statement)
-        if loose is not None:
-            self.warn(line, loose, column=text.find("within") + 1, code=LOOSE_WITHIN)
-        circular = circular_where(statement)
-        for binding, message in circular:
-            self.warn(line, message, column=binding.column, code=CIRCULAR_WHERE)
-        one_point = None if circular else proved_at_one_point(statement, scope)
-        if one_point is not None:
-            self.warn(line, one_point, column=column, code=ONE_POINT)
+        for at, message, code in weak_proof_warnings(statement, scope):
+            # -1: at the 'within' clause; 0: at the statement
+            where = text.find("within") + 1 if at < 0 else at or column
+            self.warn(line, message, column=where, code=code)
 
     def parse(self, line: int, text: str, scope: dict[str, Definition]) -> Statement | None:
         """Parse one line and define its ``let``; report problems, return None then."""

@@ -29,7 +29,12 @@ RELATIONS = {
     "gt": ">",
     "sim": "~=",
     "in": "in",
+    # read, so that a quote matches them by notation, but never decided (cite them)
+    "to": "->",
+    "implies": "=>",
 }
+#: Relations a check reads but cannot decide: a quoted formula holding one is cited.
+UNDECIDED = {"->": "\\to", "=>": "\\implies"}
 GREEK = frozenset(
     {
         "alpha",

@@ -6,9 +6,13 @@ on (``DEVICE_COUNTS = (1, 2, 4, 16)`` beside a card that says k is 1, 2, 4
 or 8) without any check noticing. Its data belongs in a ``formulas`` block
 (``let device_counts = [1, 2, 4, 8]``), which the checks prove and the
 script reads (``formulas["device_counts"]()``). The script is read with
-Python's ``ast``, never run here. Keyword arguments (``linewidth=2``,
-``fontsize=13``) are the drawing's style, not its data, and are left alone.
-Only decks at claim level ``all`` are judged.
+Python's ``ast``, never run here. Keyword arguments of a method call
+(``ax.plot(..., linewidth=2)``, ``fig.tight_layout(rect=...)``) are the
+drawing's style, not its data, and are left alone; those of a formula's call
+(``step(T_comm=2 * t_comm)``) are data.
+Only decks at claim level ``all`` are judged. The warning stands at the
+card's number, in the content file (so an up-to-date deck replays it), and
+names the script's line.
 """
 
 from __future__ import annotations
@@ -65,15 +69,16 @@ def _plain_value(claim: Claim) -> Fraction | None:
 
 
 def _literals(script: Path) -> Iterator[tuple[ast.Constant, Fraction]]:
-    """Every number constant of the script that is not a keyword argument's value."""
+    """Every number constant of the script but the keyword arguments of method calls."""
     try:
         tree = ast.parse(script.read_text("utf-8"))
     except (OSError, SyntaxError, ValueError):
         return  # the drawing reports a missing or broken script
     style = {
         id(node)
-        for keyword in ast.walk(tree)
-        if isinstance(keyword, ast.keyword)
+        for call in ast.walk(tree)
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+        for keyword in call.keywords
         for node in ast.walk(keyword.value)
     }
     for node in ast.walk(tree):
@@ -86,13 +91,14 @@ def _literals(script: Path) -> Iterator[tuple[ast.Constant, Fraction]]:
 
 
 def _warning(deck: Deck, script: Path, node: ast.Constant, claim: Claim) -> Diagnostic:
-    where = f"{deck.display_path}:{claim.line}"
+    """The warning, at the card's number (so an up-to-date deck replays it with its own)."""
+    place = f"{display_path(script)}:{node.lineno}:{node.col_offset + 1}"
     return warning(
-        display_path(script),
-        node.lineno,
-        f"the figure's {node.value!r} is the card's `{claim.text}` ({where}): take it from"
-        " formulas (define it with 'let' in a formulas block, which a check can prove, and"
-        " read it in the script as formulas[NAME]())",
-        column=node.col_offset + 1,
+        deck.display_path,
+        claim.line,
+        f"figure {script.stem} writes the card's `{claim.text}` as its own {node.value!r}"
+        f" ({place}): take it from formulas (define it with 'let' in a formulas block,"
+        " which a check can prove, and read it in the script as formulas[NAME]())",
+        column=claim.column,
         code=FIGURE_LITERAL,
     )

@@ -103,9 +103,9 @@ _NUMBER = rf"(?:{_BODY}(?:[⁻]?[{_SUPERSCRIPTS}]+)?(?:/{_DIGIT}+)?{_SUFFIX}?|[{
 _UNIT = r"(?:per[ \t]+[^\W\d_]+|[^\W\d_][^\W\d_]*(?:/[^\W\d_]+)?)"
 _QUOTED = re.compile(rf"(?P<number>{_NUMBER})(?:[ \u00a0]?(?P<unit>{_UNIT}))?")
 #: A number standing on its own: nothing glued to its front but a space or sign; a
-#: dotted run (``127.0.0.1``) is an address; ``M/M/1`` and ``x1`` are names.
+#: dotted run (``127.0.0.1``) is an address; ``x1`` is a name (``M/M/1``: _NAMED).
 _STANDALONE = re.compile(
-    rf"(?<![\w.])(?<![^\W\d_]/)"
+    rf"(?<![\w.])"
     rf"(?P<number>{_BODY}(?!\.?{_DIGIT})(?:[⁻]?[{_SUPERSCRIPTS}]+)?(?:/{_DIGIT}+)?{_SUFFIX}?"
     rf"|[{_VULGAR_CLASS}](?!{_DIGIT}))"
     rf"(?:[ \u00a0](?P<unit>{_UNIT}))?"
@@ -236,6 +236,7 @@ def find_numbers(text: str, *, words: bool, full_scan: bool = False) -> Iterator
             _glued(text, m),
         )
         for m in scanned
+        if not _NAMED.search(text, 0, m.start())
     ]
     if words and (full_scan or _may_hold_words(text)):
         found += [Found(m.start(), m.group(), "", True, False) for m in _WORD.finditer(text)]
@@ -256,6 +257,11 @@ def _may_hold_words(text: str) -> bool:
     word pattern's scan, which ``full_scan`` runs on every text to compare.
     """
     return not _NUMBER_WORDS.isdisjoint(text.lower().translate(_NOT_LETTERS).split())
+
+
+#: The end of a slash-separated name before a number: ``M/M/`` of ``M/M/1``
+#: (Kendall's notation for a queue). ``k/2`` keeps its number.
+_NAMED = re.compile(r"[^\W\d_]+/[^\W\d_]+/\Z")
 
 
 def _glued(text: str, match: re.Match[str]) -> bool:
