@@ -246,8 +246,9 @@ def find_numbers(text: str, *, words: bool, full_scan: bool = False) -> Iterator
 
 #: Every word that can start or make a number in words, for the pre-filter.
 _NUMBER_WORDS = frozenset([*_CARDINALS, *_PARTS, *_MULTIPLES])
-#: Everything but ASCII letters becomes a space: the text's words, split cheaply.
-_NOT_LETTERS = str.maketrans({chr(c): " " for c in range(128) if not chr(c).isalpha()})
+#: Runs of ASCII letters: every number word, whatever stands around it (a ``×`` or
+#: any other non-ASCII character too), so the pre-filter never misses one.
+_ASCII_WORDS = re.compile(r"[a-z]+")
 
 
 def _may_hold_words(text: str) -> bool:
@@ -256,7 +257,7 @@ def _may_hold_words(text: str) -> bool:
     A set test on the lower-cased words is about ten times faster than the
     word pattern's scan, which ``full_scan`` runs on every text to compare.
     """
-    return not _NUMBER_WORDS.isdisjoint(text.lower().translate(_NOT_LETTERS).split())
+    return not _NUMBER_WORDS.isdisjoint(_ASCII_WORDS.findall(text.lower()))
 
 
 #: The end of a slash-separated name before a number: ``M/M/`` of ``M/M/1``
