@@ -98,6 +98,10 @@ def test_a_checkout_cloned_from_a_folder_names_that_folder(tmp_path: Path) -> No
     install = install_line({"url": folder.as_uri(), "dir_info": {}}, "0.1.0")
     upstream = (tmp_path / "upstream").as_uri()
     assert install.command == f'pip install "ankigen @ git+{upstream}@{commit}"'
+    assert install.comment == (  # CI cannot reach a folder on this machine
+        "The folder ankigen was installed from is only on the machine that ran "
+        "ankigen init: push it and write its URL here."
+    )
 
 
 def test_a_folder_that_is_no_checkout_is_named_as_a_file_url(tmp_path: Path) -> None:
