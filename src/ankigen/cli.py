@@ -115,7 +115,7 @@ def build(
         )
         if skip_broken and options.strict:
             given = "--strict" if strict else "[tool.ankigen] strict (pass --no-strict)"
-            raise click.UsageError(f"--skip-broken cannot be combined with {given}")
+            raise click.UsageError(visible(f"--skip-broken cannot be combined with {given}"))
         with _progress("Rendering") as progress:
             result = run(options, progress)
     if output_format == "json":

@@ -257,8 +257,8 @@ def guide(topic: tuple[str, ...]) -> None:
         text = topic_text(" ".join(topic) or None)
     except UnknownTopic as exc:
         hint = f" Did you mean: {', '.join(exc.suggestions)}?" if exc.suggestions else ""
-        raise click.UsageError(
-            f"no guide topic '{exc.topic}'.{hint} 'ankigen guide' lists the topics."
+        raise click.UsageError(  # the topic is whatever was typed or pasted: escaped
+            visible(f"no guide topic '{exc.topic}'.{hint} 'ankigen guide' lists the topics.")
         ) from None
     if sys.stdout.isatty():
         click.echo_via_pager(text)

@@ -11,7 +11,7 @@ from ankigen.apkg import UnreadableDeck
 from ankigen.errors import UsageError
 from ankigen.importers.formats import FORMATS
 from ankigen.paths import display_path
-from ankigen.terminal import echo
+from ankigen.terminal import echo, visible
 
 
 @click.command("import")
@@ -53,7 +53,7 @@ def import_command(source: Path, source_format: str | None, out: Path) -> None:
     try:
         report = run_import(source, out, source_format)
     except (UsageError, UnreadableDeck) as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(visible(str(exc))) from None  # a file name can hold escapes
     except OSError as exc:  # the source or --out cannot be read or written: say so plainly
         where = f" {exc.filename}" if exc.filename else ""
         echo(f"Import failed:{where}: {exc.strerror or exc}", err=True)

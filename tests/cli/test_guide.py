@@ -93,6 +93,15 @@ def test_an_unknown_topic_suggests_the_nearest() -> None:
     )
 
 
+def test_an_unknown_topic_reaches_the_terminal_escaped() -> None:
+    """A pasted topic with an escape sequence (here: retitle the window) is shown, not run."""
+    result = guide("\x1b]0;pwned\x07x")
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1] == (
+        "Error: no guide topic '\\x1b]0;pwned\\x07x'. 'ankigen guide' lists the topics."
+    )
+
+
 def _commands() -> list[list[str]]:
     return [[], *([name] for name in sorted(main.commands))]
 

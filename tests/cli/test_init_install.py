@@ -98,6 +98,10 @@ def test_a_checkout_cloned_from_a_folder_names_that_folder(tmp_path: Path) -> No
     install = install_line({"url": folder.as_uri(), "dir_info": {}}, "0.1.0")
     upstream = (tmp_path / "upstream").as_uri()
     assert install.command == f'pip install "ankigen @ git+{upstream}@{commit}"'
+    assert install.comment == (  # CI cannot reach a folder on this machine
+        "The folder ankigen was installed from is only on the machine that ran "
+        "ankigen init: push it and write its URL here."
+    )
 
 
 def test_a_folder_that_is_no_checkout_is_named_as_a_file_url(tmp_path: Path) -> None:
@@ -131,3 +135,17 @@ def test_the_workflow_builds_against_the_latest_release(tmp_path: Path) -> None:
         '  || echo "No earlier release: every note is new."\n'
     )
     assert steps[build]["run"] == "ankigen build --strict --format github --against previous"
+
+
+def test_a_fork_is_built_with_the_same_ankigen(tmp_path: Path) -> None:
+    """The fork job installs what the main job installs, not a release that may not exist."""
+    folder, commit = checkout(tmp_path, "https://github.com/someone/ankigen.git")
+    install = install_line({"url": folder.as_uri(), "dir_info": {}}, "0.1.0")
+    text = project_files(tmp_path, install)[tmp_path / ".github" / "workflows" / "decks.yml"]
+    jobs = yaml.safe_load(text)["jobs"]
+    installs = {
+        name: [step["run"] for step in job["steps"] if step.get("name") == "Install ankigen"]
+        for name, job in jobs.items()
+    }
+    expected = f'pip install "ankigen @ git+https://github.com/someone/ankigen.git@{commit}"\n'
+    assert installs == {"decks": [expected], "fork": [expected]}

@@ -77,6 +77,30 @@ def test_a_file_name_with_controls_is_shown_escaped(tmp_path: Path) -> None:
     assert RAW.search(result.output) is None, repr(result.output)
 
 
+def test_import_names_an_unreadable_package_escaped(tmp_path: Path) -> None:
+    """A downloaded deck's file name is the attacker's: import's usage error shows it escaped."""
+    junk = tmp_path / f"shared{HOSTILE}.apkg"
+    junk.write_text("not a zip", "utf-8")
+    result = run_cli(["import", str(junk), "--out", str(tmp_path / "content")])
+    assert result.exit_code == 2, result.output
+    assert RAW.search(result.output) is None, repr(result.output)
+    assert "shared\\x1b[2J" in result.output
+
+
+def test_every_usage_error_built_at_run_time_is_escaped() -> None:
+    """click prints a UsageError's message itself: one built at run time goes through visible()."""
+    raw = []
+    for module in SRC.rglob("*.py"):
+        for node in ast.walk(ast.parse(module.read_text("utf-8"))):
+            if not (isinstance(node, ast.Call) and ast.unparse(node.func) == "click.UsageError"):
+                continue
+            message = node.args[0] if node.args else None
+            escaped = isinstance(message, ast.Call) and ast.unparse(message.func) == "visible"
+            if not (escaped or isinstance(message, ast.Constant)):
+                raw.append(f"{module.relative_to(SRC)}:{node.lineno}")
+    assert raw == []
+
+
 def test_only_the_terminal_module_prints() -> None:
     """Every line goes out through ``ankigen.terminal``: no other module prints directly."""
     printers = []

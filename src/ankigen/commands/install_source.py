@@ -8,7 +8,8 @@ gives the line that reinstalls it there:
 
 - from a VCS: ``pip install "ankigen @ git+URL@COMMIT"``;
 - from a local folder that is a git checkout with a remote: that remote at
-  the checkout's commit (a folder on this machine is not on the CI's);
+  the checkout's commit (a folder on this machine is not on the CI's; a
+  remote that is a folder too gets the comment below);
 - from a local folder without one: the folder (``git+file:///…@COMMIT``
   for a checkout), with a comment that CI cannot reach it;
 - from an index: ``pip install "ankigen==VERSION"``.
@@ -93,12 +94,15 @@ def _from_folder(folder: Path) -> InstallLine:
     """A checkout's remote at its commit; else the folder, which CI cannot reach."""
     commit = _git(folder, "rev-parse", "HEAD")
     remote = _git(folder, "remote", "get-url", "origin")
-    if commit and remote:
-        return _at_commit(f"git+{_clone_url(remote)}", commit, "a checkout of")
     comment = (
         "The folder ankigen was installed from is only on the machine that ran "
         "ankigen init: push it and write its URL here."
     )
+    if commit and remote:
+        url = _clone_url(remote)
+        if url.startswith("file:"):  # a clone of a folder: CI cannot reach that one either
+            return InstallLine(f'pip install "ankigen @ git+{url}@{commit}"', comment)
+        return _at_commit(f"git+{url}", commit, "a checkout of")
     if commit:  # a checkout without a remote: its commit, in a URL pip reads
         return InstallLine(f'pip install "ankigen @ git+{folder.as_uri()}@{commit}"', comment)
     return InstallLine(f'pip install "ankigen @ {folder.as_uri()}"', comment)
