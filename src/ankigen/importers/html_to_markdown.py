@@ -5,13 +5,19 @@ italics, strike-through, code, links, lists, quotes, tables, images (the
 media file written next to the content), Anki's ``\\(…\\)``/``\\[…\\]`` math
 as ``$…$``/``$$…$$``, and cloze markers as written. The inline elements of
 format section 16 (``u``, ``sub``, ``sup``, ``mark``, ``small``, ``kbd``,
-``abbr``) stay inline HTML. Everything else is reported in ``lost``: its
-text is kept where it has any, its markup (styles, classes, scripts) is not.
-A question is one paragraph, so ``one_paragraph`` writes blocks as lines.
+``abbr``) stay inline HTML, as do ``<br>`` in a table cell and
+``<details>``/``<summary>`` (an HTML block around the markdown of its body).
+Headings become ``###`` to ``######`` (format section 15 keeps them in an
+answer), their levels relative to the field's top heading. Everything else
+is reported in ``lost``: its text is kept where it has any, its markup
+(styles, classes, scripts) is not. A question is one paragraph, so
+``one_paragraph`` writes blocks as lines.
 """
 
 from __future__ import annotations
 
+import html as html_text
+import re
 from dataclasses import dataclass, field
 
 from ankigen.importers import ankigen_html
@@ -38,6 +44,11 @@ _BLOCKS = names(
     "p div ul ol li pre blockquote table h1 h2 h3 h4 h5 h6 hr section "
     "article dl dt dd header footer main aside figure figcaption details summary"
 )
+_HEADINGS = {f"h{level}": level for level in range(1, 7)}
+#: Format section 15: an answer keeps headings from ``###`` to ``######``.
+_TOP_LEVEL, _LAST_LEVEL = 3, 6
+#: A heading's closing sequence (`` #``...) that ATX syntax would strip.
+_CLOSING_HASHES = re.compile(r"(\s)(#+)$")
 
 
 @dataclass(frozen=True)
@@ -57,6 +68,8 @@ class Converted:
 class _Writer:
     one_paragraph: bool
     media: frozenset[str] | None
+    #: The level of the field's top heading (written as ``###``).
+    top_heading: int = 1
     images: list[str] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
     context: str | None = None
@@ -91,18 +104,67 @@ class _Writer:
             return ["\n".join("> " + line if line else ">" for line in inner.split("\n"))]
         if tag == "table":
             return [self.table(element)]
-        if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
-            text = self.inline(element.children).replace(BREAK, " ").strip()
-            if not text:
-                return []
-            # A heading would end the item (format 15 will keep ### in an answer): a bold line.
-            return [f"**{text}**"]
+        if tag in _HEADINGS:
+            return self.heading(element)
+        if tag == "details":
+            return self.details(element)
         if tag == "hr":
             self.lost.append("a horizontal rule (<hr>)")
             return []
         if tag == "li":
             return [self.listing(Element("ul", children=[element]))]
         return self.blocks(element.children)
+
+    def heading(self, element: Element) -> list[str]:
+        """A sub-heading of the answer (format 15); a bold line in a question (one paragraph)."""
+        text = self.inline(element.children).replace(BREAK, " ").strip()
+        if not text:
+            return []
+        if self.one_paragraph:
+            return [f"**{text}**"]
+        level = _TOP_LEVEL + _HEADINGS[element.tag] - self.top_heading
+        text = _CLOSING_HASHES.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
+        return ["#" * min(level, _LAST_LEVEL) + " " + text]
+
+    def details(self, element: Element) -> list[str]:
+        """``<details>`` as an HTML block around its body's markdown (format 16).
+
+        The summary line is HTML, where markdown is not read: it keeps the elements
+        of format 16 as HTML, and only the text of any other.
+        """
+        summaries = [c for c in element.children if isinstance(c, Element) and c.tag == "summary"]
+        body = [c for c in element.children if not (isinstance(c, Element) and c.tag == "summary")]
+        if self.one_paragraph:
+            self.lost.append("a <details> in a question, written as lines")
+            return self.blocks(element.children)
+        lines = ["<details>"]
+        if summaries:
+            text = " ".join(self.summary_html(summaries[0]).split())
+            lines.append(f"<summary>{text}</summary>")
+        inner = self.blocks(body)
+        return ["\n".join(lines), *inner, "</details>"]
+
+    def summary_html(self, element: Element) -> str:
+        """``element``'s content as the HTML of format 16 (an HTML block reads no markdown)."""
+        out = []
+        for child in element.children:
+            if isinstance(child, str):
+                if "{{" in child:  # an HTML block shows braces as written, never as a cloze
+                    self.lost.append("a cloze inside a <summary> (shown as text)")
+                out.append(html_text.escape(child, quote=False))
+                continue
+            tag = "b" if child.tag in _BOLD else "i" if child.tag in _ITALIC else child.tag
+            tag = "s" if tag in _STRIKE else tag
+            inner = self.summary_html(child)
+            if tag in INLINE_HTML | {"b", "i", "s"}:
+                out.append(f"<{tag}{_title(child)}>{inner}</{tag}>")
+            else:
+                if child.tag not in _QUIET:
+                    self.lost.append(
+                        f"the markup of <{child.tag}> in a <summary> (its text is kept)"
+                    )
+                out.append(inner)
+        return "".join(out)
 
     def paragraphs(self, run: list[Element | str]) -> list[str]:
         """An inline run as paragraphs: lines split at breaks, two breaks end a paragraph."""
@@ -202,9 +264,7 @@ class _Writer:
         if tag == "a":
             return self.link(node, inner)
         if tag in INLINE_HTML:
-            title = node.attrs.get("title", "").replace('"', "&quot;")
-            attrs = f' title="{title}"' if tag == "abbr" and title else ""
-            return f"<{tag}{attrs}>{inner}</{tag}>" if inner.strip() else inner
+            return f"<{tag}{_title(node)}>{inner}</{tag}>" if inner.strip() else inner
         if tag not in _QUIET:
             self.lost.append(f"the markup of <{tag}> (its text is kept)")
         elif (node.attrs.get("style") or node.attrs.get("color")) and not _is_ours(node):
@@ -239,6 +299,18 @@ class _Writer:
         return f"[{inner}]({href})"
 
 
+def _title(node: Element) -> str:
+    """An ``<abbr>``'s ``title`` as written (``|`` as an entity: it would end a table cell)."""
+    title = html_text.escape(node.attrs.get("title", ""), quote=True).replace("|", "&#124;")
+    return f' title="{title}"' if node.tag == "abbr" and title else ""
+
+
+def _top_heading(element: Element) -> int:
+    """The smallest heading level in ``element`` (7 when it has none)."""
+    levels = [_top_heading(c) for c in element.children if isinstance(c, Element)]
+    return min([_HEADINGS.get(element.tag, 7), *levels])
+
+
 def _is_ours(node: Element) -> bool:
     return any(name.startswith("ag-") for name in node.classes())
 
@@ -271,7 +343,7 @@ def field_to_markdown(
     ``media``: the image files there are (an image not among them is reported, not shown).
     """
     tree = parse_fragment(html)
-    writer = _Writer(one_paragraph, media)
+    writer = _Writer(one_paragraph, media, _top_heading(tree.root))
     blocks = writer.blocks(tree.root.children)
     lost = [f"<{tag}> and its content" for tag in tree.dropped if tag != "nesting"]
     if "nesting" in tree.dropped:
