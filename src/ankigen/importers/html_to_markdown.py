@@ -16,12 +16,19 @@ is reported in ``lost``: its text is kept where it has any, its markup
 
 from __future__ import annotations
 
-import html as html_text
-import re
 from dataclasses import dataclass, field
 
 from ankigen.importers import ankigen_html
 from ankigen.importers.html_tree import Element, names, parse_fragment
+from ankigen.importers.kept_html import (
+    HEADINGS,
+    INLINE_HTML,
+    QUIET,
+    sub_heading,
+    summary_html,
+    title,
+    top_heading,
+)
 from ankigen.importers.markdown_text import (
     BREAK,
     apart,
@@ -37,18 +44,10 @@ from ankigen.importers.package_media import is_image_name, is_plain_name
 _BOLD = frozenset({"b", "strong"})
 _ITALIC = frozenset({"i", "em"})
 _STRIKE = frozenset({"s", "strike", "del"})
-#: Format section 16's inline elements that markdown has no syntax for.
-INLINE_HTML = frozenset({"u", "sub", "sup", "mark", "small", "kbd", "abbr"})
-_QUIET = frozenset({"span", "font", "label", "ins", "nobr", "center", "body", "html"})
 _BLOCKS = names(
     "p div ul ol li pre blockquote table h1 h2 h3 h4 h5 h6 hr section "
     "article dl dt dd header footer main aside figure figcaption details summary"
 )
-_HEADINGS = {f"h{level}": level for level in range(1, 7)}
-#: Format section 15: an answer keeps headings from ``###`` to ``######``.
-_TOP_LEVEL, _LAST_LEVEL = 3, 6
-#: A heading's closing sequence (`` #``...) that ATX syntax would strip.
-_CLOSING_HASHES = re.compile(r"(\s)(#+)$")
 
 
 @dataclass(frozen=True)
@@ -104,7 +103,7 @@ class _Writer:
             return ["\n".join("> " + line if line else ">" for line in inner.split("\n"))]
         if tag == "table":
             return [self.table(element)]
-        if tag in _HEADINGS:
+        if tag in HEADINGS:
             return self.heading(element)
         if tag == "details":
             return self.details(element)
@@ -122,9 +121,7 @@ class _Writer:
             return []
         if self.one_paragraph:
             return [f"**{text}**"]
-        level = _TOP_LEVEL + _HEADINGS[element.tag] - self.top_heading
-        text = _CLOSING_HASHES.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
-        return ["#" * min(level, _LAST_LEVEL) + " " + text]
+        return [sub_heading(text, HEADINGS[element.tag], self.top_heading)]
 
     def details(self, element: Element) -> list[str]:
         """``<details>`` as an HTML block around its body's markdown (format 16).
@@ -139,32 +136,10 @@ class _Writer:
             return self.blocks(element.children)
         lines = ["<details>"]
         if summaries:
-            text = " ".join(self.summary_html(summaries[0]).split())
+            text = " ".join(summary_html(summaries[0], self.lost).split())
             lines.append(f"<summary>{text}</summary>")
         inner = self.blocks(body)
         return ["\n".join(lines), *inner, "</details>"]
-
-    def summary_html(self, element: Element) -> str:
-        """``element``'s content as the HTML of format 16 (an HTML block reads no markdown)."""
-        out = []
-        for child in element.children:
-            if isinstance(child, str):
-                if "{{" in child:  # an HTML block shows braces as written, never as a cloze
-                    self.lost.append("a cloze inside a <summary> (shown as text)")
-                out.append(html_text.escape(child, quote=False))
-                continue
-            tag = "b" if child.tag in _BOLD else "i" if child.tag in _ITALIC else child.tag
-            tag = "s" if tag in _STRIKE else tag
-            inner = self.summary_html(child)
-            if tag in INLINE_HTML | {"b", "i", "s"}:
-                out.append(f"<{tag}{_title(child)}>{inner}</{tag}>")
-            else:
-                if child.tag not in _QUIET:
-                    self.lost.append(
-                        f"the markup of <{child.tag}> in a <summary> (its text is kept)"
-                    )
-                out.append(inner)
-        return "".join(out)
 
     def paragraphs(self, run: list[Element | str]) -> list[str]:
         """An inline run as paragraphs: lines split at breaks, two breaks end a paragraph."""
@@ -264,8 +239,8 @@ class _Writer:
         if tag == "a":
             return self.link(node, inner)
         if tag in INLINE_HTML:
-            return f"<{tag}{_title(node)}>{inner}</{tag}>" if inner.strip() else inner
-        if tag not in _QUIET:
+            return f"<{tag}{title(node)}>{inner}</{tag}>" if inner.strip() else inner
+        if tag not in QUIET:
             self.lost.append(f"the markup of <{tag}> (its text is kept)")
         elif (node.attrs.get("style") or node.attrs.get("color")) and not _is_ours(node):
             self.lost.append(f"the style of <{tag}> (its text is kept)")
@@ -297,18 +272,6 @@ class _Writer:
             return inner
         href = href.replace("(", "%28").replace(")", "%29")
         return f"[{inner}]({href})"
-
-
-def _title(node: Element) -> str:
-    """An ``<abbr>``'s ``title`` as written (``|`` as an entity: it would end a table cell)."""
-    title = html_text.escape(node.attrs.get("title", ""), quote=True).replace("|", "&#124;")
-    return f' title="{title}"' if node.tag == "abbr" and title else ""
-
-
-def _top_heading(element: Element) -> int:
-    """The smallest heading level in ``element`` (7 when it has none)."""
-    levels = [_top_heading(c) for c in element.children if isinstance(c, Element)]
-    return min([_HEADINGS.get(element.tag, 7), *levels])
 
 
 def _is_ours(node: Element) -> bool:
@@ -343,7 +306,7 @@ def field_to_markdown(
     ``media``: the image files there are (an image not among them is reported, not shown).
     """
     tree = parse_fragment(html)
-    writer = _Writer(one_paragraph, media, _top_heading(tree.root))
+    writer = _Writer(one_paragraph, media, top_heading(tree.root))
     blocks = writer.blocks(tree.root.children)
     lost = [f"<{tag}> and its content" for tag in tree.dropped if tag != "nesting"]
     if "nesting" in tree.dropped:

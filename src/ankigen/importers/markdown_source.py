@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ankigen.importers.kept_html import sub_heading
 from ankigen.importers.markdown_text import escape_line_start
 from ankigen.parse.markdown import content_parser
 
@@ -32,9 +33,6 @@ _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+|$)(?P<text>.*?)(?:[ \t]+#+)?[ \t]*$
 #: A line starting with a tag or a table row: an HTML block or table of its own.
 _LINE_HTML = re.compile(r"^[<|]")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
-#: Format section 15: an answer keeps headings from ``###`` to ``######``.
-_TOP_LEVEL, _LAST_LEVEL = 3, 6
-_CLOSING_HASHES = re.compile(r"(\s)(#+)$")
 
 
 @dataclass(frozen=True)
@@ -166,9 +164,9 @@ def _sub_heading(text: str, level: int, top: int, changed: list[str], line: str 
     """
     if not text.strip():
         return ""
-    new_level = min(_TOP_LEVEL + level - top, _LAST_LEVEL)
-    if line and new_level == level:
+    written = sub_heading(text.strip(), level, top)
+    marks = written.split(" ", 1)[0]
+    if line and len(marks) == level:
         return line
-    marks = "#" * new_level
     changed.append(f"the level of a heading inside an answer ({'#' * level} written as {marks})")
-    return "#" * new_level + " " + _CLOSING_HASHES.sub(r"\1\\\2", text.strip())
+    return written
