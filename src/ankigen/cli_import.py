@@ -39,11 +39,14 @@ def import_command(source: Path, source_format: str | None, out: Path) -> None:
     for other types). Scheduling is never read. What could not be carried over is
     a warning at the source's line; the files are written with `claims: off`.
     Formats: ankdown, hashcards, obsidian-to-anki, mdanki, crowdanki, auto.
+    Build the result with `ankigen build --skip-broken` first: an item ankigen
+    refuses is left out with a `left out:` line saying how to fix it.
 
     \b
     Example:
       ankigen import "Cell biology.apkg"            # into content/
       ankigen import --from ankdown ~/Flashcards/Optics --out content/optics
+      ankigen build content/optics --skip-broken
 
     Each format, with a worked example: docs/import.md in the ankigen sources.
     The whole content format: ankigen guide.

@@ -12,15 +12,22 @@ from ankigen.model import SLOT, Fragment
 from ankigen.parse import parse_text
 
 _MATH = re.compile(r"\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
-_SAME = {"strong": "b", "em": "i", "del": "s", "strike": "s"}
+_SAME = {"strong": "b", "em": "i", "del": "s", "strike": "s", "th": "td"}
 _BLOCK = {"p", "div"}
+#: Shows nothing itself: a table's row groups (markdown makes a header row of the first).
+_TRANSPARENT = {"span", "thead", "tbody"}
+_HEADING = re.compile(r"</?h([1-6])>")
+#: Tokens after which a paragraph break shows nothing, and before which it shows nothing.
+_OPENS = ("¶", "<li>", "<ul>", "<ol>", "<details>", "</summary>")
+_CLOSES = ("¶", "</li>", "</ul>", "</ol>", "</details>")
 
 
 def shown(markup: str) -> list[str]:
     """A canonical token list: words, ``<b>``/``</b>``..., ``¶`` between blocks, ``↵`` breaks.
 
     A formula (``\\(…\\)``, ``\\[…\\]``) is one token of its TeX, an image one of
-    its source and alt text.
+    its source and alt text, an ``<abbr>`` holds its title; headings are numbered
+    from the markup's top heading (``<h1>``), as the importer keeps their levels.
     """
     pieces: list[str] = []
     _walk(parse_fragment(markup).root, pieces)
@@ -30,14 +37,25 @@ def shown(markup: str) -> list[str]:
         tokens += [piece] if piece.startswith(("<", "¶", "↵")) else piece.split()
     out: list[str] = []
     for token in tokens:
-        if token == "¶" and (not out or out[-1] in ("¶", "<li>", "<ul>", "<ol>")):
+        if token == "¶" and (not out or out[-1] in _OPENS):
             continue
-        if token in ("¶", "</li>", "</ul>", "</ol>") and out and out[-1] in ("¶", "↵"):
+        if token in _CLOSES and out and out[-1] in ("¶", "↵"):
             out.pop()
         out.append(token)
     while out and out[-1] in ("¶", "↵"):
         out.pop()
-    return out
+    return _relative_headings(out)
+
+
+def _relative_headings(tokens: list[str]) -> list[str]:
+    levels = [int(m.group(1)) for t in tokens if (m := _HEADING.fullmatch(t))]
+    if not levels:
+        return tokens
+    top = min(levels) - 1
+    return [
+        _HEADING.sub(lambda m: m.group(0).replace(m.group(1), str(int(m.group(1)) - top)), t)
+        for t in tokens
+    ]
 
 
 def _math_token(match: re.Match[str]) -> str:
@@ -54,7 +72,7 @@ def _walk(element: Element, pieces: list[str]) -> None:
             pieces.append(child.replace("\x00", ""))
             continue
         tag = _SAME.get(child.tag, child.tag)
-        if tag == "span":  # shows nothing itself (ankigen wraps a literal `\\(` in one)
+        if tag in _TRANSPARENT:  # (ankigen wraps a literal `\\(` in a span)
             _walk(child, pieces)
         elif tag == "img":
             pieces.append(_mark(f"<img {child.attrs.get('src', '')}|{child.attrs.get('alt', '')}>"))
@@ -64,6 +82,10 @@ def _walk(element: Element, pieces: list[str]) -> None:
             pieces.append(_mark("¶"))
             _walk(child, pieces)
             pieces.append(_mark("¶"))
+        elif tag == "abbr":
+            pieces.append(_mark(f"<abbr {child.attrs.get('title', '')}>"))
+            _walk(child, pieces)
+            pieces.append(_mark("</abbr>"))
         else:
             pieces.append(_mark(f"<{tag}>"))
             _walk(child, pieces)

@@ -37,11 +37,13 @@ def _export(collection: Collection, target: Path, *, legacy: bool) -> Path:
     return target
 
 
-def _anki_packages(tmp_path: Path) -> tuple[Path, Path]:
+def _anki_packages(
+    tmp_path: Path, notes: list[tuple[str, str, list[str]]] = NOTES
+) -> tuple[Path, Path]:
     """The same notes exported in the legacy and in the newer package format."""
     with fresh_collection() as collection:
         collection.media.write_data("cell.png", PNG)
-        for note_type, deck, fields in NOTES:
+        for note_type, deck, fields in notes:
             model = collection.models.by_name(note_type)
             assert model is not None
             note = collection.new_note(model)
@@ -105,3 +107,36 @@ def test_a_newer_anki_export_is_refused_with_what_to_do(tmp_path: Path) -> None:
     result = run_cli(["import", str(newer), "--out", str(tmp_path / "content")])
     assert result.exit_code == 2
     assert "'Support older Anki versions'" in result.output
+
+
+#: A back of format 16's elements and headings, and what real Anki shows of each when rebuilt.
+RICH_BACK = (
+    "<h2>Parts</h2>H<sub>2</sub>O is <u>water</u>, x<sup>2</sup>, <mark>m</mark>, "
+    '<small>s</small>, <kbd>Ctrl</kbd>, <abbr title="HyperText">HTML</abbr>'
+    "<details><summary>More <b>here</b></summary>hidden <b>text</b></details>"
+    "<table><tr><td>a<br>b</td></tr></table><h3>Sub</h3>end"
+)
+SHOWN = [
+    "<h3>Parts</h3>",
+    "H<sub>2</sub>O is <u>water</u>, x<sup>2</sup>, <mark>m</mark>, <small>s</small>, ",
+    '<kbd>Ctrl</kbd>, <abbr title="HyperText">HTML</abbr>',
+    "<details>\n<summary>More <b>here</b></summary>\n<p>hidden <strong>text</strong></p>\n"
+    "</details>",
+    "<th>a<br>b</th>",
+    "<h4>Sub</h4>",
+]
+
+
+def test_inline_html_and_headings_of_a_field_show_on_the_rebuilt_card(tmp_path: Path) -> None:
+    legacy, _ = _anki_packages(tmp_path, [("Basic", "Rich", ["What is shown?", RICH_BACK])])
+    out = tmp_path / "content"
+    result = run_cli(["import", str(legacy), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "not carried over" not in result.stderr
+    build = run_cli(["build", str(out), "--out", str(tmp_path / "build")])
+    assert build.exit_code == 0, build.output
+    with fresh_collection() as collection:
+        import_deck(collection, tmp_path / "build" / "rich.apkg")
+        (card,) = seen_cards(collection)
+    for shown in SHOWN:
+        assert shown in card.back, (shown, card.back)

@@ -27,11 +27,25 @@ def test_what_would_end_an_answer_is_adapted_and_said() -> None:
     adapted = adapt(
         "First\n\n## Heading\n\n---\n\nTitle\n===\n\nLast", dollar_math=False, answer=True
     )
-    assert adapted.markdown == "First\n\n**Heading**\n\n\n\n**Title**\n\nLast"
+    assert adapted.markdown == "First\n\n#### Heading\n\n\n\n### Title\n\nLast"
     assert adapted.changed == (
-        "a heading inside an answer, written as a bold line",
+        "the level of a heading inside an answer (## written as ####)",
         "a thematic break (---) inside an answer",
+        "the level of a heading inside an answer (# written as ###)",
     )
+
+
+def test_sub_headings_keep_their_levels_apart_and_their_text() -> None:
+    text = "## A #\n\n```\n# code\n```\n\n#### deep\n\nT ##\n---\n\n###### last"
+    adapted = adapt(text, dollar_math=False, answer=True)
+    assert (
+        adapted.markdown == "### A\n\n```\n# code\n```\n\n##### deep\n\n### T \\##\n\n###### last"
+    )
+
+
+def test_sub_headings_already_at_level_three_are_left_as_written() -> None:
+    adapted = adapt("### a ###\n\n#### b", dollar_math=False, answer=True)
+    assert (adapted.markdown, adapted.changed) == ("### a ###\n\n#### b", ())
 
 
 def test_a_question_of_several_blocks_becomes_one_paragraph() -> None:

@@ -47,24 +47,55 @@ def test_a_source_imports_as_written_in_its_golden_file(
     assert actual == golden.read_text("utf-8")
 
 
-@pytest.mark.parametrize("source_format", sorted(CASES))
-def test_the_result_checks_and_builds(
-    source_format: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+#: The items each fixture holds on purpose that the build must leave out (format 19).
+BROKEN = {"ankdown": "\\lensformula is not a command ankigen passes to MathJax"}
+
+
+def built(source_format: str, tmp_path: Path) -> tuple[int, list[Path], list[str]]:
+    """Import one fixture and build it with ``--skip-broken``: items, decks, left-out lines."""
+    out = tmp_path / source_format
+    imported(source_format, out)
+    decks_folder = tmp_path / "build" / source_format
+    build = run_cli(["build", str(out), "--out", str(decks_folder), "--skip-broken"])
+    assert build.exit_code == (1 if source_format in BROKEN else 0), build.output
+    left_out = [line for line in build.stderr.splitlines() if ": left out: " in line]
+    items = sum(p.read_text("utf-8").count("<!-- id: ") for p in out.glob("*.md"))
+    decks = sorted(decks_folder.glob("*.apkg"))
+    return items, decks, left_out
+
+
+def test_every_source_builds_with_skip_broken_and_its_items_become_notes_in_anki(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25: at least 95% of the imported items become notes in real Anki."""
+    monkeypatch.chdir(FIXTURES)
+    all_items = all_notes = 0
+    with fresh_collection() as collection:
+        for source_format in sorted(CASES):
+            items, decks, left_out = built(source_format, tmp_path)
+            broken = BROKEN.get(source_format)
+            assert len(left_out) == (1 if broken else 0), left_out
+            assert broken is None or broken in left_out[0]
+            assert sum(len(read_deck_file(deck).notes) for deck in decks) == items - len(left_out)
+            new = sum(import_deck(collection, deck).new for deck in decks)
+            assert new == items - len(left_out), source_format
+            all_items, all_notes = all_items + items, all_notes + new
+        assert collection.note_count() == all_notes
+    assert all_notes / all_items >= 0.95, (all_notes, all_items)
+
+
+def test_the_items_that_are_not_broken_pass_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(FIXTURES)
-    out = tmp_path / "out"
-    imported(source_format, out)
-    check = run_cli(["check", str(out)])
-    assert check.exit_code == 0, check.output
-    build = run_cli(["build", str(out), "--out", str(tmp_path / "build")])
-    assert build.exit_code == 0, build.output
-    decks = sorted((tmp_path / "build").glob("*.apkg"))
-    notes = sum(len(read_deck_file(deck).notes) for deck in decks)
-    items = sum(p.read_text("utf-8").count("<!-- id: ") for p in out.glob("*.md"))
-    assert notes == items > 0
-    with fresh_collection() as collection:  # every item is a note in real Anki
-        assert sum(import_deck(collection, deck).new for deck in decks) == items
-        assert collection.note_count() == items
+    for source_format in sorted(CASES):
+        out = tmp_path / source_format
+        imported(source_format, out)
+        check = run_cli(["check", str(out)])
+        broken = BROKEN.get(source_format)
+        assert check.exit_code == (1 if broken else 0), check.output
+        errors = "1 error," if broken else "0 errors,"
+        assert errors in check.output and (broken is None or broken in check.output)
 
 
 @pytest.mark.parametrize("source_format", sorted(CASES))

@@ -5,9 +5,13 @@ italics, strike-through, code, links, lists, quotes, tables, images (the
 media file written next to the content), Anki's ``\\(…\\)``/``\\[…\\]`` math
 as ``$…$``/``$$…$$``, and cloze markers as written. The inline elements of
 format section 16 (``u``, ``sub``, ``sup``, ``mark``, ``small``, ``kbd``,
-``abbr``) stay inline HTML. Everything else is reported in ``lost``: its
-text is kept where it has any, its markup (styles, classes, scripts) is not.
-A question is one paragraph, so ``one_paragraph`` writes blocks as lines.
+``abbr``) stay inline HTML, as do ``<br>`` in a table cell and
+``<details>``/``<summary>`` (an HTML block around the markdown of its body).
+Headings become ``###`` to ``######`` (format section 15 keeps them in an
+answer), their levels relative to the field's top heading. Everything else
+is reported in ``lost``: its text is kept where it has any, its markup
+(styles, classes, scripts) is not. A question is one paragraph, so
+``one_paragraph`` writes blocks as lines.
 """
 
 from __future__ import annotations
@@ -16,6 +20,15 @@ from dataclasses import dataclass, field
 
 from ankigen.importers import ankigen_html
 from ankigen.importers.html_tree import Element, names, parse_fragment
+from ankigen.importers.kept_html import (
+    HEADINGS,
+    INLINE_HTML,
+    QUIET,
+    sub_heading,
+    summary_html,
+    title,
+    top_heading,
+)
 from ankigen.importers.markdown_text import (
     BREAK,
     apart,
@@ -31,9 +44,6 @@ from ankigen.importers.package_media import is_image_name, is_plain_name
 _BOLD = frozenset({"b", "strong"})
 _ITALIC = frozenset({"i", "em"})
 _STRIKE = frozenset({"s", "strike", "del"})
-#: Format section 16's inline elements that markdown has no syntax for.
-INLINE_HTML = frozenset({"u", "sub", "sup", "mark", "small", "kbd", "abbr"})
-_QUIET = frozenset({"span", "font", "label", "ins", "nobr", "center", "body", "html"})
 _BLOCKS = names(
     "p div ul ol li pre blockquote table h1 h2 h3 h4 h5 h6 hr section "
     "article dl dt dd header footer main aside figure figcaption details summary"
@@ -57,6 +67,8 @@ class Converted:
 class _Writer:
     one_paragraph: bool
     media: frozenset[str] | None
+    #: The level of the field's top heading (written as ``###``).
+    top_heading: int = 1
     images: list[str] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
     context: str | None = None
@@ -91,18 +103,43 @@ class _Writer:
             return ["\n".join("> " + line if line else ">" for line in inner.split("\n"))]
         if tag == "table":
             return [self.table(element)]
-        if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
-            text = self.inline(element.children).replace(BREAK, " ").strip()
-            if not text:
-                return []
-            # A heading would end the item (format 15 will keep ### in an answer): a bold line.
-            return [f"**{text}**"]
+        if tag in HEADINGS:
+            return self.heading(element)
+        if tag == "details":
+            return self.details(element)
         if tag == "hr":
             self.lost.append("a horizontal rule (<hr>)")
             return []
         if tag == "li":
             return [self.listing(Element("ul", children=[element]))]
         return self.blocks(element.children)
+
+    def heading(self, element: Element) -> list[str]:
+        """A sub-heading of the answer (format 15); a bold line in a question (one paragraph)."""
+        text = self.inline(element.children).replace(BREAK, " ").strip()
+        if not text:
+            return []
+        if self.one_paragraph:
+            return [f"**{text}**"]
+        return [sub_heading(text, HEADINGS[element.tag], self.top_heading)]
+
+    def details(self, element: Element) -> list[str]:
+        """``<details>`` as an HTML block around its body's markdown (format 16).
+
+        The summary line is HTML, where markdown is not read: it keeps the elements
+        of format 16 as HTML, and only the text of any other.
+        """
+        summaries = [c for c in element.children if isinstance(c, Element) and c.tag == "summary"]
+        body = [c for c in element.children if not (isinstance(c, Element) and c.tag == "summary")]
+        if self.one_paragraph:
+            self.lost.append("a <details> in a question, written as lines")
+            return self.blocks(element.children)
+        lines = ["<details>"]
+        if summaries:
+            text = " ".join(summary_html(summaries[0], self.lost).split())
+            lines.append(f"<summary>{text}</summary>")
+        inner = self.blocks(body)
+        return ["\n".join(lines), *inner, "</details>"]
 
     def paragraphs(self, run: list[Element | str]) -> list[str]:
         """An inline run as paragraphs: lines split at breaks, two breaks end a paragraph."""
@@ -202,10 +239,8 @@ class _Writer:
         if tag == "a":
             return self.link(node, inner)
         if tag in INLINE_HTML:
-            title = node.attrs.get("title", "").replace('"', "&quot;")
-            attrs = f' title="{title}"' if tag == "abbr" and title else ""
-            return f"<{tag}{attrs}>{inner}</{tag}>" if inner.strip() else inner
-        if tag not in _QUIET:
+            return f"<{tag}{title(node)}>{inner}</{tag}>" if inner.strip() else inner
+        if tag not in QUIET:
             self.lost.append(f"the markup of <{tag}> (its text is kept)")
         elif (node.attrs.get("style") or node.attrs.get("color")) and not _is_ours(node):
             self.lost.append(f"the style of <{tag}> (its text is kept)")
@@ -271,7 +306,7 @@ def field_to_markdown(
     ``media``: the image files there are (an image not among them is reported, not shown).
     """
     tree = parse_fragment(html)
-    writer = _Writer(one_paragraph, media)
+    writer = _Writer(one_paragraph, media, top_heading(tree.root))
     blocks = writer.blocks(tree.root.children)
     lost = [f"<{tag}> and its content" for tag in tree.dropped if tag != "nesting"]
     if "nesting" in tree.dropped:

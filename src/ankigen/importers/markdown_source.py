@@ -2,9 +2,11 @@
 
 Only syntax changes: Anki's MathJax delimiters ``\\(…\\)`` and ``\\[…\\]``
 become ``$…$`` and ``$$…$$``; a literal ``$`` (in a tool without dollar math)
-and ``==`` (this format's cloze shorthand) are escaped; inside an answer, a
-heading (which would end the item) becomes a bold line, and a thematic break
-(which would too) is dropped; both are reported. A question is one
+and ``==`` (this format's cloze shorthand) are escaped; inside an answer,
+headings become ``###`` to ``######`` (format section 15 keeps those in an
+answer; a ``#`` or ``##`` would end the item), their levels kept relative to
+the answer's top heading, and a thematic break (which would end the item) is
+dropped; both are reported. A question is one
 paragraph, so a question of several blocks is written as lines of one.
 Code spans and fenced code are never touched.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ankigen.importers.kept_html import sub_heading
 from ankigen.importers.markdown_text import escape_line_start
 from ankigen.parse.markdown import content_parser
 
@@ -44,11 +47,13 @@ def adapt(text: str, *, dollar_math: bool, answer: bool = False) -> Adapted:
     """``text`` written for this format; ``dollar_math``: the tool reads ``$…$`` as math."""
     changed: list[str] = []
     out: list[str] = []
-    for chunk, is_code in _chunks(text.strip("\n")):
+    chunks = _chunks(text.strip("\n"))
+    top = min((_top_heading(chunk) for chunk, is_code in chunks if not is_code), default=7)
+    for chunk, is_code in chunks:
         if is_code:
             out.append(chunk)
             continue
-        chunk = _blocks(chunk, changed) if answer else chunk
+        chunk = _blocks(chunk, changed, top) if answer else chunk
         out.append(_INLINE.sub(lambda m: _inline(m, dollar_math), chunk))
     return Adapted("\n".join(out).strip("\n"), tuple(changed))
 
@@ -116,14 +121,29 @@ def _inline(match: re.Match[str], dollar_math: bool) -> str:
     return "=\\="
 
 
-def _blocks(text: str, changed: list[str]) -> str:
-    """Headings that would end the item made sub-headings; thematic breaks dropped."""
+def _top_heading(text: str) -> int:
+    """The smallest heading level written in ``text`` (7 when it has none)."""
+    levels = [7]
+    previous = ""
+    for line in text.split("\n"):
+        heading = _ATX.match(line)
+        if heading:
+            levels.append(len(heading.group(1)))
+        elif _SETEXT.match(line) and previous.strip() and not _BREAK.match(previous):
+            levels.append(1 if line.strip()[0] == "=" else 2)
+        previous = line
+    return min(levels)
+
+
+def _blocks(text: str, changed: list[str], top: int) -> str:
+    """Headings made sub-headings (``###``, levels kept apart); thematic breaks dropped."""
     lines = text.split("\n")
     out: list[str] = []
     for line in lines:
         previous = out[-1] if out else ""
         if _SETEXT.match(line) and previous.strip() and not _BREAK.match(previous):
-            out[-1] = _bold(previous.strip())
+            level = 1 if line.strip()[0] == "=" else 2
+            out[-1] = _sub_heading(previous.strip(), level, top, changed)
             continue
         if _BREAK.match(line):
             changed.append("a thematic break (---) inside an answer")
@@ -131,12 +151,22 @@ def _blocks(text: str, changed: list[str]) -> str:
             continue
         heading = _ATX.match(line)
         if heading:
-            line = _bold(heading.group("text"))
-            changed.append("a heading inside an answer, written as a bold line")
+            level = len(heading.group(1))
+            line = _sub_heading(heading.group("text"), level, top, changed, line)
         out.append(line)
     return "\n".join(out)
 
 
-def _bold(text: str) -> str:
-    """A heading's text as a bold line: a heading would end the item it stands in."""
-    return f"**{text.strip()}**" if text.strip() else ""
+def _sub_heading(text: str, level: int, top: int, changed: list[str], line: str = "") -> str:
+    """A heading at ``level`` written as an answer's sub-heading (format 15: ``###`` down).
+
+    ``line`` is the heading as written, kept when its level is already that of a sub-heading.
+    """
+    if not text.strip():
+        return ""
+    written = sub_heading(text.strip(), level, top)
+    marks = written.split(" ", 1)[0]
+    if line and len(marks) == level:
+        return line
+    changed.append(f"the level of a heading inside an answer ({'#' * level} written as {marks})")
+    return written

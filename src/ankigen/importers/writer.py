@@ -109,9 +109,9 @@ def _item_lines(item: ImportedItem, item_id: str, key: str, tags: list[str]) -> 
 def _is_plain_paragraph(block: str) -> bool:
     """A block that reads as one paragraph after ``:::`` (not a list, code, quote, table...)."""
     first = block.lstrip()
-    return not first.startswith(("- ", "* ", "+ ", "```", "~~~", ">", "|", "#", "$$")) and not (
-        first[:1].isdigit() and first.split(" ", 1)[0].rstrip(".)").isdigit()
-    )
+    return not first.startswith(
+        ("- ", "* ", "+ ", "```", "~~~", ">", "|", "#", "$$", "<details>")
+    ) and not (first[:1].isdigit() and first.split(" ", 1)[0].rstrip(".)").isdigit())
 
 
 def _close_callout(callout: tuple[str, str] | None) -> list[str]:
