@@ -47,6 +47,8 @@ class BuildOptions:
     skip_broken: bool = False
     #: The project's preamble file of TeX macros (``[tool.ankigen] macros``, format §17).
     macros_file: Path | None = None
+    #: Read and fill the caches under ``OUT/.cache`` (False: ``--no-cache``, all computed afresh).
+    cache: bool = True
 
 
 @dataclass(frozen=True)

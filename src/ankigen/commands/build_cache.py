@@ -1,0 +1,46 @@
+"""The one place a build gets its caches: ``OUT/.cache``, or none at all (``--no-cache``).
+
+Every cache of a build (sections, checks, notes, SVG images, the media pack,
+the formula image index, the up-to-date stamp) is opened from the
+``MediaCache`` handed out here as ``BuildCaches.reused``; when that is None,
+no stage reads or fills one and everything is computed afresh. The media a
+build draws still need a folder until they are packaged: with ``--no-cache``
+that is an empty scratch folder, removed when the build ends, so nothing is
+read from or written under ``OUT/.cache``.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from ankigen.commands.build_types import BuildOptions
+from ankigen.render import MediaCache
+
+
+@dataclass(frozen=True)
+class BuildCaches:
+    """Where a build's media wait for packaging, and the caches it reuses (if any)."""
+
+    #: The folder of the media drawn now (``OUT/.cache``, or a scratch folder).
+    media: MediaCache
+    #: Read and refilled by every stage; None: nothing is reused (``check``, ``--no-cache``).
+    reused: MediaCache | None
+
+
+@contextmanager
+def build_caches(options: BuildOptions) -> Iterator[BuildCaches]:
+    """The caches of one build: ``OUT/.cache``, or a scratch folder with ``--no-cache``.
+
+    ``check`` (``write=False``) draws into ``OUT/.cache`` so the next build is
+    faster, but reuses nothing else: it always parses and proves all.
+    """
+    if options.cache:
+        cache = MediaCache(options.out_dir / ".cache")
+        yield BuildCaches(cache, cache if options.write else None)
+        return
+    with tempfile.TemporaryDirectory(prefix="ankigen-no-cache-") as scratch:
+        yield BuildCaches(MediaCache(Path(scratch)), None)
