@@ -150,6 +150,7 @@ def _start_render(decks: list[Deck], options: BuildOptions, caches: BuildCaches)
             reuse_notes=caches.reused is not None,
             jobs=options.jobs,
             project=options.project,
+            cache_tuning=options.cache_tuning,
         ),
     )
 

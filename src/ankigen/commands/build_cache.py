@@ -39,8 +39,8 @@ def build_caches(options: BuildOptions) -> Iterator[BuildCaches]:
     faster, but reuses nothing else: it always parses and proves all.
     """
     if options.cache:
-        cache = MediaCache(options.out_dir / ".cache")
+        cache = MediaCache(options.out_dir / ".cache", options.cache_tuning)
         yield BuildCaches(cache, cache if options.write else None)
         return
     with tempfile.TemporaryDirectory(prefix="ankigen-no-cache-") as scratch:
-        yield BuildCaches(MediaCache(Path(scratch)), None)
+        yield BuildCaches(MediaCache(Path(scratch), options.cache_tuning), None)

@@ -10,6 +10,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ankigen.cache import DEFAULT_TUNING, CacheTuning
 from ankigen.commands.diff import DeckDiff
 from ankigen.diagnostics import Diagnostic
 from ankigen.errors import AnkigenError
@@ -49,6 +50,8 @@ class BuildOptions:
     macros_file: Path | None = None
     #: Read and fill the caches under ``OUT/.cache`` (False: ``--no-cache``, all computed afresh).
     cache: bool = True
+    #: The thresholds of the caches (memory held, settled files); never changes a deck.
+    cache_tuning: CacheTuning = DEFAULT_TUNING
 
 
 @dataclass(frozen=True)
