@@ -120,3 +120,24 @@ def test_no_cache_builds_what_the_cache_builds(
     assert _build(fixture, "cached", warm=True) == fresh
 
     assert bool(fresh[1]) == fixture.builds, fresh[0]
+
+
+@pytest.mark.parametrize("command", ["check", "preview"])
+def test_check_and_preview_with_no_cache_leave_no_cache(
+    command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _project(FIXTURES[0], tmp_path)  # the seed deck: formula images and figures
+    monkeypatch.chdir(tmp_path)
+    out = ["--out", "out"] if command == "check" else []
+    result = run_cli([command, "content", *out, "--figures", "figures", "--no-cache"])
+    assert result.exit_code == 0, result.output
+    assert not Path("out/.cache").exists() and not Path("build/.cache").exists()
+    if command == "preview":
+        assert Path("build/preview/distributed-training.html").is_file()
+
+
+@pytest.mark.parametrize("command", ["build", "check", "preview", "watch"])
+def test_no_cache_is_documented_with_an_example(command: str) -> None:
+    shown = run_cli([command, "--help"]).output
+    assert "--no-cache" in shown
+    assert f"ankigen {command} --no-cache" in shown

@@ -57,7 +57,7 @@ __all__ = ["BuildOptions", "BuildResult", "BuildSummary", "WriteError", "run"]
 def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     """Build (or, with ``write=False``, only check) every content file, with no cyclic GC."""
     with build_caches(options) as caches:
-        return _run(options, caches, progress)
+        return caches.outliving(_run(options, caches, progress))
 
 
 def _run(options: BuildOptions, caches: BuildCaches, progress: Progress | None) -> BuildResult:

@@ -5,20 +5,23 @@ the formula image index, the up-to-date stamp) is opened from the
 ``MediaCache`` handed out here as ``BuildCaches.reused``; when that is None,
 no stage reads or fills one and everything is computed afresh. The media a
 build draws still need a folder until they are packaged: with ``--no-cache``
-that is an empty scratch folder, removed when the build ends, so nothing is
-read from or written under ``OUT/.cache``.
+that is an empty scratch folder, removed when the build ends (the media of
+the decks it hands back for the preview are then held in memory:
+``BuildCaches.outliving``), so nothing is read from or written under
+``OUT/.cache``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from ankigen.commands.build_types import BuildOptions
-from ankigen.render import MediaCache
+from ankigen.commands.build_types import BuildOptions, BuildResult
+from ankigen.render import MediaCache, MediaFile, RenderedDeck
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,27 @@ class BuildCaches:
     media: MediaCache
     #: Read and refilled by every stage; None: nothing is reused (``check``, ``--no-cache``).
     reused: MediaCache | None
+    #: The scratch folder ``media`` is, removed after the build (``--no-cache``); else None.
+    scratch: Path | None = None
+
+    def outliving(self, result: BuildResult) -> BuildResult:
+        """``result`` with the media of its rendered decks readable after the build.
+
+        Media in the scratch folder are read into memory before it is removed:
+        the preview and the watcher show the rendered decks after ``run`` returns.
+        """
+        if self.scratch is None:
+            return result
+        return dataclasses.replace(result, rendered=tuple(map(self._held, result.rendered)))
+
+    def _held(self, deck: RenderedDeck) -> RenderedDeck:
+        media = tuple(
+            MediaFile(m.name, None, m.read())
+            if m.path is not None and m.path.parent == self.scratch
+            else m
+            for m in deck.media
+        )
+        return dataclasses.replace(deck, media=media)
 
 
 @contextmanager
@@ -43,4 +67,5 @@ def build_caches(options: BuildOptions) -> Iterator[BuildCaches]:
         yield BuildCaches(cache, cache if options.write else None)
         return
     with tempfile.TemporaryDirectory(prefix="ankigen-no-cache-") as scratch:
-        yield BuildCaches(MediaCache(Path(scratch), options.cache_tuning), None)
+        folder = Path(scratch)
+        yield BuildCaches(MediaCache(folder, options.cache_tuning), None, folder)
