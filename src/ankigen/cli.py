@@ -91,6 +91,7 @@ def build(
     against: Path | None,
     jobs: int | None,
     skip_broken: bool,
+    no_cache: bool,
 ) -> None:
     """Build OUT/<stem>.apkg for each content file in PATHS (default: content/).
 
@@ -104,12 +105,22 @@ def build(
       ankigen build --strict         # as a release does: warnings fail
       ankigen build --skip-broken    # a migrated bank: build what works
       ankigen build -j 1             # parse and draw in this process only
+      ankigen build --no-cache       # everything afresh; OUT/.cache untouched
 
     The whole content format: ankigen guide.
     """
     with _usage_errors(), interruptible():
         options = dataclasses.replace(
-            resolve(paths, out_dir, figures_dir, math, figure_format, strict, jobs=jobs),
+            resolve(
+                paths,
+                out_dir,
+                figures_dir,
+                math,
+                figure_format,
+                strict,
+                jobs=jobs,
+                no_cache=no_cache,
+            ),
             against=against,
             skip_broken=skip_broken,
         )
@@ -166,11 +177,12 @@ def check(
     strict: bool | None,
     output_format: str,
     jobs: int | None,
+    no_cache: bool,
 ) -> None:
     """Parse, validate and run every check in PATHS, without writing a deck.
 
-    Formulas and figures are still drawn (into OUT/.cache), so the next
-    build is faster. Which numbers and formulas on a card must be quoted by
+    Formulas and figures are still drawn (into OUT/.cache, unless
+    --no-cache), so the next build is faster. Which numbers and formulas on a card must be quoted by
     a check is the deck's claim level: front matter 'claims: answers'
     (default), 'all' (every number and formula on both sides of the card)
     or 'off'. The last line counts checks passed, failed and quotes of the
@@ -180,12 +192,21 @@ def check(
     Example:
       ankigen check                  # while you write
       ankigen check --strict content/statistics.md
+      ankigen check --no-cache       # draw every formula again; OUT/.cache untouched
 
     The whole content format: ankigen guide.
     """
     with _usage_errors(), interruptible():
         options = resolve(
-            paths, out_dir, figures_dir, math, figure_format, strict, write=False, jobs=jobs
+            paths,
+            out_dir,
+            figures_dir,
+            math,
+            figure_format,
+            strict,
+            write=False,
+            jobs=jobs,
+            no_cache=no_cache,
         )
         result = run(options)
     if output_format == "json":

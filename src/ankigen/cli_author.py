@@ -20,6 +20,7 @@ from ankigen.cli_options import (
     figures_option,
     format_option,
     math_option,
+    no_cache_option,
     paths_argument,
     resolve,
     strict_option,
@@ -85,6 +86,7 @@ def init(directory: Path) -> None:
 @math_option
 @figure_format_option
 @strict_option
+@no_cache_option
 def preview(
     paths: tuple[Path, ...],
     preview_dir: Path | None,
@@ -92,6 +94,7 @@ def preview(
     math: str | None,
     figure_format: str,
     strict: bool | None,
+    no_cache: bool,
 ) -> None:
     """Write OUT/preview/<stem>.html: every card of each deck, front and back.
 
@@ -109,11 +112,14 @@ def preview(
     Example:
       ankigen preview && xdg-open build/preview/statistics.html
       ankigen preview --math mathjax content/statistics.md
+      ankigen preview --no-cache     # every formula drawn again; OUT/.cache untouched
 
     The whole content format: ankigen guide.
     """
     with _usage_errors():
-        options = resolve(paths, None, figures_dir, math, figure_format, strict, write=False)
+        options = resolve(
+            paths, None, figures_dir, math, figure_format, strict, write=False, no_cache=no_cache
+        )
         from ankigen.commands.preview import preview as run_preview
 
         result = run_preview(options, preview_dir or options.out_dir / "preview")
@@ -170,6 +176,7 @@ def watch(
     figure_format: str,
     strict: bool | None,
     output_format: str,
+    no_cache: bool,
 ) -> None:
     """Rebuild the decks and their preview on every save, until Ctrl-C.
 
@@ -183,6 +190,7 @@ def watch(
     Example:
       ankigen watch                  # then open build/preview/<stem>.html
       ankigen watch --math mathjax content/statistics.md
+      ankigen watch --no-cache       # every rebuild afresh; OUT/.cache untouched
 
     The whole content format: ankigen guide.
     """
@@ -190,7 +198,9 @@ def watch(
     from ankigen.commands.watch import watched_folders
 
     with _usage_errors():
-        options = resolve(paths, out_dir, figures_dir, math, figure_format, strict)
+        options = resolve(
+            paths, out_dir, figures_dir, math, figure_format, strict, no_cache=no_cache
+        )
         discover(options.paths)  # a missing path is a usage error, before watching starts
         folders = watched_folders(options)
     shown = ", ".join(display_path(folder) for folder in folders)

@@ -64,6 +64,13 @@ jobs_option = click.option(
     "this process may use; never more than those CPUs). The decks are the same "
     "whatever N is.",
 )
+no_cache_option = click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Neither read nor write the caches under OUT/.cache (parsed sections, passed "
+    "checks, rendered notes, formula images, deflated media, up-to-date stamps): "
+    "everything is computed afresh. The decks are the same bytes either way.",
+)
 format_option = click.option(
     "--format",
     "output_format",
@@ -77,7 +84,14 @@ format_option = click.option(
 
 def build_flags(function: F) -> F:
     """Every option of ``build`` that decides what a deck becomes (not how it is reported)."""
-    for option in (strict_option, figure_format_option, math_option, figures_option, out_option):
+    for option in (
+        no_cache_option,
+        strict_option,
+        figure_format_option,
+        math_option,
+        figures_option,
+        out_option,
+    ):
         function = option(function)
     return function
 
@@ -91,6 +105,7 @@ def resolve(
     strict: bool | None = None,
     write: bool = True,
     jobs: int | None = None,
+    no_cache: bool = False,
 ) -> BuildOptions:
     """Build options from the command line, filled in from the content's project.
 
@@ -112,4 +127,5 @@ def resolve(
         jobs=capped_jobs(jobs or settings.jobs),
         project=settings.root,
         macros_file=settings.macros,
+        cache=not no_cache,
     )

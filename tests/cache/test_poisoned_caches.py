@@ -9,6 +9,7 @@ SHA-256 that anyone could compute), then makes an unrelated edit and builds.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import marshal
 import struct
@@ -17,15 +18,14 @@ import zlib
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from ankigen.cache import MAC_SIZE, Sealer, seal
+from ankigen.cache import MAC_SIZE, CacheTuning, Sealer, seal
 from ankigen.check import proven
-from ankigen.cli import main
+from ankigen.cli_options import resolve
+from ankigen.commands.build import BuildResult, run
 from ankigen.parse import parse_text
 from ankigen.parse import section_cache as sections
 from ankigen.render import _note_cache as notes
-from ankigen.render import _svg_store
 from ankigen.render._svg_store import svg_name
 
 ATTACKER = Sealer(b"attacker's own key, not the folder's"[:32])
@@ -53,22 +53,29 @@ DOT = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><circle r="2
 FIGURE = "def draw(fig, formulas):\n    fig.add_subplot().bar([1, 2], [1, 2])\n"
 
 
-def build() -> Result:
-    return CliRunner().invoke(main, ["build", "--math", "image"])
+#: The SVG store keeps a file changed just now too (as in tests/perf/test_svg_store.py).
+SETTLED = CacheTuning(settled_ns=-(10**12))
+
+
+def build() -> BuildResult:
+    """``ankigen build --math image`` in the project (the working folder)."""
+    return run(dataclasses.replace(resolve((), math="image"), cache_tuning=SETTLED))
+
+
+def _messages(result: BuildResult) -> str:
+    return "\n".join(d.format() for d in result.diagnostics)
 
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
-    # the SVG store keeps a file changed just now too (as in tests/perf/test_svg_store.py)
-    monkeypatch.setattr(_svg_store, "_SETTLED_NS", -(10**12))
     (tmp_path / "content").mkdir()
     (tmp_path / "figures").mkdir()
     (tmp_path / "content" / "deck.md").write_text(DECK, "utf-8")
     (tmp_path / "content" / "dot.svg").write_text(DOT, "utf-8")
     (tmp_path / "figures" / "bars.py").write_text(FIGURE, "utf-8")
     first = build()
-    assert first.exit_code == 0, first.output
+    assert not first.failed, _messages(first)
     return tmp_path
 
 
@@ -85,12 +92,12 @@ def _resealed(payload: bytes) -> bytes:
     return b"".join(ATTACKER.seal([payload]))
 
 
-def _rebuild_after_an_unrelated_edit(project: Path) -> Result:
+def _rebuild_after_an_unrelated_edit(project: Path) -> BuildResult:
     with (project / "content" / "deck.md").open("a", encoding="utf-8") as deck:
         deck.write("\nAn unrelated new item? ::: Yes.\n")
     result = build()
-    assert result.exit_code == 0, result.output
-    assert "wrote " in result.stdout
+    assert not result.failed, _messages(result)
+    assert result.written
     return result
 
 
@@ -224,8 +231,8 @@ def test_a_forged_passing_check_does_not_hide_a_failing_one(project: Path) -> No
     payload = marshal.dumps((proven._FORMAT, forged))
     (_cache(project) / "deck.checks").write_bytes(_resealed(payload))
     result = build()
-    assert result.exit_code == 1
-    assert "2^8" in result.output
+    assert result.failed
+    assert "2^8" in _messages(result)
 
 
 def test_a_forged_stamp_is_no_stamp(project: Path) -> None:
@@ -235,5 +242,5 @@ def test_a_forged_stamp_is_no_stamp(project: Path) -> None:
     record["warnings"] = []
     stamp.write_bytes(_resealed(json.dumps(record).encode()))
     result = build()
-    assert result.exit_code == 0
-    assert "wrote " in result.stdout and "unverified claim" in result.stderr
+    assert not result.failed
+    assert result.written and "unverified claim" in _messages(result)

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.render import Failed, Folders, MediaCache, Place, Shipped, _images, _media, ship_image
+from ankigen.cache import CacheTuning
+from ankigen.render import Failed, Folders, MediaCache, Place, Shipped, _images, ship_image
 from tests.image_bytes import png
 
 PNG = png()
@@ -93,13 +94,10 @@ def test_an_svg_ships_its_sanitised_bytes_on_the_fast_path(root: Path) -> None:
     assert fast.source == (root / "part" / "pic.svg").resolve()
 
 
-def test_past_the_memory_budget_an_svg_ships_from_a_cache_file(
-    root: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_past_the_memory_budget_an_svg_ships_from_a_cache_file(root: Path) -> None:
     deck = root / "part" / "deck.md"
     held = ship_image("pic.svg", deck, root, MediaCache(root.parent / "a"), place=HERE)
-    monkeypatch.setattr(_media, "HELD_BYTES", 10)
-    cache = MediaCache(root.parent / "cache")
+    cache = MediaCache(root.parent / "cache", CacheTuning(held_bytes=10))
     written = ship_image("pic.svg", deck, root, cache, place=HERE)
     assert isinstance(held, Shipped) and isinstance(written, Shipped)
     assert written.media.path == cache.path(held.media.name)

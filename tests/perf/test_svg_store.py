@@ -12,19 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.cache import recipe
-from ankigen.render import (
-    Folders,
-    MediaCache,
-    Place,
-    Shipped,
-    _images,
-    _media,
-    _svg_store,
-    ship_image,
-)
+from ankigen.cache import CacheTuning, recipe
+from ankigen.commands.build import BuildOptions, run
+from ankigen.model import MathMode
+from ankigen.render import Folders, MediaCache, Place, Shipped, _images, ship_image
 from ankigen.render._svg_store import SvgStore
-from tests.reliability.support import run_cli
 
 SVG = (
     b'<svg xmlns="http://www.w3.org/2000/svg" width="4"><title>t</title>'
@@ -33,12 +25,12 @@ SVG = (
 #: The same size as SVG, another picture.
 OTHER = SVG.replace(b'x="0"', b'x="3"')
 HERE = Place("deck.md", 1)
+#: Files written by a test are seconds old at most: count them as settled.
+SETTLED = CacheTuning(settled_ns=-(10**12))
 
 
 @pytest.fixture()
-def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    # Files written by a test are seconds old at most: count them as settled.
-    monkeypatch.setattr(_svg_store, "_SETTLED_NS", -(10**12))
+def root(tmp_path: Path) -> Path:
     root = tmp_path / "content"
     root.mkdir()
     (root / "pic.svg").write_bytes(SVG)
@@ -77,7 +69,7 @@ def _built_once(root: Path, cache: MediaCache) -> Shipped:
 def test_an_unchanged_file_ships_its_stored_bytes_unread(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    cache = MediaCache(tmp_path / "cache")
+    cache = MediaCache(tmp_path / "cache", SETTLED)
     fresh = _built_once(root, cache)
     reads = _counting_reads(monkeypatch)
     again = _ship(root, cache, SvgStore(cache, "deck"))
@@ -90,7 +82,7 @@ def test_an_unchanged_file_ships_its_stored_bytes_unread(
 def test_a_changed_file_is_read_again(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str
 ) -> None:
-    cache = MediaCache(tmp_path / "cache")
+    cache = MediaCache(tmp_path / "cache", SETTLED)
     _built_once(root, cache)
     image = root / "pic.svg"
     before = image.stat()
@@ -112,8 +104,7 @@ def test_a_changed_file_is_read_again(
 def test_a_file_changed_just_before_the_build_is_not_stored(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(_svg_store, "_SETTLED_NS", 2_000_000_000)
-    cache = MediaCache(tmp_path / "cache")
+    cache = MediaCache(tmp_path / "cache")  # a file settles two seconds after its change
     _built_once(root, cache)  # the file is younger than two seconds
     reads = _counting_reads(monkeypatch)
     _ship(root, cache, SvgStore(cache, "deck"))
@@ -131,7 +122,7 @@ def test_a_file_changed_while_it_is_read_is_not_stored(
         return data, before, os.stat(path)
 
     monkeypatch.setattr(_images, "_read", racing)
-    cache = MediaCache(tmp_path / "cache")
+    cache = MediaCache(tmp_path / "cache", SETTLED)
     _built_once(root, cache)
     monkeypatch.setattr(_images, "_read", real)
     reads = _counting_reads(monkeypatch)
@@ -143,7 +134,7 @@ def test_a_file_changed_while_it_is_read_is_not_stored(
 def test_a_damaged_or_foreign_store_is_read_again(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
 ) -> None:
-    cache = MediaCache(tmp_path / "cache")
+    cache = MediaCache(tmp_path / "cache", SETTLED)
     fresh = _built_once(root, cache)
     stored = cache.path("deck.svgs")
     raw = stored.read_bytes()
@@ -164,7 +155,7 @@ def test_a_damaged_or_foreign_store_is_read_again(
 def test_the_store_keeps_only_what_the_deck_shows_and_is_not_rewritten_unchanged(
     root: Path, tmp_path: Path
 ) -> None:
-    cache = MediaCache(tmp_path / "cache")
+    cache = MediaCache(tmp_path / "cache", SETTLED)
     _built_once(root, cache)
     stored = cache.path("deck.svgs")
     written = stored.stat().st_mtime_ns, stored.stat().st_ino
@@ -179,8 +170,7 @@ def test_the_store_keeps_only_what_the_deck_shows_and_is_not_rewritten_unchanged
 def test_past_the_memory_budget_nothing_is_stored(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(_media, "HELD_BYTES", 10)
-    cache = MediaCache(tmp_path / "cache")
+    cache = MediaCache(tmp_path / "cache", CacheTuning(held_bytes=10, settled_ns=-(10**12)))
     first = _built_once(root, cache)
     assert first.media.path is not None  # written to the cache instead
     reads = _counting_reads(monkeypatch)
@@ -191,7 +181,6 @@ def test_past_the_memory_budget_nothing_is_stored(
 def test_builds_from_the_store_write_what_cold_builds_write(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(_svg_store, "_SETTLED_NS", -(10**12))
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
@@ -202,8 +191,11 @@ def test_builds_from_the_store_write_what_cold_builds_write(
     (content / "pic.svg").write_bytes(SVG)
 
     def build(out: str) -> bytes:
-        result = run_cli(["build", "content", "--out", out, "--math", "mathjax"])
-        assert result.exit_code == 0, result.output
+        options = BuildOptions(
+            (content,), tmp_path / out, tmp_path / "figures", MathMode.MATHJAX, cache_tuning=SETTLED
+        )
+        result = run(options)
+        assert not result.failed, result.diagnostics
         return (tmp_path / out / "deck.apkg").read_bytes()
 
     def cold() -> bytes:

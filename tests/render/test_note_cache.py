@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.cache import Sealer, recipe
+from ankigen.cache import DEFAULT_TUNING, CacheTuning, Sealer, recipe
 from ankigen.model import Deck, MathMode
 from ankigen.parse import parse_text
 from ankigen.render import RenderReport, RenderSettings, _note_cache, render_decks
@@ -37,8 +37,12 @@ def _deck(root: Path, mode: MathMode, text: str = TEXT) -> Deck:
     return deck
 
 
-def _render(root: Path, deck: Deck, *, reuse: bool = True) -> RenderReport:
-    settings = RenderSettings(root / "figures", root / "cache", reuse_notes=reuse)
+def _render(
+    root: Path, deck: Deck, *, reuse: bool = True, tuning: CacheTuning = DEFAULT_TUNING
+) -> RenderReport:
+    settings = RenderSettings(
+        root / "figures", root / "cache", reuse_notes=reuse, cache_tuning=tuning
+    )
     report = render_decks([deck], {}, {}, settings)
     assert not [d for d in report.diagnostics if d.is_error]
     return report
@@ -181,14 +185,12 @@ def test_a_refused_formula_is_reported_every_time_and_never_stored(
     assert second.notes_reused == STORED - 1
 
 
-def test_a_damaged_chunk_loses_only_its_own_notes(
-    tmp_path: Path, mode: MathMode, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(_note_cache, "_CHUNK", 2)  # two chunks of two notes each
+def test_a_damaged_chunk_loses_only_its_own_notes(tmp_path: Path, mode: MathMode) -> None:
+    chunks = CacheTuning(note_chunk=2)  # two chunks of two notes each
     deck = _deck(tmp_path, mode)
-    fresh = _render(tmp_path, deck)
+    fresh = _render(tmp_path, deck, tuning=chunks)
     file = tmp_path / "cache" / "n.notes"
     data = file.read_bytes()
     file.write_bytes(data[:-10] + bytes([data[-10] ^ 1]) + data[-9:])  # in the last chunk
-    report = _render(tmp_path, deck)
+    report = _render(tmp_path, deck, tuning=chunks)
     assert report.notes_reused == 2 and _shown(report) == _shown(fresh)

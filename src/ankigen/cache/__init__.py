@@ -3,8 +3,9 @@
 ``recipe`` says what a cached result was made by (``code_fingerprint``,
 ``build_key``); ``seal`` proves that a cache file was written by a build of
 this folder (``Sealer``); ``folder`` writes the folder's files (atomically,
-sealed, under a lock: ``CacheFolder``). Each cache keeps its own format beside the stage it
-serves; ``docs/architecture.md`` lists them.
+sealed, under a lock: ``CacheFolder``); ``tuning`` holds the thresholds of the
+caches (``CacheTuning``: memory held, when a file counts as settled). Each cache
+keeps its own format beside the stage it serves; ``docs/architecture.md`` lists them.
 """
 
 from __future__ import annotations
@@ -19,13 +20,16 @@ from ankigen.cache.recipe import (
     distribution_versions,
 )
 from ankigen.cache.seal import MAC_SIZE, SECRET_NAME, Sealer
+from ankigen.cache.tuning import DEFAULT_TUNING, CacheTuning
 
 __all__ = [
+    "DEFAULT_TUNING",
     "DRAWING_DISTRIBUTIONS",
     "MAC_SIZE",
     "SECRET_NAME",
     "SHAPING_DISTRIBUTIONS",
     "CacheFolder",
+    "CacheTuning",
     "Sealer",
     "build_key",
     "code_fingerprint",

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ankigen.buildtime import BuildClock
 from ankigen.check import CheckReport, figure_literals
+from ankigen.commands.build_cache import BuildCaches, build_caches
 from ankigen.commands.build_types import BuildOptions, BuildResult, BuildSummary, WriteError
 from ankigen.commands.diff import DeckDiff
 from ankigen.commands.discover import discover
@@ -55,16 +56,21 @@ __all__ = ["BuildOptions", "BuildResult", "BuildSummary", "WriteError", "run"]
 @no_cyclic_gc()
 def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     """Build (or, with ``write=False``, only check) every content file, with no cyclic GC."""
-    cache = MediaCache(options.out_dir / ".cache")
+    with build_caches(options) as caches:
+        return caches.outliving(_run(options, caches, progress))
+
+
+def _run(options: BuildOptions, caches: BuildCaches, progress: Progress | None) -> BuildResult:
+    """The pipeline, with the caches it reads and fills (``build_cache``: none, or OUT/.cache)."""
+    reused = caches.reused  # None: `check` or --no-cache, which reuse nothing
     clock = BuildClock(Path.cwd())
-    plans, diagnostics = _plan(options, cache, clock)
+    plans, diagnostics = _plan(options, reused, clock)
     todo = {plan.source.path: plan for plan in plans if plan.stamp is None}
-    reused = cache if options.write else None  # `check` neither reads nor fills the caches
 
     decks = _parse(todo.values(), options, reused, diagnostics)
     diagnostics.extend(key_collisions(deck_keys(decks, plans)))
     # Formula images are drawn by worker processes from here on, while this one checks.
-    with _start_render(decks, options, cache) as started:
+    with _start_render(decks, options, caches) as started:
         reports = {deck.path: check_source(deck, options.limits, reused) for deck in decks}
         diagnostics.extend(d for report in reports.values() for d in report.diagnostics)
         diagnostics.extend(d for deck in decks for d in figure_literals(deck, options.figures_dir))
@@ -77,7 +83,7 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     if options.skip_broken:
         diagnostics = list(partial.diagnostics)
 
-    written, diffs = _package(partial, todo, reports, options, clock, cache, diagnostics)
+    written, diffs = _package(partial, todo, reports, options, clock, reused, diagnostics)
     summary = _summary(plans, decks, reports, written, rendering)
     return BuildResult(
         tuple(sort_diagnostics(diagnostics)),
@@ -90,7 +96,7 @@ def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
 
 
 def _plan(
-    options: BuildOptions, cache: MediaCache, clock: BuildClock
+    options: BuildOptions, cache: MediaCache | None, clock: BuildClock
 ) -> tuple[list[Plan], list[Diagnostic]]:
     """Every content file to read, and whether its deck is up to date; problems finding them."""
     found = discover(options.paths)
@@ -133,18 +139,19 @@ def _parse(
     return decks
 
 
-def _start_render(decks: list[Deck], options: BuildOptions, cache: MediaCache) -> Rendering:
+def _start_render(decks: list[Deck], options: BuildOptions, caches: BuildCaches) -> Rendering:
     """Check every parsed deck's formulas and start drawing their missing images (``-j``)."""
     return start_rendering(
         decks,
         RenderSettings(
             options.figures_dir,
-            cache.folder,
+            caches.media.folder,
             options.figure_format,
             options.limits,
-            reuse_notes=options.write,  # `check` neither reads nor fills the caches
+            reuse_notes=caches.reused is not None,
             jobs=options.jobs,
             project=options.project,
+            cache_tuning=options.cache_tuning,
         ),
     )
 
@@ -169,7 +176,7 @@ def _package(
     reports: dict[Path, CheckReport],
     options: BuildOptions,
     clock: BuildClock,
-    cache: MediaCache,
+    cache: MediaCache | None,
     diagnostics: list[Diagnostic],
 ) -> tuple[list[PackagedDeck], list[DeckDiff]]:
     """Write every deck, or none: a build with any error leaves every deck on disk as it was.
@@ -201,7 +208,7 @@ def _package(
         for deck, deck_file in staged:
             path = deck.deck.path
             published = publish(deck_file, options.out_dir)
-            if path not in unstamped:
+            if cache is not None and path not in unstamped:
                 stamp = stamp_of(todo[path], deck, published, reports[path], diagnostics)
                 save_stamp(cache, deck.deck.stem, stamp)
             written.append(published)

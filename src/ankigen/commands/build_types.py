@@ -10,6 +10,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ankigen.cache import DEFAULT_TUNING, CacheTuning
 from ankigen.commands.diff import DeckDiff
 from ankigen.diagnostics import Diagnostic
 from ankigen.errors import AnkigenError
@@ -47,6 +48,10 @@ class BuildOptions:
     skip_broken: bool = False
     #: The project's preamble file of TeX macros (``[tool.ankigen] macros``, format §17).
     macros_file: Path | None = None
+    #: Read and fill the caches under ``OUT/.cache`` (False: ``--no-cache``, all computed afresh).
+    cache: bool = True
+    #: The thresholds of the caches (memory held, settled files); never changes a deck.
+    cache_tuning: CacheTuning = DEFAULT_TUNING
 
 
 @dataclass(frozen=True)

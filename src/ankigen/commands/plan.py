@@ -34,11 +34,15 @@ class Plan:
 
 
 def plan_deck(
-    source: ContentFile, options: BuildOptions, cache: MediaCache, clock: BuildClock
+    source: ContentFile, options: BuildOptions, cache: MediaCache | None, clock: BuildClock
 ) -> Plan:
-    """Decide whether a content file's deck must be built, or is already up to date."""
-    if not options.write:
-        return Plan(source, "", 0.0, None)  # `check` writes no deck: nothing to compare
+    """Decide whether a content file's deck must be built, or is already up to date.
+
+    Without a ``cache`` (``check``, ``--no-cache``) there is no stamp to read or write:
+    every deck is built.
+    """
+    if cache is None:
+        return Plan(source, "", 0.0, None)
     stamp = load_stamp(cache, source.path.stem)
     # The figures and images the last build used count too: an uncommitted one has its own time.
     shown = [Path(p) for p in stamp.sources] if stamp else []

@@ -24,9 +24,13 @@ from ankigen.stamp import Stamp, file_hash
 
 
 def write_staged(
-    rendered: RenderedDeck, stage: Path, clock: BuildClock, cache: MediaCache
+    rendered: RenderedDeck, stage: Path, clock: BuildClock, cache: MediaCache | None
 ) -> PackagedDeck:
-    """Write one rendered deck into the staging folder, each note with its own time."""
+    """Write one rendered deck into the staging folder, each note with its own time.
+
+    With a ``cache``, its media are deflated once and kept for the next build
+    (``package.media_pack``); without one, all are deflated now.
+    """
     times = deck_times(rendered, clock, settings_files())
     try:
         return write_deck(rendered, stage, times.deck, times.notes, cache=cache)

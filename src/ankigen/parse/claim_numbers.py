@@ -246,7 +246,7 @@ def find_numbers(text: str, *, words: bool, full_scan: bool = False) -> Iterator
 
 #: Every word that can start or make a number in words, for the pre-filter.
 _NUMBER_WORDS = frozenset([*_CARDINALS, *_PARTS, *_MULTIPLES])
-#: Runs of ASCII letters: every number word, whatever stands around it (a ``×`` or
+#: Runs of ASCII letters: every number word, whatever stands around it (a times sign or
 #: any other non-ASCII character too), so the pre-filter never misses one.
 _ASCII_WORDS = re.compile(r"[a-z]+")
 

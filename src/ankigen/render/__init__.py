@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ankigen.cache import DEFAULT_TUNING, CacheTuning
 from ankigen.cpus import usable_cpus
 from ankigen.diagnostics import Diagnostic, Sink, sort_diagnostics
 from ankigen.model import Deck, MathMode
@@ -56,6 +57,8 @@ class RenderSettings:
     jobs: int | None = None
     #: The project folder: a figure script may read it (None: the figures folder's parent).
     project: Path | None = None
+    #: The thresholds of the caches in ``cache_dir`` (memory held, settled files, note chunks).
+    cache_tuning: CacheTuning = DEFAULT_TUNING
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,7 @@ class Rendering:
     """
 
     def __init__(self, decks: list[Deck], settings: RenderSettings) -> None:
-        cache = self._cache = MediaCache(settings.cache_dir)
+        cache = self._cache = MediaCache(settings.cache_dir, settings.cache_tuning)
         self._maths = MathRenderer(cache, settings.limits.formula)
         self._figures = FigureDrawer(
             settings.figures_dir,
@@ -160,7 +163,8 @@ def _stored_notes(deck: Deck, settings: RenderSettings, cache: MediaCache) -> No
     """The deck's rendered notes of the last build, when this build reuses them."""
     if not settings.reuse_notes:
         return None
-    return NoteCache(cache.path(f"{deck.stem}.notes"), deck, cache.sealer)
+    path = cache.path(f"{deck.stem}.notes")
+    return NoteCache(path, deck, cache.sealer, cache.tuning.note_chunk)
 
 
 __all__ = [

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ankigen.cache import CacheFolder, Sealer
+from ankigen.cache import DEFAULT_TUNING, CacheFolder, CacheTuning, Sealer
 from ankigen.diagnostics import Diagnostic, error
 from ankigen.render._media_index import MediaIndex
 
@@ -81,10 +81,6 @@ def content_hash(*parts: str | bytes) -> str:
     return digest.hexdigest()[:20]
 
 
-#: Sanitised SVG bytes one cache holds in memory before it writes them to disk instead.
-HELD_BYTES = 64 * 1024 * 1024
-
-
 class MediaCache:
     """A folder of rendered media keyed by file name (names carry the hash), and its index.
 
@@ -95,13 +91,15 @@ class MediaCache:
     too (``write_sealed``).
     """
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, tuning: CacheTuning = DEFAULT_TUNING) -> None:
+        """``tuning``: the thresholds of this folder's caches (memory held, settled files)."""
         self.folder = folder
+        self.tuning = tuning
         self._held = 0
         # The files and the index refer to the folder, never back to this cache:
         # a build makes no reference cycle (``ankigen.gcpause``).
         self._files = CacheFolder(folder)
-        self._index = MediaIndex(self._files)
+        self._index = MediaIndex(self._files, settled_ns=tuning.settled_ns)
 
     @property
     def sealer(self) -> Sealer:
@@ -115,7 +113,7 @@ class MediaCache:
         A cache file is written even when one of that name exists: what ships
         is these bytes.
         """
-        if self._held + len(data) > HELD_BYTES:
+        if self._held + len(data) > self.tuning.held_bytes:
             return self.put(name, data)
         self._held += len(data)
         return MediaFile(name, None, data)

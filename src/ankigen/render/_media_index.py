@@ -25,15 +25,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from ankigen.cache import recipe
+from ankigen.cache import DEFAULT_TUNING, recipe
 
 __all__ = ["MEDIA_INDEX", "Indexed", "MediaIndex"]
 
 #: The index's name in the cache folder.
 MEDIA_INDEX = "media-index"
 _FORMAT = 2
-#: A file changed this recently when the build began is read and hashed, however it looks.
-_SETTLED_NS = 2_000_000_000
 
 #: What identifies one version of a file: st_ino, st_size, st_mtime_ns, st_ctime_ns.
 Identity = tuple[int, int, int, int]
@@ -67,10 +65,17 @@ class Indexed:
 class MediaIndex:
     """The index of one cache folder: this build's view, and what it adds."""
 
-    def __init__(self, folder: SealedFolder, began_ns: int | None = None) -> None:
-        """``began_ns``: when this build began (now by default), to tell settled files."""
+    def __init__(
+        self,
+        folder: SealedFolder,
+        began_ns: int | None = None,
+        settled_ns: int = DEFAULT_TUNING.settled_ns,
+    ) -> None:
+        """``began_ns``: when this build began (now by default), to tell settled files:
+        one changed less than ``settled_ns`` before it is read and hashed, however it looks."""
         self._folder = folder
         self._began_ns = time.time_ns() if began_ns is None else began_ns
+        self._settled_ns = settled_ns
         self._entries: dict[str, Indexed] | None = None
         self._added: dict[str, Indexed] = {}
         self._verified: dict[str, bool] = {}
@@ -126,7 +131,7 @@ class MediaIndex:
         if entry is None or now is None:
             return False
         _, _, mtime_ns, ctime_ns = now
-        if entry.identity == now and self._began_ns - max(mtime_ns, ctime_ns) >= _SETTLED_NS:
+        if entry.identity == now and self._began_ns - max(mtime_ns, ctime_ns) >= self._settled_ns:
             return True  # not written since it was indexed: its bytes are the ones recorded
         if _file_digest(path) != entry.digest:
             return False

@@ -36,7 +36,7 @@ import os
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ankigen.cache import MAC_SIZE, Sealer, build_key
+from ankigen.cache import DEFAULT_TUNING, MAC_SIZE, Sealer, build_key
 from ankigen.model import Deck, Fragment, Item, Math
 from ankigen.render._formula_image import RENDER_SETTINGS
 
@@ -46,8 +46,6 @@ _FORMAT = 3
 _MAGIC = f"ankigen-notes-{_FORMAT}\n".encode()
 _DIGEST = MAC_SIZE
 _LENGTH = 8
-#: Notes per chunk of the file.
-_CHUNK = 2000
 
 #: What the stored HTML reads of an item, and what it never reads (made fresh, or not shown).
 _ITEM_READ = ("kind", "front", "back", "context")
@@ -83,9 +81,17 @@ class CachedNote(NamedTuple):
 class NoteCache:
     """The clean notes of one deck's last render, and this render's for the next."""
 
-    def __init__(self, file: Path | None, deck: Deck, sealer: Sealer) -> None:
+    def __init__(
+        self,
+        file: Path | None,
+        deck: Deck,
+        sealer: Sealer,
+        chunk_notes: int = DEFAULT_TUNING.note_chunk,
+    ) -> None:
+        """``chunk_notes``: notes per sealed chunk of the file (``CacheTuning.note_chunk``)."""
         self._file = file if _KNOWN_FIELDS else None
         self._sealer = sealer
+        self._chunk_notes = chunk_notes
         self._stored: dict[bytes, Any] = _load(self._file, sealer)
         self._shared = _shared_digest(deck)
         self._kept: dict[bytes, tuple[str, str, tuple[str, ...]]] = {}
@@ -144,8 +150,9 @@ class NoteCache:
             with temp.open("wb") as out:
                 out.write(_MAGIC)
                 # In chunks: a 100,000-note deck is never held as one more copy in memory.
-                for start in range(0, len(kept), _CHUNK):
-                    payload = marshal.dumps(dict(kept[start : start + _CHUNK]))
+                size = self._chunk_notes
+                for start in range(0, len(kept), size):
+                    payload = marshal.dumps(dict(kept[start : start + size]))
                     out.write(chunk(payload, self._sealer))
             temp.replace(self._file)
         except (OSError, ValueError):

@@ -10,7 +10,7 @@ it still gives that identity; any difference reads and sanitises it again.
 
 Two rules keep a stored entry true. Its identity is the ``fstat`` of the
 open file before and after the read (a file written during the read is not
-stored), and a file changed less than ``_SETTLED_NS`` before this build
+stored), and a file changed less than ``CacheTuning.settled_ns`` before this build
 began is not stored: a second change within the same tick of the file
 system's clock would keep its times. And the bytes are sanitised bytes
 only: each is checked, when the build takes it, to hash to the media name
@@ -34,9 +34,6 @@ from ankigen.render._media import MediaCache, MediaFile, content_hash
 
 _FORMAT = 2
 _HEADER = struct.Struct("<I")  # length of the JSON index that follows it
-#: A file changed this recently when the build began is read again next time.
-_SETTLED_NS = 2_000_000_000
-
 #: What identifies one version of a file: st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns.
 Identity = tuple[int, int, int, int, int]
 #: A stored image: the identity its file had, its media name, its sanitised bytes.
@@ -60,6 +57,7 @@ class SvgStore:
         self._cache = cache
         self._name = f"{stem}.svgs"
         self._began_ns = time.time_ns()
+        self._settled_ns = cache.tuning.settled_ns
         self._old = self._load()
         self._new: dict[str, _Entry] = {}
         self._changed = False
@@ -83,13 +81,13 @@ class SvgStore:
         """Keep the sanitised image of ``source``, read between the two ``fstat`` s given.
 
         Only images held in memory are kept: the store is no bigger than the
-        memory a build may hold them in (``HELD_BYTES``).
+        memory a build may hold them in (``CacheTuning.held_bytes``).
         """
         version = identity(before)
         newest = max(before.st_mtime_ns, before.st_ctime_ns)
         if media.data is None or version != identity(after):
             return  # past the memory budget, or changing while read
-        if self._began_ns - newest < _SETTLED_NS:
+        if self._began_ns - newest < self._settled_ns:
             return  # changed too recently: read again next time
         self._new[str(source)] = (version, media.name, media.data)
         self._changed = True
