@@ -246,17 +246,17 @@ def find_numbers(text: str, *, words: bool, full_scan: bool = False) -> Iterator
 
 #: Every word that can start or make a number in words, for the pre-filter.
 _NUMBER_WORDS = frozenset([*_CARDINALS, *_PARTS, *_MULTIPLES])
-#: Everything but ASCII letters becomes a space: the text's words, split cheaply.
-_NOT_LETTERS = str.maketrans({chr(c): " " for c in range(128) if not chr(c).isalpha()})
+#: The text's words: runs of letters.
+_LETTER_RUNS = re.compile(r"[^\W\d_]+")
 
 
 def _may_hold_words(text: str) -> bool:
     """False when no word of ``text`` is a number word (most texts): no regex scan.
 
-    A set test on the lower-cased words is about ten times faster than the
+    A set test on the lower-cased words is several times faster than the
     word pattern's scan, which ``full_scan`` runs on every text to compare.
     """
-    return not _NUMBER_WORDS.isdisjoint(text.lower().translate(_NOT_LETTERS).split())
+    return not _NUMBER_WORDS.isdisjoint(_LETTER_RUNS.findall(text.lower()))
 
 
 #: The end of a slash-separated name before a number: ``M/M/`` of ``M/M/1``
