@@ -113,6 +113,31 @@ WRONG: list[tuple[str, str, str]] = [
     (SEED, "$-\\eta_{base}\\, g_{i}$, where", "$-2\\eta_{base}\\, g_{i}$, where"),
     (SEED, "(latency $\\sim \\log_2 k$,", "(latency $\\sim k$,"),
     (SEED, "the ideal $S = k$ (free", "the ideal $S = 2k$ (free"),
+    # more like them: a number in words added, a formula made a lone symbol, ...
+    (SEED, "one per device count $k", "two per device count $k"),
+    (SEED, "shrinks like $T_{compute}/k$, but", "shrinks like $T_{compute}/k^2$, but"),
+    (
+        SEED,
+        "\\frac{k - 1}{k} \\cdot \\frac{M}{\\beta}}_{\\text{bandwidth term}}$$\n\nwith",
+        "\\frac{k}{k - 1} \\cdot \\frac{M}{\\beta}}_{\\text{bandwidth term}}$$\n\nwith",
+    ),
+    (SEED, "Efficiency\nis $S/k", "Efficiency\nis $k/S"),
+    (SEED, "only 50% efficiency — half", "only 50% efficiency — most"),
+    (SEED, "about $\\log_2 k$ communication rounds", "about $k$ communication rounds"),
+    (SEED, "10 Gb Ethernet and\n100 Gb", "1 Gb Ethernet and\n100 Gb"),
+    (SEED, "from $\\sigma$ to", "from $\\sigma^2$ to"),
+    (SEED, "$\\eta_{new} = k\\, \\eta_{base}$ or", "$\\eta_{new} = \\sqrt{k}\\, \\eta_{base}$ or"),
+    (SEED, "the $k$ devices divide", "the $2k$ devices divide"),
+    (
+        SEED,
+        "Synchronous SGD produces a different model",
+        "Synchronous SGD with 2 devices produces a different model",
+    ),
+    (
+        SEED,
+        "stale gradients (computed on old weights\n$\\theta_{t}$",
+        "stale gradients (computed on old weights\n$\\theta_{t - 1}$",
+    ),
 ]
 
 #: (file, before, after): the same card written another way.

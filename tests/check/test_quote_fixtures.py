@@ -92,5 +92,6 @@ def test_every_form_and_error_has_a_fixture() -> None:
         "warn_all_text_in_formula",
         "pass_all_lone_symbols",
         "err_undecided_relation",
+        "err_all_quoted_too_often",
     }
     assert expected <= names

@@ -94,6 +94,8 @@ class Quote:
     text: str
     formula: bool
     column: int
+    #: True for the card's equation given to 'where' (``where $k = 1$``): it may be reused.
+    binding: bool = False
 
 
 @dataclass(frozen=True)

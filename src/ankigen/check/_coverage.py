@@ -24,6 +24,8 @@ if TYPE_CHECKING:  # the checker's tree loads when a check runs, not for every b
 UNVERIFIED = "AG201"
 #: Code of the error for a quote the item does not hold.
 NOT_IN_ITEM = "AG202"
+#: Code of the error for a quote made more often than the card shows it (level all).
+QUOTED_TOO_OFTEN = "AG235"
 
 
 def shown_quote(quote: Quote) -> str:
@@ -73,6 +75,17 @@ def report_coverage(sink: Sink, occurrences: Occurrences) -> None:
 
 def _report_not_in_item(sink: Sink, missing: Missing, now: Claim | None) -> None:
     quote = missing.quote
+    if missing.shown:
+        times = "once" if missing.shown == 1 else f"{missing.shown} times"
+        sink.error(
+            missing.line,
+            f"check quotes {shown_quote(quote)} once more than the card shows it ({times}):"
+            " at claim level all each quote covers one occurrence; name a number you use"
+            " twice with 'let' and quote it once",
+            column=quote.column,
+            code=QUOTED_TOO_OFTEN,
+        )
+        return
     if quote.formula:
         hint = "quote one whole formula of the item as it stands (notation aside)"
     else:

@@ -66,6 +66,7 @@ FUNCTIONS: dict[str, tuple[int, int | None]] = {
     "binomial": (2, 2),
     "sum": (4, 4),
     "product": (4, 4),
+    "count": (1, 1),
 }
 #: Functions whose second argument names the variable that runs (``sum(i^2, i, 1, n)``).
 BINDERS = ("limit", "sum", "product")

@@ -219,6 +219,7 @@ class _Parser(ExpressionParser):
     def quoted_binding(self) -> Binding:
         """``$NAME = TEX$``: the card's own equation as a substitution (``$T_{comm} = 0$``)."""
         token, reading = self.quoted_formula()
+        self.quotes[-1] = replace(self.quotes[-1], binding=True)
         target = reading.terms[0]
         if reading.relations != ("==",) or not isinstance(target, Name):
             raise StatementSyntaxError(

@@ -66,6 +66,8 @@ class Missing:
 
     quote: Quote
     line: int
+    #: How often the card shows it, when it does but fewer times than it is quoted.
+    shown: int = 0
 
 
 @dataclass
@@ -104,6 +106,11 @@ class Occurrences:
             self.missing.append(Missing(quote, line))
             return False
         open_ = [i for i in matching if not self.covered[i]]
+        if not open_ and self.level is ClaimLevel.ALL and not quote.binding:
+            # At level all a quote covers one occurrence: one more quote than the card
+            # shows is a quote of what the card no longer says (an occurrence removed).
+            self.missing.append(Missing(quote, line, len(matching)))
+            return False
         # In reading order: one written as the quote writes it, then one the
         # level requires, then one that counts at some level (not a number
         # inside a formula, nor the word "one"), then any other.

@@ -186,6 +186,13 @@ def _call(expr: Call, scope: Scope, ctx: Context) -> sympy.Expr:
     args = [build(arg, scope, ctx) for arg in expr.args]
     if expr.func in ("factorial", "binomial"):
         _small_enough(args[0], expr)
+    if expr.func == "count":
+        if not isinstance(args[0], sympy.Tuple):
+            raise StatementError(
+                f"count at column {expr.column} takes a list, as in count([1, 2, 4])",
+                column=expr.column,
+            )
+        return sympy.Integer(len(args[0]))
     return _FUNCTIONS[expr.func](*args)
 
 

@@ -254,7 +254,7 @@ _ASCII_WORDS = re.compile(r"[a-z]+")
 def _may_hold_words(text: str) -> bool:
     """False when no word of ``text`` is a number word (most texts): no regex scan.
 
-    A set test on the lower-cased words is about ten times faster than the
+    A set test on the lower-cased words is several times faster than the
     word pattern's scan, which ``full_scan`` runs on every text to compare.
     """
     return not _NUMBER_WORDS.isdisjoint(_ASCII_WORDS.findall(text.lower()))
