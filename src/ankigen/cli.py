@@ -271,11 +271,18 @@ def _check_summary(result: BuildResult) -> str:
     s = result.summary
     errors = sum(d.is_error for d in result.diagnostics)
     warnings = len(result.diagnostics) - errors
-    verdict = "all passed" if s.failed_checks == 0 else f"{s.failed_checks} failed"
+    # "all passed" only when nothing else failed: beside errors (some checks may not have
+    # run) or with no checks at all it would claim more than was proved.
+    if s.failed_checks:
+        verdict = f", {s.failed_checks} failed"
+    elif errors or not s.checks:
+        verdict = ""
+    else:
+        verdict = ", all passed"
     tail = f"; {_plural(errors, 'error')}, {_plural(warnings, 'warning')}"
     return (
         f"Checked {_plural(s.decks, 'deck')}: {_plural(s.items, 'item')}, "
-        f"{_plural(s.checks, 'check')}, {verdict}{tail}."
+        f"{_plural(s.checks, 'check')}{verdict}{tail}."
     )
 
 
