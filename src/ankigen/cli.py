@@ -296,17 +296,20 @@ def _check_summary(result: BuildResult) -> str:
     s = result.summary
     errors = sum(d.is_error for d in result.diagnostics)
     warnings = len(result.diagnostics) - errors
-    # "all passed" only when nothing failed: errors elsewhere are no passed checks.
-    if errors == 0 and s.failed_checks == 0 and s.quotes_missing == 0:
-        verdict = "all passed"
+    # "all passed" only when nothing failed: errors elsewhere are no passed checks,
+    # and with no check at all there is nothing to call passed.
+    if s.checks == 0 and s.quotes_missing == 0:
+        verdict = ""
+    elif errors == 0 and s.failed_checks == 0 and s.quotes_missing == 0:
+        verdict = ", all passed"
     else:
-        verdict = f"{s.checks - s.failed_checks} passed, {s.failed_checks} failed"
+        verdict = f", {s.checks - s.failed_checks} passed, {s.failed_checks} failed"
         if s.quotes_missing:
             verdict += f", {_plural(s.quotes_missing, 'quote')} not found"
     tail = f"; {_plural(errors, 'error')}, {_plural(warnings, 'warning')}"
     return (
         f"Checked {_plural(s.decks, 'deck')}: {_plural(s.items, 'item')}, "
-        f"{_plural(s.checks, 'check')}, {verdict}{tail}."
+        f"{_plural(s.checks, 'check')}{verdict}{tail}."
     )
 
 

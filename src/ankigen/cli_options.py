@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import click
 
 from ankigen.commands.build import BuildOptions
-from ankigen.config import project_output, settings_for
+from ankigen.config import project_input, project_output, settings_for
 from ankigen.cpus import capped_jobs
 from ankigen.model import MathMode
 
@@ -109,14 +109,15 @@ def resolve(
 ) -> BuildOptions:
     """Build options from the command line, filled in from the content's project.
 
-    The project's output folder is refused when it leads outside the project
-    (``project_output``); one named with ``--out`` is not.
+    The project's output, content and figures folders are refused when they
+    lead outside the project (``project_output``, ``project_input``); ones
+    named on the command line are not.
     """
     settings = settings_for(paths, Path.cwd())
     return BuildOptions(
-        paths=paths or (settings.content,),
+        paths=paths or (project_input(settings.content, settings.root, "content"),),
         out_dir=out_dir or project_output(settings.out, settings.root),
-        figures_dir=figures_dir or settings.figures,
+        figures_dir=figures_dir or project_input(settings.figures, settings.root, "figures"),
         math=MathMode(math) if math else None,
         default_math=settings.math or MathMode.IMAGE,
         default_claims=settings.claims,

@@ -139,7 +139,29 @@ def _macros(values: dict[str, object], pyproject: Path, project_dir: Path) -> Pa
         raise UsageError(
             f'{pyproject}: [tool.ankigen] macros must be a file name, e.g. "macros.tex"'
         )
-    return project_dir / value
+    return project_input(project_dir / value, project_dir, "macros")
+
+
+def project_input(path: Path, root: Path, key: str) -> Path:
+    """A path a ``[tool.ankigen]`` setting names, refused when it leads outside the project.
+
+    The settings come with the content (a pull request can change them): a
+    ``macros`` file such as ``/proc/self/environ``, or a ``content`` folder
+    elsewhere, would read files outside the project into messages and decks.
+    A path named on the command line is the user's choice and is not checked.
+    """
+    try:
+        target: Path | None = path.resolve()
+    except (OSError, RuntimeError):  # a symbolic link loop
+        target = None
+    if target is None or not target.is_relative_to(root.resolve()):
+        where = f" (to {target})" if target is not None else ""
+        raise UsageError(
+            f"{root / 'pyproject.toml'}: [tool.ankigen] {key} leads outside the project{where}; "
+            "keep it inside the project folder (a content or figures folder elsewhere can be "
+            "named on the command line)"
+        )
+    return path
 
 
 def _nearest_project(start: Path) -> Path | None:

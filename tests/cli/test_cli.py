@@ -109,6 +109,22 @@ def test_check_prints_a_one_line_summary(project: Path) -> None:
     assert not (project / "build" / "good.apkg").exists()
 
 
+def test_the_summary_never_says_all_passed_beside_errors(project: Path) -> None:
+    """A proved check beside an error elsewhere: the checks are counted, not called all passed."""
+    add(project, "good.md")
+    (project / "content" / "bad.md").write_text("# Bad\n\n::: An answer alone.\n", "utf-8")
+    result = invoke("check")
+    assert result.exit_code == 1, result.output
+    assert result.stdout.strip() == "Checked 2 decks: 3 items, 1 check, 1 passed, 0 failed; 1 error, 0 warnings."
+
+
+def test_the_summary_of_a_deck_without_checks_claims_none(project: Path) -> None:
+    (project / "content" / "plain.md").write_text("# Plain\n\nQ? ::: A.\n", "utf-8")
+    result = invoke("check")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == "Checked 1 deck: 1 item, 0 checks; 0 errors, 0 warnings."
+
+
 def test_check_warns_about_unverified_claims_and_strict_fails(project: Path) -> None:
     add(project, "warning.md")
     relaxed = invoke("check")
