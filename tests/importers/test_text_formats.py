@@ -48,7 +48,7 @@ def test_a_source_imports_as_written_in_its_golden_file(
 
 
 #: The items each fixture holds on purpose that the build must leave out (format 19).
-BROKEN = {"ankdown": "\\lensformula is not a command ankigen passes to MathJax"}
+BROKEN = {"ankdown": "\\lensformula is not a command ankigen draws"}
 
 
 def built(source_format: str, tmp_path: Path) -> tuple[int, list[Path], list[str]]:
