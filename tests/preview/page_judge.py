@@ -116,7 +116,6 @@ class _Page(HTMLParser):
         elif self._in_script and self.inline_scripts and self.lasttag == "script":
             self.inline_scripts[-1] += data
 
-
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if self._side_depth:  # ``<img ... />``: no end tag to wait for
             self._side.append(self.get_starttag_text() or "")
