@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.cache import SECRET_NAME, Sealer
+from ankigen.cache import SECRET_NAME, Sealer, seal
 
 
 def test_the_secret_is_private_and_kept(tmp_path: Path) -> None:
@@ -58,3 +58,14 @@ def test_an_untrusted_secret_is_replaced(tmp_path: Path, kind: str) -> None:
     assert sealer.open(forged) is None
     assert not secret.is_symlink() and stat.S_IMODE(secret.stat().st_mode) == 0o600
     assert secret.read_bytes() != planted
+
+
+@pytest.mark.skipif(os.name != "posix", reason="file modes")
+def test_where_the_file_system_keeps_no_modes_a_file_of_ours_is_private(tmp_path: Path) -> None:
+    """A Windows drive in WSL shows every file as 0777: the secret is kept there too."""
+    secret = tmp_path / SECRET_NAME
+    secret.write_bytes(b"k" * 32)
+    secret.chmod(0o777)
+    assert seal._read_private(secret) is None
+    assert seal._read_private(secret, modes=False) == b"k" * 32
+    assert seal._keeps_modes(tmp_path)  # this one does keep them

@@ -8,6 +8,7 @@ and the same for what a figure script writes.
 
 from __future__ import annotations
 
+import base64
 import codecs
 from pathlib import Path
 
@@ -278,3 +279,34 @@ def test_a_real_figure_png_ships(tmp_path: Path) -> None:
 
 def test_unknown_is_a_reason() -> None:
     assert isinstance(media_type(b"\x00\x01\x02"), Unknown)
+
+
+# -- pictures embedded in an SVG ------------------------------------------------------------
+
+
+def _embedding(kind: str, data: bytes) -> bytes:
+    encoded = base64.b64encode(data).decode()
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
+        f'<image width="4" height="4" xlink:href="data:image/{kind};base64,{encoded}"/></svg>'
+    ).encode()
+
+
+def test_an_embedded_picture_that_parses_is_kept() -> None:
+    assert isinstance(sanitise_svg(_embedding("png", png(2, 2))), CleanSvg)
+    assert isinstance(sanitise_svg(_embedding("jpeg", pillow("JPEG"))), CleanSvg)
+
+
+@pytest.mark.parametrize(
+    ("kind", "data", "why"),
+    [
+        ("png", png(declared=(100_000, 100_000)), "pixels"),
+        ("png", HOSTILE_SVG.encode(), "markup"),
+        ("png", pillow("JPEG"), "JPEG image, not PNG"),
+        ("gif", b"GIF89a junk", "GIF"),
+    ],
+    ids=["huge", "markup", "another-type", "damaged"],
+)
+def test_an_embedded_picture_is_judged_as_an_image_file(kind: str, data: bytes, why: str) -> None:
+    result = sanitise_svg(_embedding(kind, data))
+    assert isinstance(result, RefusedSvg) and why in result.reason, result

@@ -8,7 +8,9 @@ whose seal does not match (written by anyone without the key, copied from
 another folder, restored from another branch's CI cache without its
 secret, damaged) is a miss: its work is done again. A secret that is not a
 private regular file of this user (a symlink, readable by others, of the
-wrong size) is replaced, so every cache file sealed with it misses.
+wrong size) is replaced, so every cache file sealed with it misses. On a
+file system that keeps no modes (a Windows drive in WSL shows every file as
+readable by all), a regular file of this user is as private as it gets.
 """
 
 from __future__ import annotations
@@ -93,8 +95,11 @@ def _secret(folder: Path) -> bytes:
     if key is not None:
         return key
     folder.mkdir(parents=True, exist_ok=True)
+    # A file system that keeps no modes (a Windows drive mounted in WSL) shows every
+    # file as readable by all: there, a file of this user is as private as it gets.
+    modes = _keeps_modes(folder)
     with exclusive(folder / f"{SECRET_NAME}.lock"):
-        key = _read_private(path)
+        key = _read_private(path, modes=modes)
         if key is not None:
             return key  # made by another build meanwhile
         with contextlib.suppress(FileNotFoundError):
@@ -106,14 +111,25 @@ def _secret(folder: Path) -> bytes:
             os.replace(temp, path)
         finally:
             Path(temp).unlink(missing_ok=True)
-    key = _read_private(path)
+    key = _read_private(path, modes=modes)
     if key is None:
         raise OSError(f"cannot keep a private secret in {folder}")
     return key
 
 
-def _read_private(path: Path) -> bytes | None:
-    """The key in ``path`` when it is a regular file of this user that only they can read."""
+def _keeps_modes(folder: Path) -> bool:
+    """Whether files made with mode 0600 in ``folder`` stay unreadable by others."""
+    fd, probe = tempfile.mkstemp(dir=folder, prefix=".secret-probe-")
+    try:
+        return os.name != "posix" or not os.fstat(fd).st_mode & 0o077
+    finally:
+        os.close(fd)
+        Path(probe).unlink(missing_ok=True)
+
+
+def _read_private(path: Path, *, modes: bool = True) -> bytes | None:
+    """The key in ``path`` when it is a regular file of this user that only they can read
+    (``modes``: as its mode says; else the file system keeps no modes)."""
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(path, flags)
@@ -123,7 +139,8 @@ def _read_private(path: Path) -> bytes | None:
         info = os.fstat(handle.fileno())
         if not stat.S_ISREG(info.st_mode) or info.st_size != _KEY_SIZE:
             return None
-        if os.name == "posix" and (info.st_uid != os.getuid() or info.st_mode & 0o077):
+        private = not (modes and info.st_mode & 0o077)
+        if os.name == "posix" and (info.st_uid != os.getuid() or not private):
             return None
         key = handle.read(_KEY_SIZE + 1)
     return key if len(key) == _KEY_SIZE else None

@@ -97,6 +97,7 @@ class MediaProblem:
 
 
 _TYPE_NAMES = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".gif": "GIF", ".webp": "WebP"}
+#: (An embedded picture's ``data:image/jpeg`` names ``.jpeg``.)
 
 
 def judge_media(data: bytes, named: str, *, exact: bool = False) -> Raster | Markup | MediaProblem:

@@ -39,7 +39,7 @@ _OTHER_ENCODING = re.compile(rb"encoding[ \t\n]*=[ \t\n]*[\"'](?![Uu][Tt][Ff]-8[
 _VALUE = re.compile(rb'="[^"<>]*"')
 #: A tag once its values are gone: written as ElementTree writes it, or not plain.
 _SHAPE = re.compile(rb"/?[A-Za-z_][-A-Za-z0-9_.]*((?: [A-Za-z_][-A-Za-z0-9_.]*)*)/?")
-#: A value the CSS check would look at (``_svg_safety._CSS_SUSPECT``), or one
+#: A value the CSS check would look at (``_svg_css.CSS_SUSPECT``), or one
 #: with white space the parser turns into spaces.
 _JUDGED_VALUE = re.compile(rb'="[^"<>]*(?:[@(:\\\t\n]|-moz-binding)')
 #: Without one of these, ``_JUDGED_VALUE`` cannot match.

@@ -18,16 +18,19 @@ spaces they are; anything else is refused.
 
 from __future__ import annotations
 
+import binascii
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
+from ankigen.render._media_type import MediaProblem, judge_media
 from ankigen.render._svg_allowlist import ATTRIBUTES as _ATTRIBUTES
 from ankigen.render._svg_allowlist import ELEMENTS as _ELEMENTS
 from ankigen.render._svg_allowlist import PLAIN_ATTRIBUTES as _PLAIN_KEPT
 from ankigen.render._svg_allowlist import REFUSED_ELEMENTS as _REFUSED_ELEMENTS
 from ankigen.render._svg_allowlist import SVG as SVG
 from ankigen.render._svg_allowlist import XLINK as XLINK
+from ankigen.render._svg_css import CSS_SUSPECT, css_problem
 from ankigen.render._svg_encoding import Undecodable, declared_encoding, svg_text
 from ankigen.render._svg_plain import plain_svg
 
@@ -45,28 +48,6 @@ _RASTER = re.compile(r"^data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]*$
 #: What ``ET.tostring(..., encoding="utf-8", xml_declaration=True)`` writes first.
 _XML_DECLARATION = "<?xml version='1.0' encoding='utf-8'?>\n"
 
-_LOCAL_URL = re.compile(r"url\(\s*['\"]?#[^)'\"]*['\"]?\s*\)", re.IGNORECASE)
-#: At-rules (``@import``, ``@font-face``; ``@media`` alone loads nothing), escapes (which
-#: spell any word), markup, and what old browsers ran: refused in any letter case.
-_CSS_DANGER = re.compile(
-    r"@(?!media[\s(])|javascript:|behavior\s*:|-moz-binding|<|\\", re.IGNORECASE
-)
-#: A CSS function (or anything written like one, space before the parenthesis too).
-_CSS_FUNCTION = re.compile(r"([A-Za-z_-][A-Za-z0-9_-]*)?\s*\(")
-#: The functions CSS in an SVG may call: colours and transforms (``url(#id)`` is judged
-#: apart, and removed before these are looked for).
-_CSS_FUNCTIONS = frozenset(
-    {
-        *("rgb", "rgba", "hsl", "hsla", "matrix", "translate", "translatex", "translatey"),
-        *("scale", "scalex", "scaley", "rotate", "skewx", "skewy"),
-        # a media query's parentheses: "@media (prefers-color-scheme: dark) and (…)"
-        *("", "media", "and", "not", "only", "or"),
-    }
-)
-_CSS_COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.DOTALL)
-#: A character (or word) without which neither _CSS_DANGER nor a function can match:
-#: text with none of them needs no closer look (``_check_css`` would pass it).
-_CSS_SUSPECT = re.compile(r"[@(:<\\]|-moz-binding|/\*", re.IGNORECASE)
 #: The start of a document that is not plain UTF-8: a byte-order mark, UTF-16/32
 #: without one, or an XML declaration (which may name another encoding).
 _NOT_PLAIN_UTF8 = re.compile(rb"^(?:\xef\xbb\xbf|\xff\xfe|\xfe\xff|\x00|.\x00|<\?xml)", re.DOTALL)
@@ -168,15 +149,29 @@ def _clean(element: ET.Element) -> None:
 
 
 def _is_raster(image: ET.Element) -> bool:
-    """True for an ``<image>`` whose only picture is an embedded PNG, JPEG, GIF or WebP."""
+    """True for an ``<image>`` whose only picture is an embedded PNG, JPEG, GIF or WebP.
+
+    The embedded bytes are judged as an image file's are: they must parse as
+    the type the URL names, within the size limit (else the SVG is refused).
+    """
     hrefs = [v for k, v in image.attrib.items() if _local(k) == "href"]
-    return len(hrefs) == 1 and bool(_RASTER.match(hrefs[0]))
+    found = _RASTER.match(hrefs[0]) if len(hrefs) == 1 else None
+    if found is None:
+        return False
+    try:
+        data = binascii.a2b_base64("".join(hrefs[0].split(",", 1)[1].split()))
+    except binascii.Error as exc:
+        raise _Refused("an embedded picture whose base64 cannot be read") from exc
+    kind = judge_media(data, f".{found.group(1)}", exact=True)
+    if isinstance(kind, MediaProblem):
+        raise _Refused(f"an embedded {found.group(1).upper()} picture that {kind.message}")
+    return True
 
 
 def _clean_attributes(element: ET.Element, *, raster: bool = False) -> None:
     attributes = element.attrib
     for key, value in list(attributes.items()):
-        if key in _PLAIN_KEPT and _CSS_SUSPECT.search(value) is None:
+        if key in _PLAIN_KEPT and CSS_SUSPECT.search(value) is None:
             continue  # the common case: a kept presentation attribute with a plain value
         name = _local(key) if "}" in key else key
         if name.lower().startswith("on"):
@@ -189,23 +184,15 @@ def _clean_attributes(element: ET.Element, *, raster: bool = False) -> None:
             continue  # checked by _is_raster: an embedded picture, not a reference
         if name == "href" and not value.strip().startswith("#"):
             raise _Refused(f"the reference href={value[:60]!r}: only '#id' inside the file is kept")
-        if _CSS_SUSPECT.search(value) is not None:  # most values are numbers and colours
+        if CSS_SUSPECT.search(value) is not None:  # most values are numbers and colours
             _check_css(value, f"{name}= on <{_local(element.tag)}>")
 
 
 def _check_css(text: str, where: str) -> None:
     """Refuse CSS or attribute text that imports, scripts, or points outside the file."""
-    text = _CSS_COMMENT.sub(" ", text)  # a comment is a space to CSS: "@im/**/port" is no word
-    if _CSS_DANGER.search(text):
-        raise _Refused(f"{where} holds CSS that can load or run code")
-    local = _LOCAL_URL.sub("", text)
-    if "url(" in local.lower():
-        raise _Refused(f"{where} refers to a file or address outside the SVG with url(...)")
-    for call in _CSS_FUNCTION.finditer(local):
-        name = (call.group(1) or "").lower()
-        if name not in _CSS_FUNCTIONS:
-            shown = f"{name}(" if name else "("
-            raise _Refused(f"{where} calls the CSS function {shown}...), which may load a file")
+    problem = css_problem(text)
+    if problem is not None:
+        raise _Refused(f"{where} {problem}")
 
 
 def _local(tag: str) -> str:
