@@ -12,7 +12,7 @@ from tests.importers.html_support import answer_html, question_html, shown
 #: (field HTML, its markdown; None: the same text, kept as inline HTML)
 EXAMPLES: list[tuple[str, str | None]] = [
     ("<b>bold</b> and <i>it</i>", "**bold** and *it*"),
-    ("x*y_z [a] $5 a==b &lt;tag&gt; &amp;lt;", "x\\*y\\_z \\[a\\] \\$5 a=\\=b \\<tag\\> \\&lt;"),
+    ("x*y_z [a] $5 a==b &lt;tag&gt; &amp;lt;", "x\\*y\\_z &#91;a] \\$5 a=\\=b \\<tag\\> \\&lt;"),
     ("line1<br>line2<div>line3</div>", "line1\\\nline2\n\nline3"),
     ("<ul><li>a</li><li>b <b>c</b></li></ul><p>para</p>", "- a\n- b **c**\n\npara"),
     ("<ol><li>one<ul><li>inner</li></ul></li></ol>", "1. one\n\n   - inner"),
@@ -46,6 +46,16 @@ def test_html_becomes_markdown(html: str, markdown: str | None) -> None:
     converted = field_to_markdown(html)
     assert converted.markdown == (html if markdown is None else markdown)
     assert converted.lost == ()
+
+
+def test_escaped_text_draws_no_warning_from_the_parser() -> None:
+    from pathlib import Path
+
+    from ankigen.parse import parse_text
+
+    markdown = field_to_markdown("See [1], a*b, $5 and a==b; x_y [note].").markdown
+    result = parse_text(f"Q? ::: {markdown} <!-- id: q -->\n", Path("x.md"), Path("."), "x.md")
+    assert [d.message for d in result.diagnostics] == []
 
 
 def test_images_are_named_for_copying_and_foreign_sources_reported() -> None:

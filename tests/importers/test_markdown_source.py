@@ -57,3 +57,13 @@ def test_a_question_of_several_blocks_becomes_one_paragraph() -> None:
 def test_a_one_paragraph_question_is_left_as_written() -> None:
     adapted = one_paragraph("Why\nthis?")
     assert (adapted.markdown, adapted.changed) == ("Why\nthis?", ())
+
+
+def test_callouts_and_check_fences_in_an_answer_stay_in_it() -> None:
+    text = "Answer\n\n> [!NOTE] Careful\n> text\n\n```check\nassert x\n```"
+    adapted = adapt(text, dollar_math=False, answer=True)
+    assert adapted.markdown == "Answer\n\n> &#91;!NOTE] Careful\n> text\n\n```text\nassert x\n```"
+    assert adapted.changed == (
+        "a callout inside an answer, written as a plain quote",
+        "the fence info 'check' (this format's own), written 'text'",
+    )

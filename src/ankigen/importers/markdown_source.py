@@ -30,6 +30,10 @@ _INLINE = re.compile(
 )
 _BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+|$)(?P<text>.*?)(?:[ \t]+#+)?[ \t]*$")
+_FENCE_INFO = re.compile(r"^( {0,3}(?:`{3,}|~{3,}))(.*)$")
+#: ``> [!note]`` and the other callout kinds this format reads (its ``[`` written ``&#91;``:
+#: a backslash would read as MathJax's ``\\[``).
+_CALLOUT = re.compile(r"^( {0,3}(?:>[ \t]?)+)\[!(?:recall|formula|note)\]", re.IGNORECASE)
 #: A line starting with a tag or a table row: an HTML block or table of its own.
 _LINE_HTML = re.compile(r"^[<|]")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
@@ -51,7 +55,7 @@ def adapt(text: str, *, dollar_math: bool, answer: bool = False) -> Adapted:
     top = min((_top_heading(chunk) for chunk, is_code in chunks if not is_code), default=7)
     for chunk, is_code in chunks:
         if is_code:
-            out.append(chunk)
+            out.append(_code_fence(chunk, changed) if answer else chunk)
             continue
         chunk = _blocks(chunk, changed, top) if answer else chunk
         out.append(_INLINE.sub(lambda m: _inline(m, dollar_math), chunk))
@@ -136,7 +140,7 @@ def _top_heading(text: str) -> int:
 
 
 def _blocks(text: str, changed: list[str], top: int) -> str:
-    """Headings made sub-headings (``###``, levels kept apart); thematic breaks dropped."""
+    """Headings made sub-headings (``###``, levels kept apart), callouts plain quotes, rules dropped."""
     lines = text.split("\n")
     out: list[str] = []
     for line in lines:
@@ -153,8 +157,22 @@ def _blocks(text: str, changed: list[str], top: int) -> str:
         if heading:
             level = len(heading.group(1))
             line = _sub_heading(heading.group("text"), level, top, changed, line)
+        callout = _CALLOUT.match(line)
+        if callout:  # this format's callout would end the item: a plain quote
+            line = line[: callout.end(1)] + "&#91;" + line[callout.end(1) + 1 :]
+            changed.append("a callout inside an answer, written as a plain quote")
         out.append(line)
     return "\n".join(out)
+
+
+def _code_fence(chunk: str, changed: list[str]) -> str:
+    """A fenced block whose info string is ``check`` or ``formulas`` (this format's) as text."""
+    first, _, rest = chunk.partition("\n")
+    match = _FENCE_INFO.match(first)
+    if match is None or match.group(2).strip().split(" ")[0].lower() not in ("check", "formulas"):
+        return chunk
+    changed.append(f"the fence info '{match.group(2).strip()}' (this format's own), written 'text'")
+    return f"{match.group(1)}text\n{rest}"
 
 
 def _sub_heading(text: str, level: int, top: int, changed: list[str], line: str = "") -> str:

@@ -24,7 +24,7 @@ _MATH = re.compile(
 )
 _SOUND = re.compile(r"\[sound:[^\]]*\]")
 _CLOZE_PARTS = re.compile(cloze.OPENER.pattern + r"|::|\}\}", re.IGNORECASE)
-_SPECIAL = re.compile(r"([\\`*_\[\]<>$~&|])")
+_SPECIAL = re.compile(r"([\\`*_<>$~&|])")
 _ASCII_SPACE = " \t\n\r\f"
 _SPACE = re.compile(r"[ \t\n\r\f]+")
 _LINE_START = re.compile(r"^(#|>|-|\+|=|\d+[.)])")
@@ -90,7 +90,8 @@ def collapse_space(text: str) -> str:
 
 
 def _escape_plain(text: str) -> str:
-    return _SPECIAL.sub(r"\\\1", text).replace("==", "=\\=")
+    # `[` as an entity: no link can open, and `\[` would read as Anki's MathJax `\[`.
+    return _SPECIAL.sub(r"\\\1", text).replace("==", "=\\=").replace("[", "&#91;")
 
 
 def escape_line_start(line: str) -> str:
