@@ -115,7 +115,10 @@ def test_the_summary_never_says_all_passed_beside_errors(project: Path) -> None:
     (project / "content" / "bad.md").write_text("# Bad\n\n::: An answer alone.\n", "utf-8")
     result = invoke("check")
     assert result.exit_code == 1, result.output
-    assert result.stdout.strip() == "Checked 2 decks: 3 items, 1 check, 1 passed, 0 failed; 1 error, 0 warnings."
+    assert (
+        result.stdout.strip()
+        == "Checked 2 decks: 3 items, 1 check, 1 passed, 0 failed; 1 error, 0 warnings."
+    )
 
 
 def test_the_summary_of_a_deck_without_checks_claims_none(project: Path) -> None:

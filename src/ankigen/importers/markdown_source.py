@@ -140,7 +140,8 @@ def _top_heading(text: str) -> int:
 
 
 def _blocks(text: str, changed: list[str], top: int) -> str:
-    """Headings made sub-headings (``###``, levels kept apart), callouts plain quotes, rules dropped."""
+    """Headings made sub-headings (``###``, levels kept apart), callouts plain quotes and
+    rules dropped: each would end the item."""
     lines = text.split("\n")
     out: list[str] = []
     for line in lines:
