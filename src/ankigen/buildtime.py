@@ -71,7 +71,7 @@ class BuildClock:
     def _head_time(self) -> float | None:
         if not self._asked_head:
             self._asked_head = True
-            out = _git(self._project, "log", "-1", "--format=%ct", "HEAD")
+            out = git_output(self._project, "log", "-1", "--format=%ct", "HEAD")
             self._head = float(out) if out and out.isdigit() else None
         return self._head
 
@@ -91,7 +91,7 @@ class BuildClock:
 
     def _ask_status(self, root: Path, paths: list[Path]) -> None:
         """Mark the paths ``git status`` lists (modified, untracked, ignored) as uncommitted."""
-        out = _git(
+        out = git_output(
             self._project,
             "status",
             "--porcelain=v1",
@@ -111,7 +111,7 @@ class BuildClock:
     def _toplevel(self) -> Path:
         """The work tree's top folder, which ``git status`` paths are relative to."""
         if self._root is None:
-            top = _git(self._project, "rev-parse", "--show-toplevel")
+            top = git_output(self._project, "rev-parse", "--show-toplevel")
             self._root = Path(top).resolve() if top else self._project.resolve()
         return self._root
 
@@ -141,8 +141,9 @@ def _file_time(path: Path) -> float:
         return 0.0
 
 
-def _git(cwd: Path, *args: str) -> str | None:
-    """Run git quietly; None when it is missing or this is not a repository."""
+def git_output(cwd: Path, *args: str) -> str | None:
+    """Run git quietly in ``cwd``; its output, None when git is missing, fails or this is
+    not a repository."""
     try:
         result = subprocess.run(
             ["git", "--literal-pathspecs", *args],

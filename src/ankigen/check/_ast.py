@@ -87,6 +87,23 @@ class ListExpr:
 Expr = Num | Name | Call | Unary | Binary | QuotedNumber | QuotedFormula | ListExpr
 
 
+def operands(expr: Expr) -> tuple[Expr, ...]:
+    """The expressions directly inside ``expr``, for walks over the tree.
+
+    A quoted formula's reading is not among them: whether a walk looks into the
+    card's own TeX is each walk's choice.
+    """
+    if isinstance(expr, Unary):
+        return (expr.operand,)
+    if isinstance(expr, Binary):
+        return (expr.left, expr.right)
+    if isinstance(expr, Call):
+        return expr.args
+    if isinstance(expr, ListExpr):
+        return expr.items
+    return ()
+
+
 @dataclass(frozen=True)
 class Quote:
     """A quote as a statement writes it, for matching against the item's claims."""

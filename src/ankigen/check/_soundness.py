@@ -13,14 +13,11 @@ from typing import TYPE_CHECKING
 
 from ._ast import (
     Assert,
-    Binary,
     Binding,
-    Call,
     Expr,
-    ListExpr,
     Name,
     QuotedFormula,
-    Unary,
+    operands,
 )
 from ._expressions import CONSTANTS
 
@@ -37,19 +34,11 @@ def names_in(expr: Expr) -> Iterator[str]:
     """Every name an expression uses, in order (constants included)."""
     if isinstance(expr, Name):
         yield expr.name
-    elif isinstance(expr, Unary):
-        yield from names_in(expr.operand)
-    elif isinstance(expr, Binary):
-        yield from names_in(expr.left)
-        yield from names_in(expr.right)
-    elif isinstance(expr, Call):
-        for arg in expr.args:
-            yield from names_in(arg)
-    elif isinstance(expr, ListExpr):
-        for item in expr.items:
-            yield from names_in(item)
     elif isinstance(expr, QuotedFormula):
         yield from names_in(expr.value)
+    else:
+        for operand in operands(expr):
+            yield from names_in(operand)
 
 
 def sides(statement: Assert) -> list[Expr]:

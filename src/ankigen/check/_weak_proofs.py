@@ -21,15 +21,14 @@ from ._ast import (
     Assert,
     Binary,
     Binding,
-    Call,
     Expr,
     Let,
-    ListExpr,
     Name,
     Num,
     QuotedFormula,
     QuotedNumber,
     Unary,
+    operands,
 )
 from ._expressions import CONSTANTS
 from ._soundness import names_in, reachable_names, sides
@@ -148,15 +147,7 @@ def _plain_number(expr: Expr) -> bool:
 def _quotes_the_card(expr: Expr) -> bool:
     if isinstance(expr, QuotedNumber | QuotedFormula):
         return True
-    if isinstance(expr, Unary):
-        return _quotes_the_card(expr.operand)
-    if isinstance(expr, Binary):
-        return _quotes_the_card(expr.left) or _quotes_the_card(expr.right)
-    if isinstance(expr, Call):
-        return any(_quotes_the_card(arg) for arg in expr.args)
-    if isinstance(expr, ListExpr):
-        return any(_quotes_the_card(item) for item in expr.items)
-    return False
+    return any(_quotes_the_card(operand) for operand in operands(expr))
 
 
 #: Code of the warning for a number literal that equals a number the card shows.
@@ -168,17 +159,9 @@ def literals_in(expr: Expr) -> Iterator[Num]:
     if isinstance(expr, Num):
         if not expr.written:  # a number of a quoted formula is the card's own
             yield expr
-    elif isinstance(expr, Unary):
-        yield from literals_in(expr.operand)
-    elif isinstance(expr, Binary):
-        yield from literals_in(expr.left)
-        yield from literals_in(expr.right)
-    elif isinstance(expr, Call):
-        for arg in expr.args:
-            yield from literals_in(arg)
-    elif isinstance(expr, ListExpr):
-        for item in expr.items:
-            yield from literals_in(item)
+    else:
+        for operand in operands(expr):
+            yield from literals_in(operand)
 
 
 def statement_literals(statement: Assert | Let) -> Iterator[Num]:

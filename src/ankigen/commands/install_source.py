@@ -18,9 +18,7 @@ gives the line that reinstalls it there:
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
@@ -29,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ankigen import __version__
+from ankigen.buildtime import git_output
 
 #: An scp-like git remote (``git@github.com:owner/repo.git``), read as https.
 _SCP_REMOTE = re.compile(r"^[\w.-]+@(?P<host>[\w.-]+):(?P<path>[^/].*)$")
@@ -123,17 +122,6 @@ def _clone_url(remote: str) -> str:
 
 
 def _git(folder: Path, *args: str) -> str | None:
-    """Run git in ``folder``; None when it fails (no git, not a checkout, no such remote)."""
-    try:
-        result = subprocess.run(
-            ["git", "-C", str(folder), *args],
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=False,
-            env={**os.environ, "LC_ALL": "C"},
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    output = result.stdout.strip()
-    return output if result.returncode == 0 and output else None
+    """Git's output in ``folder``; None when it fails or prints nothing (no such remote)."""
+    output = git_output(folder, *args)
+    return output.strip() or None if output is not None else None

@@ -137,23 +137,22 @@ def _between(page: PageInput) -> list[tuple[int, str]]:
 
 def _broken_entry(error: Diagnostic) -> str:
     """An item left out of the deck for an error, with that error's message."""
-    where = text(error.location)
-    return (
-        f'<section class="ag-broken" data-source="{where}">'
-        f'<div class="ag-entry-head"><span class="ag-where">{where}</span>'
-        "<span>left out: on no card</span></div>"
-        f'<pre class="ag-broken-message">{text(error.format())}</pre></section>'
-    )
+    return _off_card("ag-broken", error.location, "left out", "ag-broken-message", error.format())
 
 
 def _prose_entry(source: str, block: Prose) -> str:
     """A block on no card, as its author wrote it, marked as prose."""
-    where = text(f"{source}:{block.line}")
+    return _off_card("ag-prose", f"{source}:{block.line}", "prose", "ag-prose-text", block.text)
+
+
+def _off_card(kind: str, location: str, label: str, body_class: str, body: str) -> str:
+    """A block of the file that is on no card: where it stands, what it is, its text."""
+    where = text(location)
     return (
-        f'<section class="ag-prose" data-source="{where}">'
+        f'<section class="{kind}" data-source="{where}">'
         f'<div class="ag-entry-head"><span class="ag-where">{where}</span>'
-        "<span>prose: on no card</span></div>"
-        f'<pre class="ag-prose-text">{text(block.text)}</pre></section>'
+        f"<span>{label}: on no card</span></div>"
+        f'<pre class="{body_class}">{text(body)}</pre></section>'
     )
 
 
