@@ -1,6 +1,6 @@
 """Allow ``python -m ankigen``."""
 
-from ankigen.cli import main
+from ankigen.cli.app import main
 
 if __name__ == "__main__":
     main()

@@ -6,9 +6,12 @@ earlier stage produced; each stage returns new values instead.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+
+from ankigen.diagnostics import Diagnostic
 
 #: Marks a math or image slot in fragment HTML. Content cannot produce it:
 #: markdown-it replaces NUL characters in its input with U+FFFD.
@@ -200,3 +203,94 @@ class Deck:
     def stem(self) -> str:
         """The file stem, which names the built ``.apkg``."""
         return self.path.stem
+
+
+# The stages' results: check -> CheckReport, render -> RenderedDeck, package -> PackagedDeck.
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What checking one deck found.
+
+    ``diagnostics`` holds errors (failed or broken statements, quotes the
+    item does not hold) and warnings (unverified claims, statements that
+    prove nothing), sorted by line and column. ``formulas`` maps every name
+    of the deck's ``formulas`` blocks to a float function of its free symbols,
+    called with keywords: ``formulas["S"](T_compute=1.0, k=4, T_comm=0.1)``.
+    ``checks`` counts the ``assert`` statements (a ``for`` counts once) and
+    ``failed`` those that did not pass: false, undecidable, timed out,
+    unparsable, or quoting what the item does not show.
+    """
+
+    diagnostics: tuple[Diagnostic, ...]
+    formulas: Mapping[str, Callable[..., float]] = field(default_factory=dict)
+    items: int = 0
+    checks: int = 0
+    failed: int = 0
+    #: Quotes naming what the card does not show (an assert quoting one also fails).
+    quotes_missing: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """True when no diagnostic is an error."""
+        return not any(d.is_error for d in self.diagnostics)
+
+
+@dataclass(frozen=True)
+class MediaFile:
+    """A file shipped in the deck: its name in Anki's media folder, and its bytes.
+
+    The bytes are on disk at ``path`` (a cache file, or a raster image where it
+    is), or held in memory as ``data`` with no ``path``: a sanitised SVG image,
+    so a build of thousands of them creates no file per image (``MediaCache.hold``).
+    """
+
+    name: str
+    path: Path | None
+    data: bytes | None = None
+
+    def read(self) -> bytes:
+        """The bytes that ship: held in memory, or read from ``path``."""
+        if self.data is not None:
+            return self.data
+        if self.path is None:
+            raise ValueError(f"media file {self.name} has neither bytes nor a path")
+        return self.path.read_bytes()
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """One note, ready to package: note type, field HTML, identity, tags and deck."""
+
+    kind: ItemKind
+    fields: tuple[str, ...]
+    guid: str
+    tags: tuple[str, ...]
+    deck_name: str
+    line: int
+    #: The figure scripts and image files this note shows (its inputs besides the content).
+    sources: tuple[Path, ...] = ()
+
+
+@dataclass(frozen=True)
+class RenderedDeck:
+    """A deck's notes, the media they reference, and the files those came from.
+
+    ``sources`` are the figure scripts and image files the deck used, so a
+    later build can tell whether the deck is still up to date.
+    """
+
+    deck: Deck
+    notes: tuple[Note, ...]
+    media: tuple[MediaFile, ...]
+    sources: tuple[Path, ...] = ()
+
+
+@dataclass(frozen=True)
+class PackagedDeck:
+    """A written deck: where it is and what it holds."""
+
+    path: Path
+    notes: int
+    cards: int
+    media: int

@@ -21,7 +21,7 @@ import pytest
 
 from ankigen.cache import MAC_SIZE, CacheTuning, Sealer, seal
 from ankigen.check import proven
-from ankigen.cli_options import resolve
+from ankigen.cli.options import resolve
 from ankigen.commands.build import BuildResult, run
 from ankigen.parse import parse_text
 from ankigen.parse import section_cache as sections

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from ankigen.check import DEFAULT_TIME_LIMIT, CheckReport, check_deck
-from ankigen.model import CodeBlock, Deck, Fragment, Item, ItemKind, MathMode
+from ankigen.check import DEFAULT_TIME_LIMIT, check_deck
+from ankigen.model import CheckReport, CodeBlock, Deck, Fragment, Item, ItemKind, MathMode
 
 FILE = "content/x.md"
 #: The formulas block of format section 9, at line 1000 of the fake file.

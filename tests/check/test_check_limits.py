@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from ankigen.timelimit import TimeLimitExceeded, call_with_time_limit
+from ankigen.build.timelimit import TimeLimitExceeded, call_with_time_limit
 from tests.check.check_support import check_text, messages
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from ankigen.cli import main
+from ankigen.cli.app import main
 
 ITEM = "# Bank\n\nHow many sides has a square? ::: 4, all equal. <!-- id: square -->\n"
 CHECKED = ITEM + "\n```check\nassert `5` == 5\n```\n"

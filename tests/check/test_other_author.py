@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ankigen.cli import main
+from ankigen.cli.app import main
 from ankigen.model import Claim
 from tests.check.claims_support import (
     edited,

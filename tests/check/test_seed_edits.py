@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from ankigen.check import check_deck, figure_literals
-from ankigen.cli import main
+from ankigen.cli.app import main
 from ankigen.diagnostics import strictly
 from ankigen.parse import parse_text
 from tests.check import seed_edit_cases as CASES

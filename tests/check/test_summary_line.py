@@ -6,7 +6,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from ankigen.cli import main
+from ankigen.cli.app import main
 
 
 def _summary(root: Path, content: str) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from ankigen.cli import main
+from ankigen.cli.app import main
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -169,7 +169,7 @@ def test_rendering_shows_progress_on_a_terminal(
 ) -> None:
     formulas = "\n\n".join(f"Formula {n}? ::: $x^{{{n}}} + y_{{{n}}}$" for n in range(30))
     (project / "content" / "many.md").write_text(f"# Many\n\n{formulas}\n", "utf-8")
-    monkeypatch.setattr("ankigen.cli._is_terminal", lambda: True)
+    monkeypatch.setattr("ankigen.cli.app._is_terminal", lambda: True)
     result = invoke("build")
     assert result.exit_code == 0, result.output
     assert "Rendering" in result.stdout

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from ankigen.cli import main
+from ankigen.cli.app import main
 from tests.conftest import ROOT
 
 DOCS = ROOT / "docs" / "format.md"

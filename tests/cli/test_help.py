@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner, Result
 
-from ankigen.cli import main
+from ankigen.cli.app import main
 
 
 def invoke(*args: str) -> Result:

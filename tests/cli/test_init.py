@@ -10,7 +10,7 @@ import yaml
 from click.testing import CliRunner, Result
 from PIL import Image
 
-from ankigen.cli import main
+from ankigen.cli.app import main
 from ankigen.commands.init import square_png
 from tests.anki_support import fresh_collection, import_deck, seen_cards
 

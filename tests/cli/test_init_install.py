@@ -11,8 +11,8 @@ from pathlib import Path
 
 import yaml
 
+from ankigen.build.install_source import InstallLine, install_line, read_direct_url
 from ankigen.commands.init import project_files
-from ankigen.commands.install_source import InstallLine, install_line, read_direct_url
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from ankigen.cli import main
-from ankigen.cli_options import resolve
-from ankigen.cpus import usable_cpus
+from ankigen.build.cpus import usable_cpus
+from ankigen.cli.app import main
+from ankigen.cli.options import resolve
 from tests.perf.parallel_support import bank, benchmark_bank, workers_for_everything
 
 
@@ -56,7 +56,7 @@ def test_jobs_come_from_the_option_the_project_or_the_cpus(
 ) -> None:
     monkeypatch.chdir(project(tmp_path / "plain"))
     assert resolve(()).jobs == usable_cpus()
-    monkeypatch.setattr("ankigen.cpus.usable_cpus", lambda: 4)  # whatever this machine has
+    monkeypatch.setattr("ankigen.build.cpus.usable_cpus", lambda: 4)  # whatever this machine has
     assert resolve((), jobs=3).jobs == 3
     assert resolve((), jobs=400).jobs == 4  # never more than the usable CPUs
     monkeypatch.chdir(project(tmp_path / "set", "jobs = 1\n"))

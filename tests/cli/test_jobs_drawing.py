@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from ankigen.cli import main
-from ankigen.commands import reuse
+from ankigen.build import reuse
+from ankigen.cli.app import main
 from ankigen.render import _formula_drawing
 from tests.perf.parallel_support import benchmark_bank
 
@@ -101,7 +101,7 @@ def test_without_jobs_every_usable_cpu_draws(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pools: _Pools
 ) -> None:
     monkeypatch.chdir(_project(tmp_path))
-    monkeypatch.setattr("ankigen.cpus.usable_cpus", lambda: 3)
+    monkeypatch.setattr("ankigen.build.cpus.usable_cpus", lambda: 3)
     result = _build("out")
     assert result.exit_code == 0, result.output
     assert pools.sizes == [3]

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from ankigen.cli import main
+from ankigen.cli.app import main
 
 #: A small deck as a new author writes it; line 9 is where each typo goes.
 DECK = """\

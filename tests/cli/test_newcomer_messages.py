@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ankigen.cli import main
+from ankigen.cli.app import main
 from tests.conftest import compare_golden
 
 GOLDEN = Path(__file__).parent / "fixtures"

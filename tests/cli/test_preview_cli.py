@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from ankigen.cli import main
+from ankigen.cli.app import main
 
 GOOD = (
     "# Sums\n\nWhat is $a + b$? ::: The sum. <!-- id: sum -->\n\n{{c1::Cloze}} and {{c2::two}}.\n"

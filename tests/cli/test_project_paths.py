@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from ankigen.cli import main
+from ankigen.cli.app import main
 
 FIGURE = "def draw(fig, formulas):\n    fig.add_subplot().plot([0, 1], [0, 1])\n"
 CONTENT = "# Lines\n\nWhat does this show? ::: ![A line](figure:line) <!-- id: line -->\n"

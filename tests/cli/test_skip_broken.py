@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from ankigen.apkg import read_deck_file
-from ankigen.cli import main
+from ankigen.cli.app import main
+from ankigen.importers.apkg import read_deck_file
 
 BROKEN = """# Mixed
 

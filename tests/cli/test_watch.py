@@ -12,7 +12,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from ankigen.cli import main
+from ankigen.cli.app import main
 
 WAIT = 60  # seconds: an upper bound for a slow machine, not a speed claim
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from ankigen.cli import main
-from ankigen.cli_options import resolve
+from ankigen.cli.app import main
+from ankigen.cli.options import resolve
 from ankigen.commands.watch import rebuild, watched_folders
 
 

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import watchfiles
 
-from ankigen.commands.watch_filter import InputsFilter
+from ankigen.build.watch_filter import InputsFilter
 from tests.import_probe import loads
 
 
 def test_the_command_line_loads_no_watchfiles() -> None:
-    assert not loads("ankigen.cli", "watchfiles")
+    assert not loads("ankigen.cli.app", "watchfiles")
 
 
 def test_the_filter_ignores_the_build_output_and_scratch_files(tmp_path: Path) -> None:

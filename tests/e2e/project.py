@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from ankigen.cli import main
+from ankigen.cli.app import main
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.apkg import read_deck_file
+from ankigen.importers.apkg import read_deck_file
 from ankigen.package.release import is_release_tag
 from tests.anki_support import SeenCard, fresh_collection, import_deck, seen_cards
 from tests.e2e.project import REPO

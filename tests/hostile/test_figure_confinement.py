@@ -2,7 +2,7 @@
 
 Each attack is a figure script in a small project, built through the CLI.
 What the operating system does not allow here is skipped with its reason
-(``ankigen.confine.support``); the limits (memory, the deck's budget) hold
+(``ankigen.sandbox.confine.support``); the limits (memory, the deck's budget) hold
 on every Unix.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.confine import support
+from ankigen.sandbox.confine import support
 from tests.reliability.support import run_cli
 
 LAYERS = support()

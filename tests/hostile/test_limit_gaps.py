@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.cli_options import resolve
-from ankigen.cpus import usable_cpus
+from ankigen.build.cpus import usable_cpus
+from ankigen.cli.options import resolve
 from tests.check.check_support import check_text
 from tests.reliability.support import run_cli
 

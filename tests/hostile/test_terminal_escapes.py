@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.terminal import visible
+from ankigen.cli.terminal import visible
 from tests.hostile.test_untrusted_decks import good, rewritten  # noqa: F401  # a fixture
 from tests.reliability.support import run_cli
 
@@ -102,7 +102,7 @@ def test_every_usage_error_built_at_run_time_is_escaped() -> None:
 
 
 def test_only_the_terminal_module_prints() -> None:
-    """Every line goes out through ``ankigen.terminal``: no other module prints directly."""
+    """Every line goes out through ``ankigen.cli.terminal``: no other module prints directly."""
     printers = []
     for module in SRC.rglob("*.py"):
         if module.name == "terminal.py":

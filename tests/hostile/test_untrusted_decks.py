@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from ankigen import apkg
+from ankigen.importers import apkg
 from tests.reliability.support import GOOD_DECK, run_cli
 
 

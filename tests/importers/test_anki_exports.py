@@ -16,7 +16,7 @@ from pathlib import Path
 
 from anki.collection import Collection, ExportAnkiPackageOptions
 
-from ankigen.apkg import read_deck_file
+from ankigen.importers.apkg import read_deck_file
 from tests.anki_support import SeenCard, fresh_collection, import_deck, seen_cards
 from tests.importers.package_support import PNG
 from tests.reliability.support import run_cli

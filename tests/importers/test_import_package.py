@@ -76,7 +76,7 @@ def test_what_cannot_be_carried_over_is_a_warning_at_the_note(
 
 
 def test_the_result_checks_and_builds_with_every_guid(package: Path, tmp_path: Path) -> None:
-    from ankigen.apkg import read_deck_file
+    from ankigen.importers.apkg import read_deck_file
 
     out = tmp_path / "content"
     assert run_cli(["import", str(package), "--out", str(out)]).exit_code == 0

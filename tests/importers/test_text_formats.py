@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.apkg import read_deck_file
+from ankigen.importers.apkg import read_deck_file
 from tests.anki_support import fresh_collection, import_deck
 from tests.reliability.support import run_cli
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ankigen import anki_markup
 from ankigen.parse.fragment import render_inline
 from ankigen.parse.markdown import content_parser
+from ankigen.syntax import anki_markup
 
 
 def _inline(source: str) -> str:

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ankigen import anki_markup
 from ankigen.package.anki_cards import _tokens, cloze_ordinals, reveal_clozes
+from ankigen.syntax import anki_markup
 
 MARK = "\u0338"  # COMBINING LONG SOLIDUS OVERLAY: ">" + MARK is "≯" in NFC
 

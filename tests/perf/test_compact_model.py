@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 
 from ankigen import model
-from ankigen.model import Claim, CodeBlock, Fragment, ImageRef, Item, ItemKind, Math
+from ankigen.model import Claim, CodeBlock, Fragment, ImageRef, Item, ItemKind, Math, Note
 from ankigen.parse import parse_text
-from ankigen.render import Note
 
 PER_ITEM = [
     model.Math,

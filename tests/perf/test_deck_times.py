@@ -6,9 +6,9 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import cast
 
-from ankigen.buildtime import BuildClock
-from ankigen.commands.release import deck_times
-from ankigen.render import RenderedDeck
+from ankigen.build.release import deck_times
+from ankigen.build.times import BuildClock
+from ankigen.model import RenderedDeck
 
 
 class _Clock:

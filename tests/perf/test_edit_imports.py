@@ -14,4 +14,4 @@ def test_the_check_stage_loads_no_syntax_tree_until_a_check_runs() -> None:
 
 def test_a_build_loads_none_of_the_authoring_commands() -> None:
     for command in ("ankigen.commands.preview", "ankigen.commands.init", "ankigen.commands.watch"):
-        assert not loads("ankigen.cli", command), command
+        assert not loads("ankigen.cli.app", command), command

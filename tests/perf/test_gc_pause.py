@@ -9,9 +9,9 @@ from pathlib import Path
 
 from pytest import MonkeyPatch
 
+from ankigen.build.discover import ContentFile
+from ankigen.build.gcpause import no_cyclic_gc, resume_in_worker
 from ankigen.commands import build
-from ankigen.commands.discover import ContentFile
-from ankigen.gcpause import no_cyclic_gc, resume_in_worker
 from ankigen.model import MathMode
 from ankigen.package.anki_cards import cloze_ordinals
 

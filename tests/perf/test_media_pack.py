@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from ankigen.model import MediaFile
 from ankigen.package.media_pack import MediaPack, deflate, write_deflated
-from ankigen.render import MediaCache, MediaFile
+from ankigen.render import MediaCache
 
 DATE = (2023, 11, 14, 22, 13, 20)
 

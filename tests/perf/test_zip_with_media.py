@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from ankigen import package
+from ankigen.model import MediaFile
 from ankigen.package.media_pack import MediaPack
-from ankigen.render import MediaCache, MediaFile
+from ankigen.render import MediaCache
 
 STAMP = 1_700_000_000.0
 

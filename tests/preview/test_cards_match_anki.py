@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.cli_options import resolve
+from ankigen.cli.options import resolve
 from ankigen.commands.build import run
 from ankigen.package.anki_cards import cloze_ordinals, reveal_clozes
 from ankigen.preview.deck import PreviewCard, deck_cards

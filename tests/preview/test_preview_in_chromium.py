@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image, ImageStat
 
-from ankigen.cli import main
+from ankigen.cli.app import main
 from tests.e2e.project import copy_seed_project
 from tests.preview.chromium import needs_chromium, open_page, screenshot
 

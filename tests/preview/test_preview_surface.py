@@ -19,7 +19,7 @@ from typing import ClassVar
 import pytest
 from click.testing import CliRunner
 
-from ankigen.cli import main
+from ankigen.cli.app import main
 from ankigen.commands.preview import _copy_mathjax, _mathjax_source
 from ankigen.preview.deck import PreviewCard
 from ankigen.preview.page import PageInput, page_html

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ankigen.cli import main
+from ankigen.cli.app import main
 from tests.e2e.project import copy_seed_project
 from tests.preview.cdp import Browser
 from tests.preview.chromium import needs_chromium

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ankigen.apkg import DeckFile, NoteTypeSchema, StoredNote
 from ankigen.commands.diff import NOT_NEWER, SCHEMA_CHANGED, TYPE_CHANGED, DeckDiff, compare
+from ankigen.importers.apkg import DeckFile, NoteTypeSchema, StoredNote
 
 REVEAL = NoteTypeSchema(1, "ankigen Reveal", False, ("Question", "Answer", "Source"), ("Reveal",))
 CLOZE = NoteTypeSchema(2, "ankigen Cloze", True, ("Text", "Extra", "Source"), ("Cloze",))

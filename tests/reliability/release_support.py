@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from anki.collection import Collection, ImportAnkiPackageRequest
 
-from ankigen.apkg import read_deck_file
+from ankigen.importers.apkg import read_deck_file
 from ankigen.package.release import is_release_tag
 from tests.reliability.support import run_cli
 

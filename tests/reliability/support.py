@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from ankigen.cli import main
+from ankigen.cli.app import main
 
 #: A deck that builds cleanly in either math mode, with no media.
 GOOD_DECK = (

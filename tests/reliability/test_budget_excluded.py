@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from ankigen.timelimit import Budget
+from ankigen.build.timelimit import Budget
 
 
 class _Clock:

@@ -24,8 +24,8 @@ import genanki
 import pytest
 import yaml
 
+from ankigen.build.install_source import install_line
 from ankigen.commands.init import project_files
-from ankigen.commands.install_source import install_line
 
 anki_collection = pytest.importorskip("anki.collection")
 

@@ -14,7 +14,7 @@ anki_collection = pytest.importorskip("anki.collection")
 if TYPE_CHECKING:
     from anki.collection import Collection
 
-from ankigen.apkg import UnreadableDeck, read_deck_file  # noqa: E402
+from ankigen.importers.apkg import UnreadableDeck, read_deck_file  # noqa: E402
 from tests.anki_support import fresh_collection  # noqa: E402
 from tests.reliability.release_support import import_release  # noqa: E402
 from tests.reliability.support import GOOD_DECK, run_cli  # noqa: E402

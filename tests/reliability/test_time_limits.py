@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.child import ChildFailed, call_in_child
+from ankigen.build.config import load_settings
+from ankigen.build.timelimit import TimeLimitExceeded, TimeLimits
 from ankigen.commands.build import BuildOptions, run
-from ankigen.config import load_settings
 from ankigen.errors import UsageError
 from ankigen.model import MathMode
-from ankigen.timelimit import TimeLimitExceeded, TimeLimits
+from ankigen.sandbox.child import ChildFailed, call_in_child
 from tests.reliability.support import run_cli
 
 #: Seconds before a test that should end at once is called hung (a guard, not a speed check).
@@ -190,7 +190,7 @@ def _alive(pid: int) -> bool:
 
 
 _SWALLOWS_ONE_ALARM = """
-from ankigen.timelimit import TimeLimitExceeded, call_with_time_limit
+from ankigen.build.timelimit import TimeLimitExceeded, call_with_time_limit
 
 def work():
     try:

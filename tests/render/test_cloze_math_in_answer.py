@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ankigen.cli import main
+from ankigen.cli.app import main
 
 FIXTURE = Path(__file__).parent / "fixtures" / "cloze-math-in-answer"
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from ankigen import cpus
+from ankigen.build import cpus
 from ankigen.render import _drawing_pool as drawing_pool
 from ankigen.render import _formula_drawing as drawing
 from ankigen.render._formula_drawing import render_formula

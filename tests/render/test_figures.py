@@ -10,9 +10,9 @@ from typing import Any, TypeVar
 import pytest
 from click.testing import CliRunner
 
-from ankigen.child import call_in_child
-from ankigen.cli import main
+from ankigen.cli.app import main
 from ankigen.render import Failed, MediaCache, Place, Shipped, draw_figure
+from ankigen.sandbox.child import call_in_child
 
 T = TypeVar("T")
 

@@ -22,7 +22,7 @@ SRC = Path(ankigen.__file__).parent
 #: it can report mistakes; one reader cannot serve both.
 ANKI_IMITATIONS = {
     "package/anki_cards.py": "Anki's {{cloze:}} filter, to tell which cards a field makes",
-    "anki_markup.py": "what Anki's cloze parser splits a field at, to escape text for it",
+    "syntax/anki_markup.py": "what Anki's cloze parser splits a field at, to escape text for it",
 }
 
 

@@ -3,7 +3,7 @@
 ``check_deck`` parses each statement with the checker's own tokenizer and
 recursive-descent parser (``_lexer``, ``_grammar``), builds sympy objects from
 the syntax tree (``_sympy``), decides each assertion (``_evaluate``) under a
-time limit (``ankigen.timelimit``), matches the quotes of the card (format section 12)
+time limit (``ankigen.build.timelimit``), matches the quotes of the card (format section 12)
 against the item's claims and warns about each claim no check quotes or cites
 (``_coverage``), and compiles the ``formulas`` names for figures
 (``_compile``). Quoted formulas are read by a TeX grammar of the checker's
@@ -13,50 +13,20 @@ own (``_tex_lexer``, ``_tex``). Author text is never given to ``eval``,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from ankigen.diagnostics import Diagnostic, Sink, sort_diagnostics
-from ankigen.model import Deck
-from ankigen.timelimit import TimeLimits
+from ankigen.build.timelimit import TimeLimits
+from ankigen.diagnostics import Sink, sort_diagnostics
+from ankigen.model import CheckReport, Deck
 
 from ._coverage import warn_unverified
 from .figure_literals import figure_literals
 from .proven import ItemRun, ProvenChecks
 
-__all__ = ["DEFAULT_TIME_LIMIT", "CheckReport", "ProvenChecks", "check_deck", "figure_literals"]
+__all__ = ["DEFAULT_TIME_LIMIT", "ProvenChecks", "check_deck", "figure_literals"]
 
 #: Seconds one statement (or one formula's compilation) may take.
 DEFAULT_TIME_LIMIT = TimeLimits.check_statement
-
-
-@dataclass(frozen=True)
-class CheckReport:
-    """What checking one deck found.
-
-    ``diagnostics`` holds errors (failed or broken statements, quotes the
-    item does not hold) and warnings (unverified claims, statements that
-    prove nothing), sorted by line and column. ``formulas`` maps every name
-    of the deck's ``formulas`` blocks to a float function of its free symbols,
-    called with keywords: ``formulas["S"](T_compute=1.0, k=4, T_comm=0.1)``.
-    ``checks`` counts the ``assert`` statements (a ``for`` counts once) and
-    ``failed`` those that did not pass: false, undecidable, timed out,
-    unparsable, or quoting what the item does not show.
-    """
-
-    diagnostics: tuple[Diagnostic, ...]
-    formulas: Mapping[str, Callable[..., float]] = field(default_factory=dict)
-    items: int = 0
-    checks: int = 0
-    failed: int = 0
-    #: Quotes naming what the card does not show (an assert quoting one also fails).
-    quotes_missing: int = 0
-
-    @property
-    def ok(self) -> bool:
-        """True when no diagnostic is an error."""
-        return not any(d.is_error for d in self.diagnostics)
 
 
 def check_deck(

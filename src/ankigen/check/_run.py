@@ -13,11 +13,11 @@ from functools import partial
 from types import MappingProxyType
 from typing import TYPE_CHECKING, TypeVar
 
+from ankigen.build.timelimit import Budget, TimeLimitExceeded, call_with_time_limit
 from ankigen.check.proven import ItemRun
 from ankigen.diagnostics import Sink
 from ankigen.errors import UncompiledFormula
 from ankigen.model import ClaimLevel, CodeBlock, Deck
-from ankigen.timelimit import Budget, TimeLimitExceeded, call_with_time_limit
 
 from . import _errors as codes
 from ._ast import Assert, Cite, Let, Statement

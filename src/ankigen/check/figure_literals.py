@@ -22,10 +22,10 @@ from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 
+from ankigen.build.paths import display_path
 from ankigen.diagnostics import Diagnostic, warning
 from ankigen.model import Claim, ClaimLevel, Deck, Item
 from ankigen.parse.claim_numbers import read_number
-from ankigen.paths import display_path
 
 __all__ = ["FIGURE_LITERAL", "figure_literals"]
 

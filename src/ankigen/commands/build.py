@@ -15,40 +15,38 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from ankigen.buildtime import BuildClock
-from ankigen.check import CheckReport, figure_literals
-from ankigen.commands.build_cache import BuildCaches, build_caches
-from ankigen.commands.build_types import BuildOptions, BuildResult, BuildSummary, WriteError
-from ankigen.commands.diff import DeckDiff
-from ankigen.commands.discover import discover
-from ankigen.commands.guards import key_collisions, outside_root
-from ankigen.commands.partial import Partial, leave_out_broken
-from ankigen.commands.plan import Plan, deck_keys, plan_deck
-from ankigen.commands.publish import publish, stamp_of, write_staged
-from ankigen.commands.release import (
+from ankigen.build.build_cache import BuildCaches, build_caches
+from ankigen.build.build_types import BuildOptions, BuildResult, BuildSummary, WriteError
+from ankigen.build.discover import discover
+from ankigen.build.gcpause import no_cyclic_gc
+from ankigen.build.guards import key_collisions, outside_root
+from ankigen.build.partial import Partial, leave_out_broken
+from ankigen.build.paths import display_path
+from ankigen.build.plan import Plan, deck_keys, plan_deck
+from ankigen.build.publish import publish, stamp_of, write_staged
+from ankigen.build.release import (
     compare_staged,
     keep_released_guids,
     settings_files,
     staging,
 )
-from ankigen.commands.reuse import check_source, parse_source
-from ankigen.commands.unread import unread_files
+from ankigen.build.reuse import check_source, parse_source
+from ankigen.build.stamp import save_stamp
+from ankigen.build.times import BuildClock
+from ankigen.build.unread import unread_files
+from ankigen.check import figure_literals
+from ankigen.commands.diff import DeckDiff
 from ankigen.diagnostics import Diagnostic, sort_diagnostics, strictly
-from ankigen.gcpause import no_cyclic_gc
-from ankigen.model import Deck, MathMode
-from ankigen.package import PackagedDeck
+from ankigen.model import CheckReport, Deck, MathMode, PackagedDeck, RenderedDeck
 from ankigen.parse.macro_expansion import project_macros
-from ankigen.paths import display_path
 from ankigen.render import (
     MediaCache,
     Progress,
-    RenderedDeck,
     Rendering,
     RenderReport,
     RenderSettings,
     start_rendering,
 )
-from ankigen.stamp import save_stamp
 
 __all__ = ["BuildOptions", "BuildResult", "BuildSummary", "WriteError", "run"]
 

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ankigen.apkg import DeckFile, NoteTypeSchema, StoredNote, read_deck_file
+from ankigen.importers.apkg import DeckFile, NoteTypeSchema, StoredNote, read_deck_file
 from ankigen.package.release import is_release_tag, removed_notes_search
 
 OUTCOMES = ("added", "updated", "unchanged", "removed", "not_applied")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ankigen.build.paths import display_path
 from ankigen.diagnostics import Diagnostic, sort_diagnostics, warning
 from ankigen.errors import UsageError
 from ankigen.importers.formats import default_format, reader
@@ -21,7 +22,6 @@ from ankigen.importers.package_media import is_image_name
 from ankigen.importers.writer import content_file
 from ankigen.model import ClaimLevel
 from ankigen.parse import parse_file
-from ankigen.paths import display_path
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 
 from ankigen import __version__
-from ankigen.commands.install_source import InstallLine, running_install
+from ankigen.build.install_source import InstallLine, running_install
 from ankigen.errors import UsageError
 from ankigen.parse.slug import slugify
 

@@ -18,11 +18,10 @@ from pathlib import Path
 
 from ankigen.commands.build import BuildOptions, BuildResult, run
 from ankigen.diagnostics import Diagnostic
-from ankigen.model import MathMode
+from ankigen.model import MathMode, RenderedDeck
 from ankigen.preview.deck import deck_cards
 from ankigen.preview.outline import Outline, outline
 from ankigen.preview.page import MATHJAX_SCRIPT, PageInput, page_html, version_script
-from ankigen.render import RenderedDeck
 
 
 @dataclass(frozen=True)

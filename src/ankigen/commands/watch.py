@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ankigen.build.discover import discover
 from ankigen.commands.build import BuildOptions, BuildResult, run
-from ankigen.commands.discover import discover
 from ankigen.commands.preview import PreviewPage, preview, write_pages
 from ankigen.errors import AnkigenError
 
@@ -73,7 +73,7 @@ def watch(
     # about 7 MB and 70 ms of start-up.
     import watchfiles
 
-    from ankigen.commands.watch_filter import InputsFilter
+    from ankigen.build.watch_filter import InputsFilter
 
     changes = watchfiles.watch(
         *watched_folders(options),

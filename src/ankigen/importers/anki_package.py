@@ -1,7 +1,7 @@
 """``ankigen import DECK.apkg``: each deck of a package as content, each note as an item.
 
 The package is checked for its sizes first (``package_media.check_archive``),
-its notes read by ``ankigen.apkg`` (the reader ``ankigen diff`` uses) and its
+its notes read by ``ankigen.importers.apkg`` (the reader ``ankigen diff`` uses) and its
 media map by ``package_media``; ``note_items`` turns the notes into decks.
 Scheduling is never read.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ankigen.apkg import read_deck_file
 from ankigen.diagnostics import Diagnostic
+from ankigen.importers.apkg import read_deck_file
 from ankigen.importers.model import ImportResult, Origin
 from ankigen.importers.note_items import notes_to_decks
 from ankigen.importers.package_media import check_archive, read_media

@@ -14,14 +14,14 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from ankigen.apkg import NoteTypeSchema, StoredNote
+from ankigen.build.paths import display_path
 from ankigen.diagnostics import Diagnostic
 from ankigen.errors import UsageError
+from ankigen.importers.apkg import NoteTypeSchema, StoredNote
 from ankigen.importers.model import ImportResult, Origin
 from ankigen.importers.note_items import notes_to_decks
 from ankigen.importers.package_media import is_plain_name
 from ankigen.importers.text_source import MAX_BYTES
-from ankigen.paths import display_path
 
 _MAX_MEDIA = 64 * 1024 * 1024
 _GUID = re.compile(r'"guid"\s*:\s*"((?:[^"\\]|\\.)*)"')

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from ankigen.apkg import NoteTypeSchema, StoredNote
 from ankigen.diagnostics import Diagnostic
+from ankigen.importers.apkg import NoteTypeSchema, StoredNote
 from ankigen.importers.html_to_markdown import Converted, field_to_markdown
 from ankigen.importers.model import ImportedDeck, ImportedItem, Origin
 from ankigen.importers.sections import place_ankigen_items

@@ -17,7 +17,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ankigen.apkg import UnreadableDeck
+from ankigen.importers.apkg import UnreadableDeck
 
 MAX_ENTRY = 64 * 1024 * 1024
 MAX_TOTAL = 512 * 1024 * 1024

@@ -6,12 +6,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ankigen.build.paths import display_path
 from ankigen.diagnostics import Diagnostic
 from ankigen.errors import UsageError
 from ankigen.importers.markdown_source import adapt, one_paragraph
 from ankigen.importers.model import ImportedItem, Origin
 from ankigen.importers.source_images import SourceImages
-from ankigen.paths import display_path
 from ankigen.syntax import cloze as cloze_syntax
 
 MAX_FILES = 10_000

@@ -19,31 +19,20 @@ import time
 import zipfile
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
 import genanki
 
-from ankigen.model import ItemKind
+from ankigen.model import ItemKind, MediaFile, PackagedDeck, RenderedDeck
 from ankigen.package.anki_cards import cloze_ordinals
 from ankigen.package.collection import NoteRow, RowDeck
 from ankigen.package.media_pack import Deflated, MediaPack, deflate_pieces, write_deflated
 from ankigen.package.note_types import cloze_model, reveal_model
 from ankigen.package.release import release_tag
-from ankigen.render import MediaCache, MediaFile, RenderedDeck
+from ankigen.render import MediaCache
 
-__all__ = ["PackagedDeck", "card_ordinals", "deck_id", "write_deck"]
-
-
-@dataclass(frozen=True)
-class PackagedDeck:
-    """A written deck: where it is and what it holds."""
-
-    path: Path
-    notes: int
-    cards: int
-    media: int
+__all__ = ["card_ordinals", "deck_id", "write_deck"]
 
 
 def deck_id(deck_key: str, subdeck: str = "") -> int:

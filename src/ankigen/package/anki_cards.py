@@ -23,7 +23,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ankigen.anki_markup import anki_cloze_number
+from ankigen.syntax.anki_markup import anki_cloze_number
 
 #: An opening ``{{cN::`` (its number in group 1) or a closing ``}}`` (no group).
 _MARKER = re.compile(r"\{\{c([0-9]+)::|\}\}")

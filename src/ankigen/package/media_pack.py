@@ -32,7 +32,8 @@ from typing import Any, BinaryIO
 from zipfile import ZIP_DEFLATED, ZipFile, ZipInfo
 
 from ankigen.cache import MAC_SIZE, recipe
-from ankigen.render import MediaCache, MediaFile
+from ankigen.model import MediaFile
+from ankigen.render import MediaCache
 
 _HEADER = struct.Struct("<I")  # length of the JSON index that follows it
 _PACK_FORMAT = 2

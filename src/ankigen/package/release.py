@@ -2,7 +2,7 @@
 
 Anki never deletes a note on import, and it re-writes every note a newer
 release still contains (each release is stamped newer, see
-``ankigen.buildtime``). So every note carries the tag of the release that
+``ankigen.build.times``). So every note carries the tag of the release that
 last wrote it, ``ankigen::<deck key>::release-YYYY-MM-DD-HHMMSS`` (the build
 time, UTC), and a note a release removed keeps an older one. The search
 that lists them is :func:`removed_notes_search`.

@@ -15,13 +15,13 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
-from ankigen import anki_markup
 from ankigen.model import SLOT, Fragment, ImageRef, Math
 from ankigen.parse import inline_html, token_meta
 from ankigen.parse.cloze import has_cloze
 from ankigen.parse.inline_html import Verdict
 from ankigen.parse.markdown import content_parser
 from ankigen.parse.metadata import is_comment
+from ankigen.syntax import anki_markup
 from ankigen.syntax import cloze as cloze_syntax
 
 

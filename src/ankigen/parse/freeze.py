@@ -15,7 +15,6 @@ from collections.abc import Sequence
 import genanki
 from markdown_it.token import Token
 
-from ankigen import anki_markup
 from ankigen.diagnostics import Sink
 from ankigen.model import Item, ItemKind
 from ankigen.parse import token_meta
@@ -30,7 +29,7 @@ from ankigen.parse.math_columns import with_columns
 from ankigen.parse.paragraph import BREAKS
 from ankigen.parse.section_codec import SectionResult
 from ankigen.parse.walker import Draft, Walker
-from ankigen.syntax import separator
+from ankigen.syntax import anki_markup, separator
 from ankigen.syntax.tex_macros import NO_MACROS, Macros
 
 __all__ = ["freeze_section", "normalise_source", "note_guid"]

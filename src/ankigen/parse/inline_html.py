@@ -30,10 +30,10 @@ from dataclasses import dataclass
 import nh3
 from markdown_it.token import Token
 
-from ankigen import anki_markup
 from ankigen.diagnostics import Sink
 from ankigen.parse import token_meta
 from ankigen.parse.metadata import is_comment
+from ankigen.syntax import anki_markup
 
 #: The elements that may reach a card, and the attributes each may keep.
 ALLOWED = frozenset(

@@ -30,7 +30,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ankigen.timelimit import ignore_interrupts, interrupts_held
+from ankigen.build.timelimit import ignore_interrupts, interrupts_held
 
 __all__ = ["MAX_CHUNKS", "can_fork", "share_chunks"]
 

@@ -11,12 +11,11 @@ from dataclasses import dataclass
 import genanki
 
 from ankigen.diagnostics import Diagnostic
-from ankigen.model import Item, ItemKind
+from ankigen.model import Item, ItemKind, Note, RenderedDeck
 from ankigen.package import card_ordinals
 from ankigen.package.anki_cards import render_card
 from ankigen.package.note_types import cloze_model, reveal_model
 from ankigen.preview.outline import Outline
-from ankigen.render import Note, RenderedDeck
 
 #: An item id that can stand in a URL fragment as it is.
 _PLAIN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")

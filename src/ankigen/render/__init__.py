@@ -21,10 +21,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ankigen.build.cpus import usable_cpus
+from ankigen.build.timelimit import TimeLimits
 from ankigen.cache import DEFAULT_TUNING, CacheTuning
-from ankigen.cpus import usable_cpus
 from ankigen.diagnostics import Diagnostic, Sink, sort_diagnostics
-from ankigen.model import Deck, MathMode
+from ankigen.model import Deck, MathMode, RenderedDeck
 from ankigen.render._figure_drawer import FigureDrawer
 from ankigen.render._figures import FIGURE_FONT_SIZE, MIN_TEXT_PX, Formulas, draw_figure
 from ankigen.render._formula_drawing import DrawingLimitError, draw_within_limits, render_formula
@@ -32,12 +33,11 @@ from ankigen.render._formula_html import cloze_variants, formula_img_html, math_
 from ankigen.render._formula_image import RENDER_SETTINGS, FormulaError, RenderedFormula
 from ankigen.render._images import MAX_IMAGE_BYTES, Folders, ship_image
 from ankigen.render._math_renderer import MathRenderer
-from ankigen.render._media import Failed, MediaCache, MediaFile, Place, Shipped, ShipResult
+from ankigen.render._media import Failed, MediaCache, Place, Shipped, ShipResult
 from ankigen.render._note_cache import NoteCache
-from ankigen.render._notes import DeckFiller, Note, RenderedDeck
+from ankigen.render._notes import DeckFiller
 from ankigen.render._svg_safety import CleanSvg, RefusedSvg, SvgResult, sanitise_svg
 from ankigen.render._tex_policy import tex_problem
-from ankigen.timelimit import TimeLimits
 
 #: Called as ``progress(done, total)`` while formulas and figures render.
 Progress = Callable[[int, int], None]
@@ -180,14 +180,11 @@ __all__ = [
     "MathMode",
     "MathRenderer",
     "MediaCache",
-    "MediaFile",
-    "Note",
     "Place",
     "Progress",
     "RefusedSvg",
     "RenderReport",
     "RenderSettings",
-    "RenderedDeck",
     "RenderedFormula",
     "Rendering",
     "ShipResult",

@@ -6,9 +6,9 @@ import dataclasses
 import time
 from pathlib import Path
 
+from ankigen.build.timelimit import TimeLimits
 from ankigen.render._figures import Formulas, draw_figure
 from ankigen.render._media import Failed, MediaCache, Place, ShipResult
-from ankigen.timelimit import TimeLimits
 
 __all__ = ["FigureDrawer"]
 

@@ -6,7 +6,7 @@ per build for each set of formulas; results are cached by content hash.
 Each drawing runs in a child process that is killed at the figure time limit,
 so a script that ignores every exception (even the time limit's) cannot hang
 the build; the child's bytes are the same as drawing in-process would give.
-The child is confined (``ankigen.confine``): memory and CPU limits, a working
+The child is confined (``ankigen.sandbox.confine``): memory and CPU limits, a working
 folder of its own and, where Linux allows, no network, no file outside the
 project and Python's folders, no process left behind. The figures of one
 deck share a time budget (``figure-deck-time-limit``).
@@ -30,14 +30,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from ankigen.child import ChildFailed, call_in_child
-from ankigen.confine import Confinement
+from ankigen.build.paths import display_path
+from ankigen.build.timelimit import TimeLimitExceeded, TimeLimits
 from ankigen.errors import FormulaNotCompiled
-from ankigen.paths import display_path
 from ankigen.render._media import Failed, MediaCache, Place, Shipped, ShipResult, content_hash
 from ankigen.render._media_type import MediaProblem, judge_media
 from ankigen.render._svg_safety import RefusedSvg, sanitise_svg
-from ankigen.timelimit import TimeLimitExceeded, TimeLimits
+from ankigen.sandbox.child import ChildFailed, call_in_child
+from ankigen.sandbox.confine import Confinement
 
 _FIGURE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 #: Bump when the way figures are saved changes, so old cache entries are not reused.

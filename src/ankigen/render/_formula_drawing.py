@@ -22,12 +22,12 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 
-from ankigen import cpus
-from ankigen.gcpause import resume_in_worker
+from ankigen.build import cpus
+from ankigen.build.gcpause import resume_in_worker
+from ankigen.build.timelimit import TimeLimits, ignore_interrupts, interrupts_held
 from ankigen.render import _drawing_pool
 from ankigen.render._formula_image import RENDER_SETTINGS, FormulaError, RenderedFormula
 from ankigen.render._media import content_hash
-from ankigen.timelimit import TimeLimits, ignore_interrupts, interrupts_held
 
 #: Seconds one formula may take to draw (the default of ``formula-time-limit``).
 FORMULA_TIME_LIMIT = TimeLimits.formula

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 
 from markdown_it.common.utils import escapeHtml
 
-from ankigen import anki_markup
 from ankigen.render import _tex_syntax
 from ankigen.render._formula_image import FormulaError, RenderedFormula
+from ankigen.syntax import anki_markup
 from ankigen.syntax.cloze import written
 
 

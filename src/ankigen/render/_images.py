@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
 
-from ankigen.paths import display_path
+from ankigen.build.paths import display_path
+from ankigen.model import MediaFile
 from ankigen.render._media import (
     MediaCache,
-    MediaFile,
     Place,
     Shipped,
     ShipResult,

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
-from ankigen.cpus import usable_cpus
+from ankigen.build.cpus import usable_cpus
 from ankigen.diagnostics import Sink
-from ankigen.model import Deck, ItemKind, Math, MathMode
+from ankigen.model import Deck, ItemKind, Math, MathMode, MediaFile
 from ankigen.render._formula_drawing import (
     FORMULA_TIME_LIMIT,
     DrawFailure,
@@ -28,7 +28,7 @@ from ankigen.render._formula_html import (
     mathjax_html,
 )
 from ankigen.render._formula_image import RenderedFormula
-from ankigen.render._media import MediaCache, MediaFile
+from ankigen.render._media import MediaCache
 from ankigen.render._tex_policy import formula_problem
 from ankigen.syntax.cloze import has_cloze
 

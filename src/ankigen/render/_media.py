@@ -13,29 +13,8 @@ from pathlib import Path
 
 from ankigen.cache import DEFAULT_TUNING, CacheFolder, CacheTuning, Sealer
 from ankigen.diagnostics import Diagnostic, error
+from ankigen.model import MediaFile
 from ankigen.render._media_index import MediaIndex
-
-
-@dataclass(frozen=True)
-class MediaFile:
-    """A file shipped in the deck: its name in Anki's media folder, and its bytes.
-
-    The bytes are on disk at ``path`` (a cache file, or a raster image where it
-    is), or held in memory as ``data`` with no ``path``: a sanitised SVG image,
-    so a build of thousands of them creates no file per image (``MediaCache.hold``).
-    """
-
-    name: str
-    path: Path | None
-    data: bytes | None = None
-
-    def read(self) -> bytes:
-        """The bytes that ship: held in memory, or read from ``path``."""
-        if self.data is not None:
-            return self.data
-        if self.path is None:
-            raise ValueError(f"media file {self.name} has neither bytes nor a path")
-        return self.path.read_bytes()
 
 
 @dataclass(frozen=True)
@@ -97,7 +76,7 @@ class MediaCache:
         self.tuning = tuning
         self._held = 0
         # The files and the index refer to the folder, never back to this cache:
-        # a build makes no reference cycle (``ankigen.gcpause``).
+        # a build makes no reference cycle (``ankigen.build.gcpause``).
         self._files = CacheFolder(folder)
         self._index = MediaIndex(self._files, settled_ns=tuning.settled_ns)
 

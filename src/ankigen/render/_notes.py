@@ -9,48 +9,30 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
-from ankigen import anki_markup
 from ankigen.diagnostics import Sink
-from ankigen.model import SLOT, Deck, Fragment, ImageRef, Item, ItemKind, Math
+from ankigen.model import (
+    SLOT,
+    Deck,
+    Fragment,
+    ImageRef,
+    Item,
+    ItemKind,
+    Math,
+    MediaFile,
+    Note,
+    RenderedDeck,
+)
 from ankigen.render._figure_drawer import FigureDrawer
 from ankigen.render._figures import Formulas
 from ankigen.render._images import Folders, ship_image
 from ankigen.render._math_renderer import MathRenderer
-from ankigen.render._media import Failed, MediaCache, MediaFile, Place
+from ankigen.render._media import Failed, MediaCache, Place
 from ankigen.render._note_cache import CachedNote, NoteCache
 from ankigen.render._source_field import source_field
 from ankigen.render._svg_store import SvgStore
-
-
-@dataclass(frozen=True, slots=True)
-class Note:
-    """One note, ready to package: note type, field HTML, identity, tags and deck."""
-
-    kind: ItemKind
-    fields: tuple[str, ...]
-    guid: str
-    tags: tuple[str, ...]
-    deck_name: str
-    line: int
-    #: The figure scripts and image files this note shows (its inputs besides the content).
-    sources: tuple[Path, ...] = ()
-
-
-@dataclass(frozen=True)
-class RenderedDeck:
-    """A deck's notes, the media they reference, and the files those came from.
-
-    ``sources`` are the figure scripts and image files the deck used, so a
-    later build can tell whether the deck is still up to date.
-    """
-
-    deck: Deck
-    notes: tuple[Note, ...]
-    media: tuple[MediaFile, ...]
-    sources: tuple[Path, ...] = ()
+from ankigen.syntax import anki_markup
 
 
 class DeckFiller:

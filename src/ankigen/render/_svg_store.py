@@ -30,7 +30,8 @@ import time
 from pathlib import Path
 
 from ankigen.cache import recipe
-from ankigen.render._media import MediaCache, MediaFile, content_hash
+from ankigen.model import MediaFile
+from ankigen.render._media import MediaCache, content_hash
 
 _FORMAT = 2
 _HEADER = struct.Struct("<I")  # length of the JSON index that follows it

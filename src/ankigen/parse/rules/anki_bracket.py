@@ -6,7 +6,7 @@ already, but these four hold a ``$`` that dollar math would otherwise take as
 the start of a formula (``[$]x[/$]`` would become the formula ``]x[/``).
 The rule runs before dollar math and emits ``text_special`` tokens, which
 ``text_join`` turns into text after the stray-``$`` check has looked (they
-are no stray dollars). ``ankigen.anki_markup.inert`` then makes them inert.
+are no stray dollars). ``ankigen.syntax.anki_markup.inert`` then makes them inert.
 """
 
 from __future__ import annotations

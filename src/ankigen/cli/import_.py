@@ -7,11 +7,11 @@ from pathlib import Path
 
 import click
 
-from ankigen.apkg import UnreadableDeck
+from ankigen.build.paths import display_path
+from ankigen.cli.terminal import echo, visible
 from ankigen.errors import UsageError
+from ankigen.importers.apkg import UnreadableDeck
 from ankigen.importers.formats import FORMATS
-from ankigen.paths import display_path
-from ankigen.terminal import echo, visible
 
 
 @click.command("import")

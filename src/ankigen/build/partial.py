@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ankigen.diagnostics import Diagnostic
-from ankigen.model import Deck
-from ankigen.render import RenderedDeck
+from ankigen.model import Deck, RenderedDeck
 
 #: Put before the error's own message in the line that reports an item left out.
 LEFT_OUT = "left out: "

@@ -20,7 +20,7 @@ What a confined child gets, where the operating system allows it:
 
 Each layer that the system refuses is skipped, and :func:`support` says which
 ones this system gives (``docs/format.md`` tells the same per platform).
-Landlock is called through its system calls (``ankigen.landlock``).
+Landlock is called through its system calls (``ankigen.sandbox.landlock``).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from ankigen import landlock
+from ankigen.sandbox import landlock
 
 __all__ = [
     "Confinement",

@@ -11,8 +11,8 @@ import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from ankigen.build.paths import display_path
 from ankigen.diagnostics import Diagnostic, warning
-from ankigen.paths import display_path
 
 UNREAD = "AG540"
 #: Suffixes of files that look like content but are not read under that name.

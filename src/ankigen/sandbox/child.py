@@ -3,7 +3,7 @@
 Nothing the work does, not even ``except BaseException`` around ``sleep``,
 keeps it alive past the limit, and no process it starts outlives it: the
 child leads a process group of its own, killed as a whole at the end, and
-with a confinement (``ankigen.confine``) the work runs, where Linux allows,
+with a confinement (``ankigen.sandbox.confine``) the work runs, where Linux allows,
 as the first process of a process-id namespace of its own, so that when it
 ends the kernel ends every process it started, even one that left the group.
 """
@@ -21,14 +21,14 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import TypeVar
 
-from ankigen import confine
-from ankigen.confine import Confinement
-from ankigen.timelimit import (
+from ankigen.build.timelimit import (
     TimeLimitExceeded,
     call_with_time_limit,
     interrupts_held,
     release_interrupts,
 )
+from ankigen.sandbox import confine
+from ankigen.sandbox.confine import Confinement
 
 __all__ = ["ChildFailed", "call_in_child"]
 
@@ -52,7 +52,7 @@ def call_in_child(
     dropped. The child leads a session and process group of its own (no
     controlling terminal), and the whole group is killed at the end, so
     processes the work started do not outlive it either. With a
-    ``confinement`` (``ankigen.confine``) the work runs under its limits, and
+    ``confinement`` (``ankigen.sandbox.confine``) the work runs under its limits, and
     where Linux allows, as the first process of a process-id namespace of its
     own: when it ends, the kernel ends every process it started, even one
     that left the group. Without ``fork`` (Windows) the

@@ -1,7 +1,7 @@
 """The options that build, check, preview and watch share, and how they meet the project.
 
 A command-line option wins over ``[tool.ankigen]``, which wins over the
-defaults; folders resolve from the project of the content (see ``ankigen.config``).
+defaults; folders resolve from the project of the content (see ``ankigen.build.config``).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import Any, TypeVar
 
 import click
 
+from ankigen.build.config import project_input, project_output, settings_for
+from ankigen.build.cpus import capped_jobs
 from ankigen.commands.build import BuildOptions
-from ankigen.config import project_input, project_output, settings_for
-from ankigen.cpus import capped_jobs
 from ankigen.model import MathMode
 
 F = TypeVar("F", bound=Callable[..., Any])

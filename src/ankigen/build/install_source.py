@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ankigen import __version__
-from ankigen.buildtime import git_output
+from ankigen.build.times import git_output
 
 #: An scp-like git remote (``git@github.com:owner/repo.git``), read as https.
 _SCP_REMOTE = re.compile(r"^[\w.-]+@(?P<host>[\w.-]+):(?P<path>[^/].*)$")

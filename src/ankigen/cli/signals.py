@@ -1,6 +1,6 @@
 """Ctrl-C and SIGTERM on the command line: a plain line and exit 130 or 143, not a traceback.
 
-Like ``ankigen.cli``, this module prints and picks exit codes; the stages never do.
+Like ``ankigen.cli.app``, this module prints and picks exit codes; the stages never do.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-from ankigen.terminal import echo
+from ankigen.cli.terminal import echo
 
 
 class _Terminated(BaseException):

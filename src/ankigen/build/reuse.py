@@ -11,14 +11,14 @@ always parses and proves all.
 
 from __future__ import annotations
 
-from ankigen.check import CheckReport, ProvenChecks, check_deck
-from ankigen.commands.discover import ContentFile
-from ankigen.model import ClaimLevel, Deck, MathMode
+from ankigen.build.discover import ContentFile
+from ankigen.build.paths import display_path
+from ankigen.build.timelimit import TimeLimits
+from ankigen.check import ProvenChecks, check_deck
+from ankigen.model import CheckReport, ClaimLevel, Deck, MathMode
 from ankigen.parse import ParseResult, SectionCache, parse_file
-from ankigen.paths import display_path
 from ankigen.render import MediaCache
 from ankigen.syntax.tex_macros import NO_MACROS, Macros
-from ankigen.timelimit import TimeLimits
 
 
 def parse_source(

@@ -12,15 +12,15 @@ import os
 import sqlite3
 from pathlib import Path
 
-from ankigen.buildtime import BuildClock
-from ankigen.check import CheckReport
-from ankigen.commands.build_types import WriteError
-from ankigen.commands.plan import Plan
-from ankigen.commands.release import deck_times, settings_files
+from ankigen.build.build_types import WriteError
+from ankigen.build.plan import Plan
+from ankigen.build.release import deck_times, settings_files
+from ankigen.build.stamp import Stamp, file_hash
+from ankigen.build.times import BuildClock
 from ankigen.diagnostics import Diagnostic
-from ankigen.package import PackagedDeck, write_deck
-from ankigen.render import MediaCache, RenderedDeck
-from ankigen.stamp import Stamp, file_hash
+from ankigen.model import CheckReport, PackagedDeck, RenderedDeck
+from ankigen.package import write_deck
+from ankigen.render import MediaCache
 
 
 def write_staged(

@@ -10,14 +10,12 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ankigen.build.timelimit import TimeLimits
 from ankigen.cache import DEFAULT_TUNING, CacheTuning
 from ankigen.commands.diff import DeckDiff
 from ankigen.diagnostics import Diagnostic
 from ankigen.errors import AnkigenError
-from ankigen.model import ClaimLevel, MathMode
-from ankigen.package import PackagedDeck
-from ankigen.render import RenderedDeck
-from ankigen.timelimit import TimeLimits
+from ankigen.model import ClaimLevel, MathMode, PackagedDeck, RenderedDeck
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The author's loop on the command line: ``init``, ``preview``, ``watch`` and ``guide``.
 
-Like ``ankigen.cli``, this module only parses options, prints and picks exit
+Like ``ankigen.cli.app``, this module only parses options, prints and picks exit
 codes; the work is done in ``ankigen.commands``.
 """
 
@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ankigen.cli_options import (
+from ankigen.build.discover import discover
+from ankigen.build.paths import display_path
+from ankigen.cli.options import (
     build_flags,
     figure_format_option,
     figures_option,
@@ -25,12 +27,10 @@ from ankigen.cli_options import (
     resolve,
     strict_option,
 )
+from ankigen.cli.terminal import echo, echo_json, visible
 from ankigen.commands.build import BuildResult
-from ankigen.commands.discover import discover
 from ankigen.diagnostics import Diagnostic
 from ankigen.errors import UsageError
-from ankigen.paths import display_path
-from ankigen.terminal import echo, echo_json, visible
 
 if TYPE_CHECKING:  # each command loads its own module when it runs (a build loads none)
     from ankigen.commands.preview import PreviewResult

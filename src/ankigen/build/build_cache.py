@@ -20,8 +20,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from ankigen.commands.build_types import BuildOptions, BuildResult
-from ankigen.render import MediaCache, MediaFile, RenderedDeck
+from ankigen.build.build_types import BuildOptions, BuildResult
+from ankigen.model import MediaFile, RenderedDeck
+from ankigen.render import MediaCache
 
 
 @dataclass(frozen=True)

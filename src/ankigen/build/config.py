@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ankigen.build.timelimit import LIMIT_SETTINGS, TimeLimits
 from ankigen.errors import UsageError
 from ankigen.model import ClaimLevel, MathMode
-from ankigen.timelimit import LIMIT_SETTINGS, TimeLimits
 
 _FOLDERS = {"content": "content", "figures": "figures", "out": "build"}
 _KNOWN = (*_FOLDERS, "math", "claims", "strict", "jobs", "macros", *LIMIT_SETTINGS)

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ankigen.build.paths import display_path
 from ankigen.diagnostics import Diagnostic, error
-from ankigen.paths import display_path
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 ``call_with_time_limit`` interrupts trusted work (sympy, formula layout) in
 the same process; work that may be hostile (a figure script) runs in a killed
-child process instead (``ankigen.child``).
+child process instead (``ankigen.sandbox.child``).
 
 On the main thread of a Unix process a SIGALRM timer interrupts the work
 (the previous handler is restored afterwards). Elsewhere (a worker thread,

@@ -20,15 +20,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from ankigen.apkg import DeckFile, read_deck_file
-from ankigen.buildtime import BuildClock
+from ankigen.build.times import BuildClock
 from ankigen.commands.diff import NOT_NEWER, SCHEMA_CHANGED, TYPE_CHANGED, DeckDiff, compare
 from ankigen.diagnostics import Diagnostic, error, warning
 from ankigen.errors import UsageError
-from ankigen.model import ItemKind
-from ankigen.package import PackagedDeck
+from ankigen.importers.apkg import DeckFile, read_deck_file
+from ankigen.model import ItemKind, PackagedDeck, RenderedDeck
 from ankigen.parse import note_guid
-from ankigen.render import RenderedDeck
 
 
 @dataclass(frozen=True)

@@ -11,16 +11,16 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from ankigen.buildtime import BuildClock
-from ankigen.commands.build_types import BuildOptions
-from ankigen.commands.discover import ContentFile
-from ankigen.commands.guards import DeckKey
-from ankigen.commands.release import settings_files
+from ankigen.build.build_types import BuildOptions
+from ankigen.build.discover import ContentFile
+from ankigen.build.guards import DeckKey
+from ankigen.build.paths import display_path
+from ankigen.build.release import settings_files
+from ankigen.build.stamp import Stamp, input_hash, is_up_to_date, load_stamp
+from ankigen.build.times import BuildClock
 from ankigen.model import Deck
 from ankigen.parse import parse_file
-from ankigen.paths import display_path
 from ankigen.render import MediaCache
-from ankigen.stamp import Stamp, input_hash, is_up_to_date, load_stamp
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ankigen import __version__
-from ankigen.apkg import UnreadableDeck
-from ankigen.cli_options import (
+from ankigen.cli.options import (
     build_flags,
     figures_option,
     format_option,
@@ -26,13 +25,14 @@ from ankigen.cli_options import (
     resolve,
     strict_option,
 )
-from ankigen.cli_signals import interruptible
+from ankigen.cli.signals import interruptible
+from ankigen.cli.terminal import echo, echo_json, visible
 from ankigen.commands.build import BuildResult, WriteError, run
 from ankigen.commands.diff import diff_files, diff_record, diff_summary
 from ankigen.errors import UsageError
-from ankigen.terminal import echo, echo_json, visible
+from ankigen.importers.apkg import UnreadableDeck
 
-# The shared options live in ankigen.cli_options; these names stay for commands that
+# The shared options live in ankigen.cli.options; these names stay for commands that
 # still use them (note: --strict is now --strict/--no-strict with default None).
 _PATHS = paths_argument
 _STRICT = strict_option
@@ -335,8 +335,8 @@ def _plural(count: int, word: str) -> str:
 
 
 def _add_author_commands() -> None:
-    """``init``, ``preview`` and ``watch`` live in ``ankigen.cli_author``."""
-    from ankigen import cli_author
+    """``init``, ``preview`` and ``watch`` live in ``ankigen.cli.author``."""
+    from ankigen.cli import author as cli_author
 
     for command in cli_author.COMMANDS:
         main.add_command(command)
@@ -346,8 +346,8 @@ _add_author_commands()
 
 
 def _add_import_command() -> None:
-    """``import`` lives in ``ankigen.cli_import``."""
-    from ankigen.cli_import import import_command
+    """``import`` lives in ``ankigen.cli.import_``."""
+    from ankigen.cli.import_ import import_command
 
     main.add_command(import_command)
 
