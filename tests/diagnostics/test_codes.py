@@ -1,11 +1,13 @@
-"""Diagnostic codes: each one listed in docs/format.md 13.2, and one code per kind of message.
+"""Diagnostic codes: one registry, its table in docs/format.md 13.2, one code per kind of message.
 
-The source is read, not run: a code is "emitted" where its string stands in
-``src/`` (directly, or through a module constant such as ``TEX_SYNTAX``). A
-code written at more than one place, or used as a fallback for messages
-written elsewhere (``code or "AG210"``, a default argument), names several
-message templates; that is allowed only for the codes in ``SHARED`` below,
-each with the reason it is still one kind of message.
+The registry (``ankigen.diagnostics.codes``) is the one module that spells a
+code's identifier; stages name a ``Code`` member. The source is read, not
+run: a code is "emitted" where its member is named in ``src/`` (directly, or
+through a module constant such as ``TEX_SYNTAX = Code.CHECK_TEX_SYNTAX``). A
+code named at more than one place, or used as a fallback for messages
+written elsewhere (``code or Code.CHECK_FAILED``, a default argument), names
+several message templates; that is allowed only for the codes in ``SHARED``
+below, each with the reason it is still one kind of message.
 """
 
 from __future__ import annotations
@@ -16,12 +18,17 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from ankigen.diagnostics import Code, Diagnostic, Severity, error
+from ankigen.diagnostics.table import HEADER, code_table, with_code_table
+
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src" / "ankigen"
 FORMAT = ROOT / "docs" / "format.md"
-_CODE = re.compile(r"^AG\d{3}$")
+REGISTRY = "diagnostics/codes.py"
+#: A code's identifier anywhere in a string (``"AG101"``, ``f"... AG101 ..."``).
+_SPELLED = re.compile(r"\bAG\d{3}\b")
 
-#: Codes written at several places (or as a fallback), and why each is one kind of message.
+#: Codes named at several places (or as a fallback), and why each is one kind of message.
 SHARED = {
     "AG203": "a malformed quote: the message says which form is wrong",
     "AG205": "a quoted formula that does not parse: the message says where and what",
@@ -44,35 +51,48 @@ class Site:
     fallback: bool  # the code of messages written elsewhere (a default, ``x or CODE``)
 
 
-def _documented_codes() -> set[str]:
+def _documented_codes() -> list[str]:
     text = FORMAT.read_text("utf-8")
     table = text[text.index("### 13.2 Diagnostic codes") :]
     table = table[: table.index("\n## ")]
-    return set(re.findall(r"^\| `(AG\d{3})` \|", table, re.M))
+    return re.findall(r"^\| `(AG\d{3})` \|", table, re.M)
 
 
 def _modules() -> dict[str, ast.Module]:
     return {
-        str(path.relative_to(SRC)): ast.parse(path.read_text("utf-8"))
+        path.relative_to(SRC).as_posix(): ast.parse(path.read_text("utf-8"))
         for path in sorted(SRC.rglob("*.py"))
     }
 
 
-def _constants(modules: dict[str, ast.Module]) -> dict[str, str]:
-    """Module-level ``NAME = "AGnnn"`` in all of ``src/``: name -> code."""
-    found: dict[str, str] = {}
+def _member(node: ast.AST) -> Code | None:
+    """The registry member ``node`` names (``Code.EMPTY_ANSWER``), if it names one."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in set(Code):
+        return next(
+            c for c in Code if c == node.value
+        )  # still spelled out (until every stage names its codes)
+    if (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "Code"
+        and node.attr in Code.__members__
+    ):
+        return Code[node.attr]
+    return None
+
+
+def _aliases(modules: dict[str, ast.Module]) -> dict[str, Code]:
+    """Module-level ``NAME = Code.MEMBER`` in all of ``src/``: name -> code."""
+    found: dict[str, Code] = {}
     for tree in modules.values():
         for node in tree.body:
-            if (
-                isinstance(node, ast.Assign)
-                and isinstance(node.value, ast.Constant)
-                and isinstance(node.value.value, str)
-                and _CODE.match(node.value.value)
-            ):
+            code = _member(node.value) if isinstance(node, ast.Assign) else None
+            if code is not None:
+                assert isinstance(node, ast.Assign)
                 for target in node.targets:
                     assert isinstance(target, ast.Name)
-                    assert found.get(target.id, node.value.value) == node.value.value, target.id
-                    found[target.id] = node.value.value
+                    assert found.get(target.id, code) == code, target.id
+                    found[target.id] = code
     return found
 
 
@@ -89,24 +109,18 @@ def _fallback_nodes(tree: ast.Module) -> set[int]:
 
 def _sites() -> dict[str, list[Site]]:
     modules = _modules()
-    constants = _constants(modules)
+    del modules[REGISTRY]
+    aliases = _aliases(modules)
     sites: dict[str, list[Site]] = defaultdict(list)
     for name, tree in modules.items():
-        definitions = {
-            id(node.value)
-            for node in tree.body
-            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
-        }
+        definitions = {id(node.value) for node in tree.body if isinstance(node, ast.Assign)}
         fallbacks = _fallback_nodes(tree)
         for node in ast.walk(tree):
-            code = None
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                if _CODE.match(node.value) and id(node) not in definitions:
-                    code = node.value
-            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                code = constants.get(node.id)
+            code = _member(node) if id(node) not in definitions else None
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                code = aliases.get(node.id)
             elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
-                code = constants.get(node.attr)
+                code = code or aliases.get(node.attr)
             if code is not None:
                 sites[code].append(
                     Site(f"{name}:{getattr(node, 'lineno', 0)}", id(node) in fallbacks)
@@ -114,26 +128,59 @@ def _sites() -> dict[str, list[Site]]:
     return sites
 
 
-def test_every_code_in_the_source_is_documented_and_every_documented_code_is_used() -> None:
+def _docstrings(tree: ast.Module) -> set[int]:
+    """The ids of the docstring nodes of a module, its classes and functions."""
+    owners = [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef | ast.FunctionDef))]
+    return {
+        id(owner.body[0].value)
+        for owner in owners
+        if owner.body
+        and isinstance(owner.body[0], ast.Expr)
+        and isinstance(owner.body[0].value, ast.Constant)
+    }
+
+
+def test_the_table_in_docs_format_md_is_generated_from_the_registry() -> None:
+    text = FORMAT.read_text("utf-8")
+    assert code_table() in text, "run: python -m ankigen.diagnostics.table docs/format.md"
+    assert with_code_table(text) == text
+    assert _documented_codes() == sorted(Code)
+
+
+def test_the_generator_replaces_a_stale_table_and_keeps_the_text_around_it() -> None:
+    rows = "| `AG101` | error | old | old |\n| `AG999` | error | x | y |\n"
+    stale = f"before\n\n{HEADER}{rows}\nafter\n"
+    assert with_code_table(stale) == f"before\n\n{code_table()}\nafter\n"
+
+
+def test_every_registered_code_is_well_formed() -> None:
+    assert len(Code.__members__) == len(Code), "two names for one identifier"
+    for code in Code:
+        assert re.fullmatch(r"AG\d{3}", code), code.name
+        assert code.name.isupper(), code.name
+        assert code.summary.strip() and code.fix.strip(), code.name
+        assert "|" not in code.summary + code.fix, f"{code.name}: a '|' would split its table row"
+        assert code.severity in (Severity.ERROR, Severity.WARNING)
+
+
+def test_a_diagnostic_keeps_a_code_as_its_plain_identifier() -> None:
+    diagnostic = error("a.md", 1, "empty answer after ':::'", code=Code.EMPTY_ANSWER)
+    assert diagnostic.code == "AG106"
+    assert type(diagnostic.code) is str  # caches (marshal) store builtin strings only
+    assert Diagnostic.from_record(diagnostic.to_record()) == diagnostic
+
+
+def test_every_registered_code_is_emitted_and_every_emitted_code_registered() -> None:
     emitted = set(_sites())
-    documented = _documented_codes()
-    assert sorted(emitted - documented) == [], "codes missing from docs/format.md 13.2"
-    assert sorted(documented - emitted) == [], "codes in docs/format.md 13.2 that nothing emits"
+    assert sorted(set(Code) - emitted) == [], "registered codes that nothing in src/ names"
+    assert emitted <= set(Code)
 
 
-def test_each_code_is_written_once_unless_shared_for_a_reason() -> None:
+def test_each_code_is_named_once_unless_shared_for_a_reason() -> None:
     shared = {
         code: [s.where for s in found]
         for code, found in _sites().items()
         if len(found) > 1 or any(s.fallback for s in found)
     }
     assert {c: w for c, w in shared.items() if c not in SHARED} == {}
-    assert sorted(set(SHARED) - set(shared)) == [], "SHARED lists codes written only once"
-
-
-def test_each_code_has_one_line_in_the_table() -> None:
-    text = FORMAT.read_text("utf-8")
-    table = text[text.index("### 13.2 Diagnostic codes") :]
-    rows = re.findall(r"^\| `(AG\d{3})` \|", table[: table.index("\n## ")], re.M)
-    assert len(rows) == len(set(rows))
-    assert rows == sorted(rows)
+    assert sorted(set(SHARED) - set(shared)) == [], "SHARED lists codes named only once"

@@ -1,10 +1,11 @@
-"""Diagnostics: every content problem, with the place it comes from.
+"""The one problem type: every content problem, with the place it comes from.
 
 One problem type for every stage. A diagnostic carries its file, line and
-(where known) column, a severity, a stable code (``AG101``…, listed in
-``docs/format.md``) and a message; this module is also the one serializer for
-the three output formats (text, JSON, GitHub workflow commands) and for the
-warnings an up-to-date deck replays from its stamp.
+(where known) column, a severity, a stable code (a ``Code`` of the registry in
+``ankigen.diagnostics.codes``, listed in ``docs/format.md``) and a message;
+this module is also the one serializer for the three output formats (text,
+JSON, GitHub workflow commands) and for the warnings an up-to-date deck
+replays from its stamp.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ class Diagnostic:
     ``column`` is 0 when only the line is known. ``detail`` holds extra lines
     (for example a figure script's traceback) printed indented under the
     message. ``code`` is a stable identifier such as ``AG101`` that CI and
-    editors can select or ignore.
+    editors can select or ignore: a stage passes a ``Code`` of the registry,
+    kept here as its plain identifier (caches store builtin strings only).
     """
 
     file: str
@@ -39,6 +41,10 @@ class Diagnostic:
     detail: str = ""
     column: int = 0
     code: str = ""
+
+    def __post_init__(self) -> None:
+        if type(self.code) is not str:  # a registry ``Code``: keep its identifier only
+            object.__setattr__(self, "code", str(self.code))
 
     @property
     def is_error(self) -> bool:
