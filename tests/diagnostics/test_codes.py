@@ -81,6 +81,17 @@ def _member(node: ast.AST) -> Code | None:
     return None
 
 
+def _named_code(node: ast.AST, aliases: dict[str, Code]) -> Code | None:
+    """The code ``node`` names: a member of the registry, or a module constant set to one."""
+    if (member := _member(node)) is not None:
+        return member
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+        return aliases.get(node.id)
+    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+        return aliases.get(node.attr)
+    return None
+
+
 def _aliases(modules: dict[str, ast.Module]) -> dict[str, Code]:
     """Module-level ``NAME = Code.MEMBER`` in all of ``src/``: name -> code."""
     found: dict[str, Code] = {}
@@ -116,11 +127,7 @@ def _sites() -> dict[str, list[Site]]:
         definitions = {id(node.value) for node in tree.body if isinstance(node, ast.Assign)}
         fallbacks = _fallback_nodes(tree)
         for node in ast.walk(tree):
-            code = _member(node) if id(node) not in definitions else None
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                code = aliases.get(node.id)
-            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
-                code = code or aliases.get(node.attr)
+            code = _named_code(node, aliases) if id(node) not in definitions else None
             if code is not None:
                 sites[code].append(
                     Site(f"{name}:{getattr(node, 'lineno', 0)}", id(node) in fallbacks)
