@@ -67,10 +67,6 @@ def _modules() -> dict[str, ast.Module]:
 
 def _member(node: ast.AST) -> Code | None:
     """The registry member ``node`` names (``Code.EMPTY_ANSWER``), if it names one."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in set(Code):
-        return next(
-            c for c in Code if c == node.value
-        )  # still spelled out (until every stage names its codes)
     if (
         isinstance(node, ast.Attribute)
         and isinstance(node.value, ast.Name)
@@ -145,6 +141,31 @@ def _docstrings(tree: ast.Module) -> set[int]:
         and isinstance(owner.body[0], ast.Expr)
         and isinstance(owner.body[0].value, ast.Constant)
     }
+
+
+def _spelled_codes(path: Path) -> list[str]:
+    """Where a module's strings (docstrings aside) spell a code's identifier."""
+    tree = ast.parse(path.read_text("utf-8"))
+    skip = _docstrings(tree)
+    return [
+        f"{path.relative_to(SRC).as_posix()}:{node.lineno}: {node.value!r}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in skip
+        and _SPELLED.search(node.value)
+    ]
+
+
+def test_only_the_registry_spells_a_code() -> None:
+    spelled = [
+        hit
+        for path in sorted(SRC.rglob("*.py"))
+        if path.relative_to(SRC).as_posix() != REGISTRY
+        for hit in _spelled_codes(path)
+    ]
+    assert spelled == [], "name the code from ankigen.diagnostics.Code instead"
+    assert _spelled_codes(SRC / REGISTRY), "the scan must see the registry's identifiers"
 
 
 def test_the_table_in_docs_format_md_is_generated_from_the_registry() -> None:
