@@ -212,3 +212,54 @@ def test_each_code_is_named_once_unless_shared_for_a_reason() -> None:
     }
     assert {c: w for c, w in shared.items() if c not in SHARED} == {}
     assert sorted(set(SHARED) - set(shared)) == [], "SHARED lists codes named only once"
+
+
+#: Calls that carry a code to an error, with the position of the code among their arguments.
+_ERROR_MAKERS = {"failed": -1, "TexProblem": 1, "MediaProblem": 1, "DrawFailure": 1}
+
+
+def _severity_and_code(call: ast.Call) -> tuple[Severity, ast.expr] | None:
+    """The severity a call reports its code with, and the code's node, when the call says both.
+
+    ``error(...)``/``sink.warning(...)``, ``sink.report(Severity.X, ...)``,
+    ``place.failed(...)`` and the render problems (always errors), and a syntax
+    ``Finding`` (a warning when ``is_warning``).
+    """
+    func = call.func
+    name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+    keywords = {k.arg: k.value for k in call.keywords}
+    if name in ("error", "warning") and "code" in keywords:
+        return Severity(name), keywords["code"]
+    first = call.args[0] if call.args else None
+    if name == "report" and isinstance(first, ast.Attribute) and first.attr in Severity.__members__:
+        return Severity[first.attr], keywords["code"]
+    if name in _ERROR_MAKERS:
+        position = _ERROR_MAKERS[name]
+        code = keywords.get("code", call.args[position] if position < len(call.args) else None)
+        return (Severity.ERROR, code) if code is not None else None
+    if name == "Finding":
+        flag = keywords.get("is_warning", call.args[4] if len(call.args) > 4 else None)
+        warns = isinstance(flag, ast.Constant) and flag.value is True
+        code = keywords.get("code", call.args[3] if len(call.args) > 3 else None)
+        if code is not None:
+            return (Severity.WARNING if warns else Severity.ERROR), code
+    return None
+
+
+def test_a_code_is_reported_with_its_registered_severity() -> None:
+    """Where a call names both a severity and a code, they agree with the registry."""
+    modules = _modules()
+    del modules[REGISTRY]
+    aliases = _aliases(modules)
+    checked: set[Code] = set()
+    wrong = []
+    for name, tree in modules.items():
+        for call in (node for node in ast.walk(tree) if isinstance(node, ast.Call)):
+            found = _severity_and_code(call)
+            code = _named_code(found[1], aliases) if found else None
+            if found and code is not None:
+                checked.add(code)
+                if code.severity is not found[0]:
+                    wrong.append(f"{name}:{call.lineno}: {code.name} reported as {found[0]}")
+    assert wrong == []
+    assert len(checked) > len(Code) * 2 // 3  # the scan sees most codes where they are reported
