@@ -30,8 +30,9 @@ class Diagnostic:
     ``column`` is 0 when only the line is known. ``detail`` holds extra lines
     (for example a figure script's traceback) printed indented under the
     message. ``code`` is a stable identifier such as ``AG101`` that CI and
-    editors can select or ignore: a stage passes a ``Code`` of the registry,
-    kept here as its plain identifier (caches store builtin strings only).
+    editors can select or ignore: a stage passes a ``Code`` of the registry to
+    :func:`error`, :func:`warning` or a :class:`Sink`, which keep its plain
+    identifier (caches store builtin strings only).
     """
 
     file: str
@@ -41,10 +42,6 @@ class Diagnostic:
     detail: str = ""
     column: int = 0
     code: str = ""
-
-    def __post_init__(self) -> None:
-        if type(self.code) is not str:  # a registry ``Code``: keep its identifier only
-            object.__setattr__(self, "code", str(self.code))
 
     @property
     def is_error(self) -> bool:
@@ -113,14 +110,14 @@ def error(
     file: str, line: int, message: str, detail: str = "", *, column: int = 0, code: str = ""
 ) -> Diagnostic:
     """Shorthand for an error diagnostic."""
-    return Diagnostic(file, line, message, Severity.ERROR, detail, column, code)
+    return Diagnostic(file, line, message, Severity.ERROR, detail, column, str(code))
 
 
 def warning(
     file: str, line: int, message: str, detail: str = "", *, column: int = 0, code: str = ""
 ) -> Diagnostic:
     """Shorthand for a warning diagnostic."""
-    return Diagnostic(file, line, message, Severity.WARNING, detail, column, code)
+    return Diagnostic(file, line, message, Severity.WARNING, detail, column, str(code))
 
 
 @dataclass
@@ -162,7 +159,9 @@ class Sink:
     ) -> None:
         """Report a diagnostic of either severity."""
         at = line + self.first_line - 1
-        self.diagnostics.append(Diagnostic(self.file, at, message, severity, detail, column, code))
+        # str(): a registry ``Code`` is kept as its plain identifier, as by error() and warning()
+        diagnostic = Diagnostic(self.file, at, message, severity, detail, column, str(code))
+        self.diagnostics.append(diagnostic)
 
     def add(self, diagnostic: Diagnostic) -> None:
         """Report a diagnostic made elsewhere, as it is (an image's ``Failed`` carries one)."""
