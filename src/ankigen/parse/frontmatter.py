@@ -56,9 +56,11 @@ def read_front_matter(text: str, sink: Sink) -> FrontMatter:
         data = yaml.safe_load(text) if text.strip() else {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        offset = mark.line + 1 if mark is not None else 1
+        offset, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         problem = getattr(exc, "problem", None) or "invalid YAML"
-        sink.error(offset, f"front matter: {problem}", code=Code.FRONT_MATTER_NOT_YAML)
+        sink.error(
+            offset, f"front matter: {problem}", column=column, code=Code.FRONT_MATTER_NOT_YAML
+        )
         return FrontMatter()
     if data is None:
         data = {}
@@ -66,6 +68,7 @@ def read_front_matter(text: str, sink: Sink) -> FrontMatter:
         sink.error(
             1,
             "front matter must be a mapping of 'key: value' lines",
+            column=1,
             code=Code.FRONT_MATTER_NOT_MAPPING,
         )
         return FrontMatter()
@@ -74,6 +77,7 @@ def read_front_matter(text: str, sink: Sink) -> FrontMatter:
             sink.error(
                 _line_of_key(text, str(key)),
                 f"unknown front matter key '{key}' (known: {', '.join(_KNOWN_KEYS)})",
+                column=1,
                 code=Code.UNKNOWN_FRONT_MATTER_KEY,
             )
     values = {
@@ -151,6 +155,7 @@ def _string(data: dict[object, object], key: str, text: str, sink: Sink) -> str 
     sink.error(
         _line_of_key(text, key),
         f"front matter '{key}' must be a non-empty string",
+        column=1,
         code=Code.FRONT_MATTER_NOT_A_NAME,
     )
     return None
@@ -166,6 +171,7 @@ def _tags(data: dict[object, object], text: str, sink: Sink) -> tuple[str, ...]:
         sink.error(
             _line_of_key(text, "tags"),
             "front matter 'tags' must be a list of words, e.g. tags: [ml, gpu]",
+            column=1,
             code=Code.FRONT_MATTER_TAGS_NOT_WORDS,
         )
         return ()
@@ -175,6 +181,7 @@ def _tags(data: dict[object, object], text: str, sink: Sink) -> tuple[str, ...]:
         sink.error(
             _line_of_key(text, "tags"),
             f"front matter tag '{bad[0]}' must be one word without spaces",
+            column=1,
             code=Code.FRONT_MATTER_TAG_WITH_SPACE,
         )
         return ()
@@ -208,6 +215,7 @@ def _boolean(data: dict[object, object], key: str, text: str, sink: Sink) -> boo
     sink.error(
         _line_of_key(text, key),
         f"front matter '{key}' must be true or false",
+        column=1,
         code=Code.FRONT_MATTER_NOT_BOOLEAN,
     )
     return False
@@ -223,6 +231,7 @@ def _math(data: dict[object, object], text: str, sink: Sink) -> MathMode | None:
         sink.error(
             _line_of_key(text, "math"),
             f"front matter 'math' must be 'image' or 'mathjax', not '{value}'",
+            column=1,
             code=Code.FRONT_MATTER_MATH_MODE,
         )
         return None
