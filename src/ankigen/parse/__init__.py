@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from markdown_it.token import Token
 
-from ankigen.diagnostics import Diagnostic, Sink, error, sort_diagnostics
+from ankigen.diagnostics import Code, Diagnostic, Sink, error, sort_diagnostics
 from ankigen.model import ClaimLevel, Deck, Item, ItemKind, MathMode
 from ankigen.parse.context import item_contexts
 from ankigen.parse.freeze import freeze_section, normalise_source, note_guid
@@ -72,7 +72,7 @@ def parse_file(
         raw = path.read_bytes()
     except OSError as exc:
         return ParseResult(
-            None, (error(shown, 1, f"cannot read file: {exc.strerror}", code="AG101"),)
+            None, (error(shown, 1, f"cannot read file: {exc.strerror}", code=Code.FILE_UNREADABLE),)
         )
     try:
         text = raw.decode("utf-8-sig")
@@ -82,7 +82,9 @@ def parse_file(
         line_start = raw.rfind(b"\n", 0, start) + 1  # the line is UTF-8 up to the byte
         column = len(raw[line_start:start].decode("utf-8-sig")) + 1
         message = f"not UTF-8 text (byte 0x{raw[start]:02x}); save the file as UTF-8"
-        return ParseResult(None, (error(shown, line, message, column=column, code="AG102"),))
+        return ParseResult(
+            None, (error(shown, line, message, column=column, code=Code.FILE_NOT_UTF8),)
+        )
     del raw  # a big file is not held twice
     owned = [text]
     del text  # `owned` holds the only reference, which the parse lets go (``_parse_owned``)
@@ -151,7 +153,7 @@ def _parse_owned(
             1,
             "no items: the deck will be empty; write "
             f"'question ::: answer' or a cloze such as '{written(1, 'word')}' to make cards",
-            code="AG103",
+            code=Code.NO_ITEMS,
         )
     deck = Deck(
         path=path,
@@ -329,5 +331,5 @@ def _duplicate_guids(items: list[Item], sink: Sink) -> None:
                 line,
                 f"duplicate note: same {how} as the item at line {other}; "
                 "give one of them a different id",
-                code="AG107",
+                code=Code.DUPLICATE_GUID,
             )

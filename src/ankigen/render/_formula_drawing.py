@@ -25,6 +25,7 @@ from functools import partial
 from ankigen.build import cpus
 from ankigen.build.gcpause import resume_in_worker
 from ankigen.build.timelimit import TimeLimits, ignore_interrupts, interrupts_held
+from ankigen.diagnostics import Code
 from ankigen.render import _drawing_pool
 from ankigen.render._formula_image import RENDER_SETTINGS, FormulaError, RenderedFormula
 from ankigen.render._media import content_hash
@@ -55,12 +56,12 @@ def draw_within_limits(
         raise DrawingLimitError(
             f"drawing it took longer than the formula time limit of {time_limit:g} s; "
             "simplify it, or raise formula-time-limit in [tool.ankigen]",
-            "AG662",
+            Code.FORMULA_TIME_LIMIT,
         ) from None
     except _mathjax_drawing.DrawTooDeep:
         raise DrawingLimitError(
             "it is too deeply nested to draw as an image: flatten it (this limit cannot be raised)",
-            "AG663",
+            Code.FORMULA_TOO_DEEP,
         ) from None
 
 
@@ -203,4 +204,4 @@ def _draw_one(job: FormulaJob, time_limit: float) -> DrawOutcome:
     except DrawingLimitError as exc:
         return DrawFailure(str(exc), exc.code)
     except FormulaError as exc:
-        return DrawFailure(str(exc), "AG301")
+        return DrawFailure(str(exc), Code.FORMULA_NOT_DRAWN)
