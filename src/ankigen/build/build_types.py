@@ -10,6 +10,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ankigen.build.pool import DEFAULT_POOL_TUNING, PoolTuning
 from ankigen.build.timelimit import TimeLimits
 from ankigen.cache import DEFAULT_TUNING, CacheTuning
 from ankigen.commands.diff import DeckDiff
@@ -50,6 +51,8 @@ class BuildOptions:
     cache: bool = True
     #: The thresholds of the caches (memory held, settled files); never changes a deck.
     cache_tuning: CacheTuning = DEFAULT_TUNING
+    #: When work goes to the process pool (``build/pool.py``); never changes a deck.
+    pool_tuning: PoolTuning = DEFAULT_POOL_TUNING
 
 
 @dataclass(frozen=True)

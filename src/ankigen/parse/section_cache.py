@@ -79,10 +79,6 @@ class SectionCache:
         if not self._broken:
             self._write(key, record(result, start))
 
-    def put_record(self, key: str, stored: bytes) -> None:
-        """Remember a section already encoded by ``record`` (in a worker process)."""
-        self._write(key, stored)
-
     def holds(self, key: str) -> bool:
         """Whether the last parse stored ``key`` (``get`` may still refuse a damaged record)."""
         return self._old.holds(key)
