@@ -38,8 +38,7 @@ class BuildOptions:
     against: Path | None = None
     #: Seconds checks, formula images and figures may take ([tool.ankigen] *-time-limit).
     limits: TimeLimits = field(default_factory=TimeLimits)
-    #: Processes that parse a big file's sections and draw formula images (1: this one only);
-    #: never changes a deck.
+    #: Processes that draw formula images (1: this one only, no pool); never changes a deck.
     jobs: int = 1
     #: The project folder (figure scripts may read it); None: the figures folder's parent.
     project: Path | None = None
