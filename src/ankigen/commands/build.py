@@ -19,7 +19,6 @@ from pathlib import Path
 from ankigen.build.build_cache import BuildCaches, build_caches
 from ankigen.build.build_types import BuildOptions, BuildResult, BuildSummary, WriteError
 from ankigen.build.discover import discover
-from ankigen.build.gcpause import no_cyclic_gc
 from ankigen.build.guards import key_collisions, outside_root
 from ankigen.build.partial import Partial, leave_out_broken
 from ankigen.build.paths import display_path
@@ -53,9 +52,8 @@ from ankigen.render import (
 __all__ = ["BuildOptions", "BuildResult", "BuildSummary", "WriteError", "run"]
 
 
-@no_cyclic_gc()
 def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
-    """Build (or, with ``write=False``, only check) every content file, with no cyclic GC."""
+    """Build (or, with ``write=False``, only check) every content file."""
     pool = BuildPool.for_jobs(options.jobs, options.pool_tuning)
     with build_caches(options) as caches, pool or nullcontext():
         return caches.outliving(_run(options, caches, pool, progress))
