@@ -11,7 +11,8 @@ import json
 import os
 import subprocess
 import sys
-from concurrent.futures import Executor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from ankigen.build.pool import BuildPool, PoolTuning
@@ -90,3 +91,19 @@ def test_few_formulas_are_drawn_without_the_pool() -> None:
     with BuildPool(2, PoolTuning(), no_executor) as pool:
         drawn = list(drawing.draw_all(jobs, time_limit=30, pool=pool))
     assert sent == [] and drawn == [drawing._draw_one(job, time_limit=30) for job in jobs]
+
+
+class _DeadWorkers(ThreadPoolExecutor):
+    """Every chunk fails as the chunk of a worker that died does (``BrokenProcessPool``)."""
+
+    def submit(self, *args: object, **kwargs: object) -> Future[object]:  # type: ignore[override]
+        failed: Future[object] = Future()
+        failed.set_exception(BrokenProcessPool("a worker died"))
+        return failed
+
+
+def test_chunks_whose_worker_died_are_drawn_here() -> None:
+    jobs = _jobs()[:12]
+    with BuildPool(2, PoolTuning(draw_min_formulas=1), _DeadWorkers) as pool:
+        drawn = list(drawing.draw_all(jobs, time_limit=30, pool=pool))
+    assert drawn == [drawing._draw_one(job, time_limit=30) for job in jobs]
