@@ -262,6 +262,43 @@ def _tag_label(toks: list[str], start: int) -> tuple[str | None, int]:
     return None, 0
 
 
+def nested_fractions_displayed(tex: str) -> str:
+    """``tex`` with each ``\\frac`` that holds another ``\\frac`` written ``\\dfrac``.
+
+    In an inline formula a fraction's parts are set at script size (71%), and
+    a fraction inside them at script-script size (50%): a card's nested
+    numerator came out about 6 px tall (issue 24). Setting the outer fraction
+    in display style keeps every level one step larger, as a display formula
+    draws it; a fraction alone, or under a script, is left as written.
+    """
+    toks = tokens(tex)
+    out = list(toks)
+    for index, token in enumerate(toks):
+        if token != "\\frac":
+            continue
+        end = _argument_end(toks, _argument_end(toks, index + 1))
+        if "\\frac" in toks[index + 1 : end]:
+            out[index] = "\\dfrac"
+    return "".join(out)
+
+
+def _argument_end(toks: list[str], start: int) -> int:
+    """Index after the macro argument at ``toks[start]`` (spaces skipped): a group or one token."""
+    i = start
+    while i < len(toks) and toks[i].isspace():
+        i += 1
+    if i >= len(toks):
+        return i
+    if toks[i] != "{":
+        return i + 1
+    depth = 0
+    for j in range(i, len(toks)):
+        depth += {"{": 1, "}": -1}.get(toks[j], 0)
+        if depth == 0:
+            return j + 1
+    return len(toks)
+
+
 def cloze_proof(tex: str) -> str:
     """``tex`` with a space in every ``{{``, ``}}`` and ``::``, which math mode ignores."""
     return _CLOZE_PAIR.sub(r"\1 ", tex)
