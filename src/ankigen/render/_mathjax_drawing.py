@@ -2,7 +2,7 @@
 
 1. ``formula_problem`` checks the TeX exactly as mathjax mode does: the size
    limits, braces and environments, cloze syntax, and the allow-list
-   (``_tex_allowlist``; nothing that links, styles, loads or defines).
+   (``ankigen.syntax.tex``; nothing that links, styles, loads or defines).
 2. A clozed formula's card gets its cloze drawn in the cloze colour, in bold:
    its gap on the front, its text on the back (``_tex_syntax.mathjax_marked``,
    the marking mathjax mode writes for Anki, with a colour instead of a class).
