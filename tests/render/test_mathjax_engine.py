@@ -204,7 +204,7 @@ def test_image_names_change_with_the_engine() -> None:
 
 def test_every_allowed_command_is_one_the_engine_knows() -> None:
     """What the allow-list passes in mathjax mode, image mode can draw (issue 23)."""
-    from ankigen.render._tex_allowlist import COMMANDS
+    from ankigen.syntax.tex import COMMANDS
 
     unknown = []
     for command in sorted(COMMANDS - {"of"}):  # \of exists only inside \root n \of x

@@ -127,3 +127,20 @@ def test_anything_else_in_a_preamble_is_an_error_at_its_line(
 ) -> None:
     (problem,) = read_preamble(text).problems
     assert problem[0] == line and wording in problem[1]
+
+
+def test_a_macro_named_by_a_symbol_is_expanded_on_its_own() -> None:
+    """Once, ``\\!`` defined as a macro was expanded only beside a macro named by a word."""
+    bang = {"\\!": Macro("\\!", "{!}"), "\\RR": Macro("\\RR", "R")}
+    assert expand("a\\!b", bang) == "a{!}b"
+    assert expand("a\\!b\\RR", bang) == "a{!}bR"
+
+
+def test_a_starred_use_expands_the_macro_and_keeps_the_star() -> None:
+    assert expand("\\RR*", MACROS) == "\\mathbb{R}*"
+
+
+def test_any_white_space_before_an_argument_is_skipped_as_mathjax_skips_it() -> None:
+    """Once, a non-breaking space or a CR was taken as the argument itself."""
+    assert expand("\\norm\u00a0{x}", MACROS) == "\\left\\lVert x \\right\\rVert"
+    assert expand("\\norm\r{x}", MACROS) == "\\left\\lVert x \\right\\rVert"

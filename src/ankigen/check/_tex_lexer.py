@@ -12,6 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from ankigen.diagnostics import Code
+from ankigen.syntax import tex as syntax_tex
 
 from ._errors import StatementSyntaxError
 
@@ -96,12 +97,9 @@ def _digits(tex: str, pos: int) -> int:
 
 def _command(tex: str, pos: int, column: int, tokens: list[TexToken]) -> int:
     """Read ``\\name`` or ``\\X`` at ``pos``; append its token unless it is spacing."""
-    end = pos + 1
-    while end < len(tex) and tex[end].isascii() and tex[end].isalpha():
-        end += 1
-    if end == pos + 1:
-        end = min(pos + 2, len(tex))  # a one-character command: \, \{ \%
-    name = tex[pos + 1 : end]
+    # TeX's own tokens: \name (a following * is an operator here) or \, \{ \%
+    name = syntax_tex.command_at(tex, pos)[1:]
+    end = pos + 1 + len(name)
     if not name:
         raise StatementSyntaxError(
             column + pos, "a lone '\\' ends the quoted formula", code=TEX_SYNTAX
@@ -116,21 +114,15 @@ def _command(tex: str, pos: int, column: int, tokens: list[TexToken]) -> int:
 
 def _skip_group(tex: str, pos: int, column: int) -> int:
     """Index after the braced group starting at ``pos`` (white space first)."""
-    while pos < len(tex) and tex[pos].isspace():
-        pos += 1
+    pos = syntax_tex.skip_space(tex, pos)
     if tex[pos : pos + 1] != "{":
         raise StatementSyntaxError(column + pos, "expected '{' after \\text", code=TEX_SYNTAX)
-    depth = 0
-    for index in range(pos, len(tex)):
-        if tex[index] == "\\":
-            continue
-        if tex[index] == "{" and tex[index - 1 : index] != "\\":
-            depth += 1
-        elif tex[index] == "}" and tex[index - 1 : index] != "\\":
-            depth -= 1
-            if depth == 0:
-                return index + 1
-    raise StatementSyntaxError(column + pos, "unclosed '{' in the quoted formula", code=TEX_SYNTAX)
+    end = syntax_tex.group_end(tex, pos)
+    if end is None:
+        raise StatementSyntaxError(
+            column + pos, "unclosed '{' in the quoted formula", code=TEX_SYNTAX
+        )
+    return end + 1
 
 
 def _greek(char: str) -> str | None:

@@ -8,7 +8,8 @@ Nothing is written outside the cache; packaging happens later.
 This module is the stage's one facade: other stages, commands and tests
 import from ``ankigen.render``, never from its ``_private`` modules. Those are
 named for their role (docs/architecture.md has the table): TeX syntax and
-policy (``_tex_syntax``, ``_tex_policy``, ``_tex_allowlist``), formula images,
+policy (``_tex_syntax``, ``_tex_policy``; TeX's tokens and allow-list are
+``ankigen.syntax.tex``), formula images,
 drawing and HTML (``_formula_image``, ``_formula_drawing``, ``_mathjax_drawing``,
 ``_mathjax_engine``, ``_formula_html``, ``_math_renderer``), ``_figures``,
 ``_images``, ``_svg_safety``, ``_svg_store``, ``_media`` and ``_notes`` (items

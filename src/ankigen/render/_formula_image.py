@@ -24,7 +24,7 @@ _SCRIPT = resources.files("ankigen.render").joinpath("mathjax_svg.js").read_byte
 #: The engine's versions (MathJax's files and mini-racer's V8, the
 #: ``ankigen.cache.DRAWING_DISTRIBUTIONS``) and its script.
 RENDER_SETTINGS = (
-    f"formula/v3 {distribution_versions(DRAWING_DISTRIBUTIONS)} "
+    f"formula/v4 {distribution_versions(DRAWING_DISTRIBUTIONS)} "
     f"script={hashlib.sha256(_SCRIPT).hexdigest()[:16]} scale={MATH_SCALE:g}"
 )
 

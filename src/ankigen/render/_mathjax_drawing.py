@@ -2,11 +2,13 @@
 
 1. ``formula_problem`` checks the TeX exactly as mathjax mode does: the size
    limits, braces and environments, cloze syntax, and the allow-list
-   (``_tex_allowlist``; nothing that links, styles, loads or defines).
+   (``ankigen.syntax.tex``; nothing that links, styles, loads or defines).
 2. A clozed formula's card gets its cloze drawn in the cloze colour, in bold:
    its gap on the front, its text on the back (``_tex_syntax.mathjax_marked``,
    the marking mathjax mode writes for Anki, with a colour instead of a class).
-3. In a display formula, ``\\tag{x}`` becomes ``\\qquad\\text{(x)}``: MathJax sets
+3. A fraction holding a fraction is set in display style (``\\dfrac``), so
+   the inner one is drawn at script size, not script-script (about 6 px).
+   In a display formula, ``\\tag{x}`` becomes ``\\qquad\\text{(x)}``: MathJax sets
    a tag at the right edge of a page-wide box, which an image has not.
 4. MathJax draws it (``_mathjax_engine``: one V8 context per process).
 5. The SVG goes through the SVG allow-list (``_svg_safety``) like every image.
@@ -51,7 +53,7 @@ def draw(
     problem = formula_problem(tex)
     if problem is not None:
         raise FormulaError(problem.message)
-    source = engine_tex(tex, card=card, hide=hide)
+    source = _tex_syntax.nested_fractions_displayed(engine_tex(tex, card=card, hide=hide))
     if display:
         source = _tex_syntax.tags_as_text(source)
     try:

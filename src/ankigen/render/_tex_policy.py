@@ -1,16 +1,16 @@
-"""What TeX may reach a card: size limits, the deny-list, and the MathJax allow-list.
+"""What TeX may reach a card: size limits, braces, clozes and the allow-list, with codes.
 
 Checked the same way in both math modes (image mode draws with MathJax too),
-before anything is drawn; the allow-list itself is ``_tex_allowlist``.
+before anything is drawn; the allow-list itself, like the tokenizer and the
+brace scanner, is ``ankigen.syntax.tex``.
 """
 
 from __future__ import annotations
 
-import re
-
 from ankigen.diagnostics import Code
-from ankigen.render import _tex_allowlist, _tex_syntax
+from ankigen.render import _tex_syntax
 from ankigen.render._tex_syntax import TexProblem
+from ankigen.syntax import tex as syntax_tex
 from ankigen.syntax.tex_macros import HOW_TO_DEFINE
 
 
@@ -30,7 +30,7 @@ def formula_problem(tex: str) -> TexProblem | None:
     mismatches, a cloze with no number or nothing in it, and a cloze whose TeX
     ends in ``}`` without a space before the closing ``}}`` (Anki needs
     ``{{c1::\\frac{a}{b} }}``). Every command and environment must be on the
-    allow-list of ``_tex_allowlist``, since MathJax (Anki's, or the one that
+    allow-list of ``ankigen.syntax.tex``, since MathJax (Anki's, or the one that
     draws images) obeys what it is given.
     """
     limit = _limit_problem(tex)
@@ -57,24 +57,24 @@ def refused_command(tex: str) -> str | None:
     Commands that link, style, load or define (deny-list), ``\\(``, ``\\)``,
     ``\\[``, ``\\]``, and anything else off the allow-list.
     """
-    for token in _tex_syntax.tokens(tex):
-        if token in _tex_allowlist.DELIMITER_SYMBOLS:
+    for token in syntax_tex.tokens(tex):
+        if token in syntax_tex.DELIMITER_SYMBOLS:
             return (
                 f"'{token}' is not allowed in a formula: it would end Anki's MathJax "
                 "delimiters early; write '(' or '[' for a bracket"
             )
-        if len(token) < 2 or token[0] != "\\" or not token[1].isalpha():
+        if not syntax_tex.is_control_word(token):
             continue
         word = token.rstrip("*")
-        if _is_refused(word):
+        if syntax_tex.is_dangerous(word):
             return (
                 f"{token} is not allowed in a formula: it could put a link, style "
                 "or script on the card, define or redefine a command, or make Anki's "
                 "MathJax loop"
             )
-        if word[1:] in _tex_allowlist.REPLACED:
-            return f"{token} is not defined in MathJax 3: {_tex_allowlist.REPLACED[word[1:]]}"
-        if word[1:] not in _tex_allowlist.COMMANDS:
+        if word[1:] in syntax_tex.REPLACED:
+            return f"{token} is not defined in MathJax 3: {syntax_tex.REPLACED[word[1:]]}"
+        if word[1:] not in syntax_tex.COMMANDS:
             return (
                 f"{token} is not a command ankigen draws (the standard math commands "
                 f"listed by 'ankigen guide 16'): use one of them, or {HOW_TO_DEFINE}"
@@ -83,75 +83,19 @@ def refused_command(tex: str) -> str | None:
 
 
 def _refused_environment(tex: str) -> str | None:
-    for name in _ENVIRONMENT.findall(tex):
-        if name.strip().rstrip("*") not in _tex_allowlist.ENVIRONMENTS:
+    for name in _tex_syntax.environments(tex):
+        if name.rstrip("*") not in syntax_tex.ENVIRONMENTS:
             return (
                 f"\\begin{{{name}}} is not an environment ankigen passes to MathJax; "
-                f"use one of {', '.join(sorted(_tex_allowlist.ENVIRONMENTS))}"
+                f"use one of {', '.join(sorted(syntax_tex.ENVIRONMENTS))}"
             )
     return None
-
-
-_ENVIRONMENT = re.compile(r"\\begin\s*\{([^{}]*)\}")
 
 
 #: Formulas past these sizes are refused before any parser sees them: they
 #: would take MathJax seconds and megabytes to draw, and no card needs them.
 MAX_FORMULA_CHARS = 4000
 MAX_BRACE_DEPTH = 40
-
-#: MathJax commands that reach outside the formula (links, HTML attributes,
-#: styles, extensions) or define macros (which can recurse forever). Content
-#: is untrusted, and in mathjax mode Anki's MathJax would obey them.
-_REFUSED = frozenset(
-    {
-        "\\href",
-        "\\url",
-        "\\require",
-        "\\class",
-        "\\cssId",
-        "\\style",
-        "\\unicode",
-        "\\def",
-        "\\gdef",
-        "\\edef",
-        "\\xdef",
-        "\\let",
-        "\\newcommand",
-        "\\renewcommand",
-        "\\providecommand",
-        "\\DeclareMathOperator",
-        "\\DeclarePairedDelimiter",
-        "\\Newextarrow",
-        "\\newextarrow",
-        "\\newenvironment",
-        "\\renewenvironment",
-        "\\futurelet",
-        "\\global",
-        "\\mathchoice",
-        "\\csname",
-        "\\expandafter",
-        "\\input",
-        "\\include",
-        "\\catcode",
-        "\\data",
-        "\\bbox",
-        "\\mmlToken",
-        "\\texttip",
-        "\\mathtip",
-        "\\toggle",
-    }
-)
-
-
-def _is_refused(command: str) -> bool:
-    """Deny-list for both modes; ``command`` without a trailing ``*``."""
-    lowered = command.lower()
-    return (
-        command in _REFUSED
-        or lowered.startswith(("\\html", "\\new", "\\renew", "\\declare", "\\provide"))
-        or lowered.endswith("def")
-    )
 
 
 def _limit_problem(tex: str) -> TexProblem | None:
@@ -161,7 +105,7 @@ def _limit_problem(tex: str) -> TexProblem | None:
             f"{MAX_FORMULA_CHARS:,}): split it up"
         )
         return TexProblem(message, Code.FORMULA_TOO_LONG)
-    deepest = _tex_syntax.brace_depth(tex)
+    deepest = syntax_tex.brace_depth(tex)
     if deepest > MAX_BRACE_DEPTH:
         message = f"formula nests braces {deepest} deep (at most {MAX_BRACE_DEPTH})"
         return TexProblem(message, Code.FORMULA_BRACES_TOO_DEEP)

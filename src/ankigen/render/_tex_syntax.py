@@ -1,13 +1,12 @@
-"""TeX syntax, shared by both math modes: tokens, braces, environments, clozes, rewrites.
+"""TeX rewrites for the cards, shared by both math modes: checks with codes, clozes, ``\\tag``.
 
 Clozes in a formula are stripped, turned into gaps, or marked per card in
 ``\\class{cloze}`` (mathjax mode) or the cloze colour (image mode); cloze
-syntax itself is read by ``ankigen.syntax.cloze`` alone.
+syntax itself is read by ``ankigen.syntax.cloze`` alone. TeX is split into
+tokens and its braces are matched by ``ankigen.syntax.tex`` alone.
 
 Nothing here draws anything or decides what is allowed (that is
-``_tex_policy``). The tokenizer knows just enough TeX to check braces and
-environments, to find the commands a formula uses, and to rewrite ``\\tag``
-for an image token by token.
+``_tex_policy``).
 """
 
 from __future__ import annotations
@@ -17,22 +16,11 @@ from dataclasses import dataclass
 
 from ankigen.diagnostics import Code
 from ankigen.syntax import cloze as cloze_syntax
+from ankigen.syntax import tex as syntax_tex
 from ankigen.syntax.cloze import Cloze, ClozeSyntaxError
+from ankigen.syntax.tex import tokens
 
-__all__ = ["Cloze", "ClozeSyntaxError", "find_clozes"]
-
-#: One TeX token: a control word, a control symbol, or one other character.
-_TOKEN = re.compile(r"\\[A-Za-z]+\*?|\\.|\\$|.", re.S)
-
-
-def tokens(tex: str) -> list[str]:
-    """Split TeX into tokens (control words keep a trailing ``*``, as in ``\\operatorname*``)."""
-    return _TOKEN.findall(tex)
-
-
-def commands(tex: str) -> list[str]:
-    """The control words of ``tex`` in order of appearance (``\\frac``, ``\\alpha``...)."""
-    return [t for t in tokens(tex) if len(t) > 1 and t[0] == "\\" and t[1].isalpha()]
+__all__ = ["Cloze", "ClozeSyntaxError", "find_clozes", "tokens"]
 
 
 def environments(tex: str) -> list[str]:
@@ -40,20 +28,11 @@ def environments(tex: str) -> list[str]:
 
     A ``\\begin`` without a name in braces counts as the empty name.
     """
-    toks = tokens(tex)
-    return [_group_arg(toks, i + 1)[0] or "" for i, tok in enumerate(toks) if tok == "\\begin"]
-
-
-def brace_depth(tex: str) -> int:
-    """How deep ``{`` groups nest in ``tex`` (0 when it has none); escapes are not special."""
-    depth = deepest = 0
-    for char in tex:
-        if char == "{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char == "}":
-            depth -= 1
-    return deepest
+    return [
+        _environment_name(tex, match.end()) or ""
+        for match in syntax_tex.token_spans(tex)
+        if match.group() == "\\begin"
+    ]
 
 
 @dataclass(frozen=True)
@@ -68,10 +47,11 @@ def brace_problem(tex: str) -> TexProblem | None:
     """The problem when braces or ``\\begin``/``\\end`` do not pair up, else None."""
     depth = 0
     envs: list[str] = []
-    toks = tokens(tex)
-    i = 0
-    while i < len(toks):
-        t = toks[i]
+    resume = 0
+    for match in syntax_tex.token_spans(tex):
+        t = match.group()
+        if match.start() < resume:  # inside an environment's name, read already
+            continue
         if t == "{":
             depth += 1
         elif t == "}":
@@ -79,7 +59,7 @@ def brace_problem(tex: str) -> TexProblem | None:
             if depth < 0:
                 return _unbalanced("a '}' has no matching '{'")
         elif t in ("\\begin", "\\end"):
-            name, used = _group_arg(toks, i + 1)
+            name = _environment_name(tex, match.end())
             if name is None:
                 return _unpaired(f"{t} without an environment name in braces")
             if t == "\\begin":
@@ -90,8 +70,7 @@ def brace_problem(tex: str) -> TexProblem | None:
                 return _unpaired(f"\\begin{{{envs[-1]}}} is closed by \\end{{{name}}}")
             else:
                 envs.pop()
-            i += used
-        i += 1
+            resume = _environment_end(tex, match.end())
     if depth > 0:
         return _unbalanced("a '{' is never closed")
     if envs:
@@ -108,23 +87,19 @@ def _unpaired(message: str) -> TexProblem:
     return TexProblem(message, Code.UNPAIRED_ENVIRONMENT)
 
 
-def _group_arg(toks: list[str], start: int) -> tuple[str | None, int]:
-    """Read ``{name}`` at ``toks[start]`` (spaces skipped): the name and tokens consumed."""
-    i = start
-    while i < len(toks) and toks[i].isspace():
-        i += 1
-    if i >= len(toks) or toks[i] != "{":
-        return None, 0
-    j = i + 1
-    parts: list[str] = []
-    while j < len(toks) and toks[j] != "}":
-        if toks[j] == "{":
-            return None, 0
-        parts.append(toks[j])
-        j += 1
-    if j >= len(toks):
-        return None, 0
-    return "".join(parts).strip(), j - start + 1
+def _environment_name(tex: str, at: int) -> str | None:
+    """The name in ``{name}`` at ``tex[at:]`` (spaces skipped), or None: no group, or one
+    with a group inside."""
+    group = syntax_tex.group_at(tex, at)
+    if group is None or "{" in tokens(group[0]):
+        return None
+    return group[0].strip()
+
+
+def _environment_end(tex: str, at: int) -> int:
+    """The index after the ``{name}`` of an environment, read by :func:`_environment_name`."""
+    group = syntax_tex.group_at(tex, at)
+    return group[1] if group is not None else at
 
 
 # --- clozes -----------------------------------------------------------------
@@ -231,36 +206,46 @@ def tags_as_text(tex: str) -> str:
     MathJax sets a tag at the right edge of a box as wide as the page; an image
     has no page, so the tag follows its row after a ``\\qquad`` instead.
     """
-    toks = tokens(tex)
     out: list[str] = []
-    i = 0
-    while i < len(toks):
-        label, used = _tag_label(toks, i)
-        if label is None:
-            out.append(toks[i])
-            i += 1
+    resume = 0
+    for match in syntax_tex.token_spans(tex):
+        if match.start() < resume:  # inside a tag's label, written already
             continue
-        shown = label if toks[i] == "\\tag*" else f"({label})"
+        label = _tag_label(tex, match)
+        if label is None:
+            out.append(match.group())
+            continue
+        text, resume = label
+        shown = text if match.group() == "\\tag*" else f"({text})"
         out.append("\\qquad\\text{" + shown + "}")
-        i += used
     return "".join(out)
 
 
-def _tag_label(toks: list[str], start: int) -> tuple[str | None, int]:
-    """The label of a ``\\tag{...}`` at ``toks[start]`` and the tokens it takes, or (None, 0)."""
-    if toks[start] not in ("\\tag", "\\tag*"):
-        return None, 0
-    i = start + 1
-    while i < len(toks) and toks[i].isspace():
-        i += 1
-    if i >= len(toks) or toks[i] != "{":
-        return None, 0
-    depth = 0
-    for j in range(i, len(toks)):
-        depth += {"{": 1, "}": -1}.get(toks[j], 0)
-        if depth == 0:
-            return "".join(toks[i + 1 : j]), j - start + 1
-    return None, 0
+def _tag_label(tex: str, match: re.Match[str]) -> tuple[str, int] | None:
+    """The label of a ``\\tag{...}`` token and the index after its ``}``, or None."""
+    if match.group() not in ("\\tag", "\\tag*"):
+        return None
+    return syntax_tex.group_at(tex, match.end())
+
+
+def nested_fractions_displayed(tex: str) -> str:
+    """``tex`` with each ``\\frac`` that holds another ``\\frac`` written ``\\dfrac``.
+
+    In an inline formula a fraction's parts are set at script size (71%), and
+    a fraction inside them at script-script size (50%): a card's nested
+    numerator came out about 6 px tall (issue 24). Setting the outer fraction
+    in display style keeps every level one step larger, as a display formula
+    draws it; a fraction alone, or under a script, is left as written.
+    """
+    out: list[str] = []
+    for match in syntax_tex.token_spans(tex):
+        token = match.group()
+        if token == "\\frac":
+            end = syntax_tex.argument_end(tex, syntax_tex.argument_end(tex, match.end()))
+            if "\\frac" in tokens(tex[match.end() : end]):
+                token = "\\dfrac"
+        out.append(token)
+    return "".join(out)
 
 
 def cloze_proof(tex: str) -> str:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ankigen.diagnostics import Code
 from ankigen.syntax import Finding
+from ankigen.syntax.tex import balanced as _balanced
 
 #: An opening marker, matched case-insensitively and with the number optional,
 #: so that ``{{C1::`` and ``{{c::`` can be reported instead of ignored.
@@ -311,16 +312,3 @@ def _check_math_braces(tex: str, opener: re.Match[str], close: int, text: str) -
             "cloze at the first '}}', so write a space between those braces ('} }')"
         )
     raise ClozeSyntaxError(Finding(opener.start(), opener.group(0), message, BRACES))
-
-
-def _balanced(tex: str) -> bool:
-    """True when the braces of ``tex`` pair up (escaped ``\\{`` and ``\\}`` do not count)."""
-    depth = 0
-    for token in re.findall(r"\\.|[{}]", tex, re.S):
-        if token == "{":
-            depth += 1
-        elif token == "}":
-            depth -= 1
-            if depth < 0:
-                return False
-    return depth == 0

@@ -23,6 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from ankigen.syntax import tex as syntax_tex
+
 #: At most this many macro replacements in one formula.
 MAX_EXPANSIONS = 1000
 #: An expanded formula longer than this is an error (the card's own limit is lower).
@@ -35,8 +37,6 @@ HOW_TO_DEFINE = (
     "lines)"
 )
 
-_NAME = re.compile(r"\\(?:[A-Za-z]+|[^A-Za-z])")
-_WORD = re.compile(r"\\[A-Za-z]+")
 _ARGUMENT = re.compile(r"#([1-9#])")
 
 
@@ -71,7 +71,11 @@ def unknown_command(name: str) -> str:
 
 def uses_macro(tex: str, macros: Macros) -> bool:
     """True when ``tex`` names any of ``macros`` (the cheap test before expanding)."""
-    return bool(macros) and any(word in macros for word in _WORD.findall(tex))
+    return bool(macros) and any(
+        syntax_tex.command_at(token, 0) in macros
+        for token in syntax_tex.tokens(tex)
+        if token.startswith("\\")
+    )
 
 
 def expand(tex: str, macros: Macros) -> str | ExpansionError:
@@ -82,18 +86,18 @@ def expand(tex: str, macros: Macros) -> str | ExpansionError:
     rest = tex
     expansions = 0
     while rest:
-        match = _NAME.search(rest)
-        if match is None:
+        at = rest.find("\\")
+        if at < 0:
             done.append(rest)
             break
-        done.append(rest[: match.start()])
-        name = match.group(0)
+        done.append(rest[:at])
+        name = syntax_tex.command_at(rest, at)
         macro = macros.get(name)
         if macro is None:
             done.append(name)
-            rest = rest[match.end() :]
+            rest = rest[at + len(name) :]
             continue
-        read = _arguments(rest, match.end(), macro)
+        read = _arguments(rest, at + len(name), macro)
         if isinstance(read, ExpansionError):
             return read
         arguments, end = read
@@ -114,7 +118,7 @@ def _arguments(text: str, at: int, macro: Macro) -> tuple[list[str], int] | Expa
     arguments: list[str] = []
     wanted = macro.args
     if macro.default is not None and wanted:
-        at = _skip_space(text, at)
+        at = syntax_tex.skip_space(text, at)
         if at < len(text) and text[at] == "[":
             close = text.find("]", at)
             if close < 0:
@@ -125,7 +129,7 @@ def _arguments(text: str, at: int, macro: Macro) -> tuple[list[str], int] | Expa
             arguments.append(macro.default)
         wanted -= 1
     for _ in range(wanted):
-        at = _skip_space(text, at)
+        at = syntax_tex.skip_space(text, at)
         argument = _one_argument(text, at)
         if argument is None:
             return ExpansionError(
@@ -143,37 +147,9 @@ def _one_argument(text: str, at: int) -> tuple[str, int] | None:
     if at >= len(text) or text[at] == "}":
         return None
     if text[at] == "{":
-        end = group_end(text, at)
-        return None if end is None else (text[at + 1 : end], end + 1)
-    command = _NAME.match(text, at)
-    if command is not None:
-        return command.group(0), command.end()
-    return text[at], at + 1
-
-
-def group_end(text: str, at: int) -> int | None:
-    """The index of the ``}`` that closes the ``{`` at ``text[at]`` (None: never closed)."""
-    depth = 0
-    index = at
-    while index < len(text):
-        char = text[index]
-        if char == "\\":
-            index += 2
-            continue
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-            if depth == 0:
-                return index
-        index += 1
-    return None
-
-
-def _skip_space(text: str, at: int) -> int:
-    while at < len(text) and text[at] in " \t\n":
-        at += 1
-    return at
+        return syntax_tex.group_at(text, at)
+    token = syntax_tex.command_at(text, at)
+    return token, at + len(token)
 
 
 def _substitute(body: str, arguments: list[str]) -> str:

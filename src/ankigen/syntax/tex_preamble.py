@@ -19,10 +19,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ankigen.syntax.tex_macros import Macro, group_end, highest_argument
+from ankigen.syntax import tex as syntax_tex
+from ankigen.syntax.tex_macros import Macro, highest_argument
 
 _COMMAND = re.compile(r"\\(newcommand|renewcommand|providecommand|def|DeclareMathOperator)(\*?)")
-_NAME = re.compile(r"\\(?:[A-Za-z]+|[^A-Za-z\s])")
 _COUNT = re.compile(r"\s*\[\s*([0-9])\s*\]")
 _PARAMETERS = re.compile(r"(?:#[1-9])*")
 
@@ -46,7 +46,7 @@ def read_preamble(text: str) -> Preamble:
     source = _without_comments(text)
     at = 0
     while True:
-        at = _skip_space(source, at)
+        at = syntax_tex.skip_space(source, at)
         if at >= len(source):
             return preamble
         line = source.count("\n", 0, at) + 1
@@ -68,16 +68,16 @@ def _definition(source: str, at: int, kind: str, star: bool) -> tuple[Macro, int
         return "expected the macro's name, \\name or {\\name}"
     name, at = name_read
     if kind == "def":
-        parameters = _PARAMETERS.match(source, _skip_space(source, at))
+        parameters = _PARAMETERS.match(source, syntax_tex.skip_space(source, at))
         assert parameters is not None  # the pattern matches the empty string
         count = len(parameters.group(0)) // 2
         at = parameters.end()
-        body = _group(source, at)
+        body = syntax_tex.group_at(source, at)
         if body is None:
             return f"expected {{body}} after {name}"
         return Macro(name, body[0], count), body[1]
     if kind == "DeclareMathOperator":
-        body = _group(source, at)
+        body = syntax_tex.group_at(source, at)
         if body is None:
             return f"expected {{text}} after {name}"
         operator = "\\operatorname*" if star else "\\operatorname"
@@ -87,13 +87,13 @@ def _definition(source: str, at: int, kind: str, star: bool) -> tuple[Macro, int
     counted = _COUNT.match(source, at)
     if counted is not None:
         count, at = int(counted.group(1)), counted.end()
-        at = _skip_space(source, at)
+        at = syntax_tex.skip_space(source, at)
         if at < len(source) and source[at] == "[":
             close = source.find("]", at)
             if close < 0:
                 return "the optional argument's default is never closed by ']'"
             default, at = source[at + 1 : close], close + 1
-    body = _group(source, at)
+    body = syntax_tex.group_at(source, at)
     if body is None:
         return f"expected {{body}} after {name}"
     if highest_argument(body[0]) > count:
@@ -102,34 +102,30 @@ def _definition(source: str, at: int, kind: str, star: bool) -> tuple[Macro, int
 
 
 def _macro_name(source: str, at: int) -> tuple[str, int] | None:
-    at = _skip_space(source, at)
+    at = syntax_tex.skip_space(source, at)
     if at < len(source) and source[at] == "{":
-        end = group_end(source, at)
-        if end is None:
+        group = syntax_tex.group_at(source, at)
+        if group is None:
             return None
-        name = source[at + 1 : end].strip()
-        return (name, end + 1) if _NAME.fullmatch(name) else None
-    match = _NAME.match(source, at)
-    return (match.group(0), match.end()) if match else None
+        name = group[0].strip()
+        return (name, group[1]) if _is_name(name) else None
+    name = syntax_tex.command_at(source, at)
+    return (name, at + len(name)) if _is_name(name) else None
 
 
-def _group(source: str, at: int) -> tuple[str, int] | None:
-    at = _skip_space(source, at)
-    if at >= len(source) or source[at] != "{":
-        return None
-    end = group_end(source, at)
-    return None if end is None else (source[at + 1 : end], end + 1)
+def _is_name(name: str) -> bool:
+    """True for a name a macro may have: ``\\word`` or ``\\`` and one non-space character."""
+    return (
+        len(name) >= 2
+        and name[0] == "\\"
+        and not name[1].isspace()
+        and syntax_tex.command_at(name, 0) == name
+    )
 
 
 def _without_comments(text: str) -> str:
     """``%`` to the end of the line removed (``\\%`` kept), lines kept for line numbers."""
     return "\n".join(re.sub(r"(?<!\\)%.*", "", line) for line in text.split("\n"))
-
-
-def _skip_space(source: str, at: int) -> int:
-    while at < len(source) and source[at].isspace():
-        at += 1
-    return at
 
 
 def _first_word(source: str, at: int) -> str:

@@ -14,6 +14,8 @@ from __future__ import annotations
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline.state_inline import StateInline
 
+from ankigen.syntax import tex as syntax_tex
+
 
 def braced_dollar_plugin(md: MarkdownIt) -> None:
     """Register the rule ahead of dollar math."""
@@ -39,11 +41,9 @@ def _closing_dollar(src: str, pos: int, stop: int) -> int | None:
     """The closing ``$`` at brace depth 0, when a ``$`` inside braces came before it."""
     depth = 0
     braced_dollar = False
-    while pos < stop:
-        char = src[pos]
-        if char == "\\":
-            pos += 2  # an escaped character (\{ \} \$) counts for nothing
-            continue
+    # TeX's tokens: an escaped character (\{ \} \$) is a token of its own
+    for token in syntax_tex.token_spans(src, pos, stop):
+        char, at = token.group(), token.start()
         if char == "{":
             depth += 1
         elif char == "}":
@@ -53,11 +53,10 @@ def _closing_dollar(src: str, pos: int, stop: int) -> int | None:
                 braced_dollar = True
             elif not braced_dollar:
                 return None  # an ordinary formula: dollar math reads it
-            elif pos + 1 < stop and src[pos + 1].isdigit():
+            elif at + 1 < stop and src[at + 1].isdigit():
                 return None
             else:
-                return pos
-        pos += 1
+                return at
     return None
 
 
