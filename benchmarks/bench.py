@@ -945,10 +945,13 @@ def bench_watch(n: int, work: Path, edits: int) -> Json:
         for k in range(edits):
             time.sleep(0.3)  # a quiet watcher, as between an author's saves
             old = bank.answer_old
-            text = bank.text.replace(old, f"{old[:-1]} {EDIT_WORDS[k % 9]} {k}.", 1)
+            text = bank.text.replace(old, f"{old[:-1]} {EDIT_WORDS[k % len(EDIT_WORDS)]}.", 1)
+            # Saved as editors save: a hidden temporary file renamed over the bank.
+            temporary = folder / f".{STEM}.md.tmp"
+            temporary.write_text(text, encoding="utf-8")
             before_deck, before_page, cpu = _identity(deck), _identity(version), watcher.cpu_s()
             start = time.perf_counter()
-            src.write_text(text, encoding="utf-8")
+            os.replace(temporary, src)
             deck_done = page_done = None
             while deck_done is None or page_done is None:
                 now = time.perf_counter()
