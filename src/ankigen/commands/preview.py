@@ -33,11 +33,12 @@ class PreviewPage:
 
 
 class ShownMedia:
-    """The media files a long-lived process (``ankigen watch``) left in the preview folder.
+    """The files a long-lived process (``ankigen watch``) left in the preview folder.
 
-    Media names carry their content's hash, so a file this process wrote, still
-    there with the size and time it left it, already holds those bytes: it is
-    neither read nor written again (a 10,000-item deck ships about 2,000 images).
+    Media names carry their content's hash (and the MathJax copy is that of the
+    installed package), so a file this process wrote, still there with the size
+    and time it left it, already holds those bytes: it is neither read nor
+    written again (a 10,000-item deck ships about 2,000 images).
     """
 
     def __init__(self) -> None:
@@ -86,12 +87,17 @@ def write_pages(
 
     The build's ``diagnostics`` are shown on the cards of the items at their
     lines; ``left_out``, the errors of items left out of the decks, each in its
-    place (format §19). ``shown``: the media this process already left there.
+    place (format §19). ``shown``: the media (and MathJax copy) this process already
+    left there.
     """
     preview_dir.mkdir(parents=True, exist_ok=True)
     mathjax = _mathjax_source()
     if mathjax is not None and any(d.deck.math is MathMode.MATHJAX for d in decks):
-        _copy_mathjax(mathjax, preview_dir)
+        script = preview_dir / MATHJAX_SCRIPT
+        if shown is None or not shown.current(script):  # 2 MB: not read again each round
+            _copy_mathjax(mathjax, preview_dir)
+            if shown is not None:
+                shown.left(script)
     pages = []
     for rendered in decks:
         for media in rendered.media:
