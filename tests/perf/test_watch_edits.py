@@ -25,6 +25,7 @@ from ankigen.commands.watch import WatchState, rebuild
 from ankigen.model import MathMode
 from ankigen.preview import deck as preview_deck
 from ankigen.preview import outline as preview_outline
+from ankigen.preview import page as preview_page
 
 Edit = Callable[[Path], None]
 
@@ -103,6 +104,7 @@ def _cold(project: Path, out: Path) -> tuple[object, bytes | None, bytes]:
     its page from the outline of the whole file."""
     preview_outline._outline_of.cache_clear()
     preview_deck.card_sides.cache_clear()
+    preview_page._entry.cache_clear()
     result = run(_options(project, out))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(preview_module, "outline", _whole_file_outline)
