@@ -49,9 +49,11 @@ import itertools
 import json
 import os
 import platform
+import queue
 import random
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -853,6 +855,141 @@ def bench_size(n: int, work: Path, repeat: int, image_repeat: int) -> Json:
     }
 
 
+WATCH_WAIT_S = 600  # an upper bound for a loaded machine, not a speed claim
+
+
+class Watcher:
+    """``ankigen watch`` on one bank, its output lines read by a thread (issue 26)."""
+
+    def __init__(self, bank: Path, out: Path, figures: Path) -> None:
+        cmd = [PY, "-m", "ankigen", "watch", str(bank), "--out", str(out), "--math", "image"]
+        self.process = subprocess.Popen(
+            [*cmd, "--figures", str(figures)],
+            cwd=bank.parent,
+            env={**ENV, "PYTHONUNBUFFERED": "1"},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line.rstrip("\n"))
+
+    def wait_for(self, text: str) -> list[str]:
+        """The lines up to the next one holding ``text``."""
+        seen: list[str] = []
+        deadline = time.monotonic() + WATCH_WAIT_S
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=1)
+            except queue.Empty:
+                continue
+            seen.append(line)
+            if text in line:
+                return seen
+        raise SystemExit(f"watch: no line with {text!r}; saw {seen[-20:]}")
+
+    def cpu_s(self) -> float:
+        """User + system CPU of the watch process so far (clock ticks)."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGINT)
+        try:
+            self.process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def _changed_since(path: Path, before: tuple[int, int] | None) -> bool:
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return False
+    return (info.st_ino, info.st_mtime_ns) != before
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return None
+    return info.st_ino, info.st_mtime_ns
+
+
+def bench_watch(n: int, work: Path, edits: int) -> Json:
+    """``ankigen watch`` (image mode): a saved one-answer edit until the new deck is on
+    disk, and until the preview page's version file says the page is new (issue 26).
+
+    The watcher is polled every millisecond from here; between edits it has finished
+    its round (``waiting for changes``). Its CPU per round is read from ``/proc``."""
+    bank = generate_bank(n)
+    folder = work / f"watch-{n}"
+    figures = folder / "figures"
+    figures.mkdir(parents=True, exist_ok=True)
+    src = folder / f"{STEM}.md"
+    src.write_text(bank.text, encoding="utf-8")
+    out = folder / "out"
+    deck, version = out / f"{STEM}.apkg", out / "preview" / f"{STEM}.version.js"
+    watcher = Watcher(src, out, figures)
+    deck_ms: list[float] = []
+    page_ms: list[float] = []
+    cpu_ms: list[float] = []
+    try:
+        watcher.wait_for("waiting for changes")  # the first, cold build
+        for k in range(edits):
+            time.sleep(0.3)  # a quiet watcher, as between an author's saves
+            old = bank.answer_old
+            text = bank.text.replace(old, f"{old[:-1]} {EDIT_WORDS[k % len(EDIT_WORDS)]}.", 1)
+            # Saved as editors save: a hidden temporary file renamed over the bank.
+            temporary = folder / f".{STEM}.md.tmp"
+            temporary.write_text(text, encoding="utf-8")
+            before_deck, before_page, cpu = _identity(deck), _identity(version), watcher.cpu_s()
+            start = time.perf_counter()
+            os.replace(temporary, src)
+            deck_done = page_done = None
+            while deck_done is None or page_done is None:
+                now = time.perf_counter()
+                if deck_done is None and _changed_since(deck, before_deck):
+                    deck_done = now - start
+                if page_done is None and _changed_since(version, before_page):
+                    page_done = now - start
+                if now - start > WATCH_WAIT_S:
+                    raise SystemExit(f"watch: edit {k} reached no deck or page")
+                time.sleep(0.001)
+            round_lines = watcher.wait_for("waiting for changes")
+            if not any("wrote" in line for line in round_lines):
+                raise SystemExit(f"watch: edit {k} wrote no deck: {round_lines}")
+            deck_ms.append(deck_done * 1000)
+            page_ms.append(page_done * 1000)
+            cpu_ms.append((watcher.cpu_s() - cpu) * 1000)
+    finally:
+        watcher.stop()
+        src.write_text(bank.text, encoding="utf-8")
+    result = {
+        "items": n,
+        "edits": edits,
+        "deck_ms": deck_ms,
+        "page_ms": page_ms,
+        "cpu_ms": cpu_ms,
+        "deck_median_ms": statistics.median(deck_ms),
+        "page_median_ms": statistics.median(page_ms),
+        "cpu_median_ms": statistics.median(cpu_ms),
+    }
+    print(
+        f"  watch, one-answer edit ({n:,} items, median of {edits}): deck on disk "
+        f"{result['deck_median_ms']:.0f} ms, page {result['page_median_ms']:.0f} ms, "
+        f"CPU {result['cpu_median_ms']:.0f} ms",
+        flush=True,
+    )
+    return result
+
+
 def bench_media(work: Path, repeat: int) -> Json:
     """A bank of 2,500 items, each showing its own image file (mathjax mode)."""
     folder = work / "media"
@@ -1079,8 +1216,35 @@ def report(results: Json) -> str:
                 f"{m['mean_ms'] / mt:.2f} |"
             )
         lines.append("")
+    lines += watch_table(results.get("watch") or [])
     lines += targets(results)
     return "\n".join(lines)
+
+
+#: Issue 26's goals: a saved one-answer edit until the new deck is on disk.
+WATCH_GOAL_MS = {1000: 75, 10000: 250}
+
+
+def watch_table(rows: list[Json]) -> list[str]:
+    """The watch-latency rows (issue 26): medians over the edits of each bank."""
+    if not rows:
+        return []
+    lines = [
+        "`ankigen watch`, a saved one-answer edit (image mode; median of "
+        f"{rows[0]['edits']} edits):",
+        "",
+        "| items | until the new .apkg is on disk | until the preview page is new "
+        "| CPU of the round | goal (deck) |",
+        "|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        goal = WATCH_GOAL_MS.get(row["items"])
+        verdict = f"≤ {goal} ms: {_verdict(row['deck_median_ms'] <= goal)}" if goal else "—"
+        lines.append(
+            f"| {row['items']:,} | {row['deck_median_ms']:.0f} ms | "
+            f"{row['page_median_ms']:.0f} ms | {row['cpu_median_ms']:.0f} ms | {verdict} |"
+        )
+    return [*lines, ""]
 
 
 def _verdict(ok: bool) -> str:
@@ -1263,6 +1427,16 @@ def main() -> None:
     )
     ap.add_argument("--no-media", action="store_true", help="skip the 2,500-image bank")
     ap.add_argument(
+        "--watch-sizes",
+        type=int,
+        nargs="*",
+        default=[1000, 10000],
+        help="bank sizes of the watch-latency rows (default: 1k, 10k; none: skip them)",
+    )
+    ap.add_argument(
+        "--watch-edits", type=int, default=7, help="one-answer edits per watch row (median)"
+    )
+    ap.add_argument(
         "--pycache",
         type=Path,
         default=Path(tempfile.gettempdir()) / "ankigen-bench-pycache",
@@ -1321,6 +1495,9 @@ def main() -> None:
             image_repeat = 1 if n > args.image_repeat_limit else args.repeat
             results["sizes"].append(bench_size(n, work, args.repeat, image_repeat))
             shutil.rmtree(work / f"bank-{n}", ignore_errors=True)
+        if args.watch_sizes:
+            print("\n== watch latency", flush=True)
+            results["watch"] = [bench_watch(n, work, args.watch_edits) for n in args.watch_sizes]
         if not args.no_media:
             results["media"] = bench_media(work, args.repeat)
     finally:

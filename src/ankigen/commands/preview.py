@@ -32,6 +32,35 @@ class PreviewPage:
     cards: int
 
 
+class ShownMedia:
+    """The files a long-lived process (``ankigen watch``) left in the preview folder.
+
+    Media names carry their content's hash (and the MathJax copy is that of the
+    installed package), so a file this process wrote, still there with the size
+    and time it left it, already holds those bytes: it is neither read nor
+    written again (a 10,000-item deck ships about 2,000 images).
+    """
+
+    def __init__(self) -> None:
+        self._left: dict[Path, tuple[int, int]] = {}
+
+    def current(self, target: Path) -> bool:
+        """True when ``target`` is as this process left it."""
+        left = self._left.get(target)
+        if left is None:
+            return False
+        try:
+            info = target.stat()
+        except OSError:
+            return False
+        return (info.st_size, info.st_mtime_ns) == left
+
+    def left(self, target: Path) -> None:
+        """Remember ``target`` as written (or found current) now."""
+        info = target.stat()
+        self._left[target] = (info.st_size, info.st_mtime_ns)
+
+
 @dataclass(frozen=True)
 class PreviewResult:
     """The check-and-render run behind the preview, and the pages written."""
@@ -52,21 +81,32 @@ def write_pages(
     preview_dir: Path,
     diagnostics: Sequence[Diagnostic] = (),
     left_out: Sequence[Diagnostic] = (),
+    shown: ShownMedia | None = None,
 ) -> tuple[PreviewPage, ...]:
     """Write ``<stem>.html`` for each rendered deck, with its media beside it.
 
     The build's ``diagnostics`` are shown on the cards of the items at their
     lines; ``left_out``, the errors of items left out of the decks, each in its
-    place (format §19).
+    place (format §19). ``shown``: the media (and MathJax copy) this process already
+    left there.
     """
     preview_dir.mkdir(parents=True, exist_ok=True)
     mathjax = _mathjax_source()
     if mathjax is not None and any(d.deck.math is MathMode.MATHJAX for d in decks):
-        _copy_mathjax(mathjax, preview_dir)
+        script = preview_dir / MATHJAX_SCRIPT
+        if shown is None or not shown.current(script):  # 2 MB: not read again each round
+            _copy_mathjax(mathjax, preview_dir)
+            if shown is not None:
+                shown.left(script)
     pages = []
     for rendered in decks:
         for media in rendered.media:
-            _write_if_changed(preview_dir / media.name, media.read())
+            target = preview_dir / media.name
+            if shown is not None and shown.current(target):
+                continue
+            _write_if_changed(target, media.read())
+            if shown is not None:
+                shown.left(target)
         cards = deck_cards(rendered, diagnostics, _outline(rendered.deck.path))
         uses_mathjax = rendered.deck.math is MathMode.MATHJAX
         page = page_html(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import hashlib
 import re
 from collections.abc import Sequence
@@ -13,12 +14,15 @@ import genanki
 from ankigen.diagnostics import Diagnostic
 from ankigen.model import Item, ItemKind, Note, RenderedDeck
 from ankigen.package import card_ordinals
-from ankigen.package.anki_cards import render_card
+from ankigen.package.anki_cards import CardSides, render_card
 from ankigen.package.note_types import cloze_model, reveal_model
 from ankigen.preview.outline import Outline
 
 #: An item id that can stand in a URL fragment as it is.
 _PLAIN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+#: Notes whose cards are kept by their fields: ``ankigen watch`` renders again only
+#: the notes an edit changed (a 100,000-note deck is kept whole).
+_KEPT_NOTES = 1 << 17
 
 
 @dataclass(frozen=True)
@@ -81,15 +85,12 @@ def note_cards(
 ) -> tuple[PreviewCard, ...]:
     """The cards of one note: one per template (reveal) or per cloze number (cloze)."""
     model = _model(note.kind)
-    names = [f["name"] for f in model.fields]
-    fields = dict(zip(names, note.fields, strict=True))
     template = model.templates[0]
     section, callout = outline.place(note.line) if outline is not None else ("", None)
     base = _anchor(item.note_id if item is not None else None, note.guid)
     cards = []
-    # The same cards the package stage writes.
-    for ordinal in card_ordinals(note.kind, note.fields):
-        sides = render_card(template["qfmt"], template["afmt"], fields, ordinal)
+    for sides in card_sides(note.kind, note.fields):
+        ordinal = sides.ordinal
         cloze = note.kind is ItemKind.CLOZE
         cards.append(
             PreviewCard(
@@ -110,6 +111,18 @@ def note_cards(
             )
         )
     return tuple(cards)
+
+
+@functools.lru_cache(maxsize=_KEPT_NOTES)
+def card_sides(kind: ItemKind, fields: tuple[str, ...]) -> tuple[CardSides, ...]:
+    """Both sides of every card of a note: the same cards the package stage writes."""
+    model = _model(kind)
+    named = dict(zip([f["name"] for f in model.fields], fields, strict=True))
+    template = model.templates[0]
+    return tuple(
+        render_card(template["qfmt"], template["afmt"], named, ordinal)
+        for ordinal in card_ordinals(kind, fields)
+    )
 
 
 def _anchor(note_id: str | None, guid: str) -> str:

@@ -1,0 +1,150 @@
+"""``ankigen watch``'s rounds equal cold builds, edit after edit.
+
+One watch process (one ``WatchState``, the build caches it fills, the outlines
+and cards the preview keeps in memory) goes through a scripted sequence of
+edits; after each, the same content is built from nothing into a fresh folder,
+with the preview's in-memory outlines and cards forgotten. Both must report the
+same diagnostics and write the same deck bytes and the same preview page.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+
+from ankigen.cli.app import main
+from ankigen.commands import preview as preview_module
+from ankigen.commands.build import BuildOptions, run
+from ankigen.commands.preview import write_pages
+from ankigen.commands.watch import WatchState, rebuild
+from ankigen.model import MathMode
+from ankigen.preview import deck as preview_deck
+from ankigen.preview import outline as preview_outline
+from ankigen.preview import page as preview_page
+
+Edit = Callable[[Path], None]
+
+
+def _replace(old: str, new: str) -> Edit:
+    def edit(project: Path) -> None:
+        source = project / "content" / "deck.md"
+        text = source.read_text("utf-8")
+        assert old in text, old
+        source.write_text(text.replace(old, new, 1), "utf-8")
+
+    return edit
+
+
+def _recolour_image(project: Path) -> None:
+    buffer = io.BytesIO()
+    Image.new("RGB", (24, 24), (200, 30, 30)).save(buffer, format="PNG")
+    (project / "content" / "img" / "square.png").write_bytes(buffer.getvalue())
+
+
+def _redraw_figure(project: Path) -> None:
+    figure = project / "figures" / "area.py"
+    figure.write_text(figure.read_text("utf-8").replace("linewidth=2", "linewidth=3"), "utf-8")
+
+
+BROKEN = "\nA broken item? :::\n"
+
+EDITS: list[tuple[str, Edit]] = [
+    ("an answer", _replace("the answer appears below it.", "the answer appears under it.")),
+    ("a formula", _replace("has the area $A = {{c1::", "has the area $A={{c1::")),
+    ("an image", _recolour_image),
+    ("a figure", _redraw_figure),
+    (
+        "a new item",
+        _replace("## Cloze items\n", "## Cloze items\n\nNew? ::: Yes. <!-- id: new -->\n"),
+    ),
+    (
+        "a deleted item",
+        _replace(
+            "The ==median== is not moved by one extreme value. ::: The mean is. "
+            "<!-- id: cloze-shorthand -->\n",
+            "",
+        ),
+    ),
+    ("an id change", _replace("<!-- id: reveal-inline;", "<!-- id: reveal-first;")),
+    ("a broken item", _replace("## Cloze items\n", f"## Cloze items\n{BROKEN}")),
+    ("its repair", _replace(BROKEN, "\n")),
+]
+
+
+def _options(project: Path, out: Path) -> BuildOptions:
+    return BuildOptions(
+        paths=(project / "content",),
+        out_dir=out,
+        figures_dir=project / "figures",
+        math=MathMode.MATHJAX,
+        project=project,
+    )
+
+
+@pytest.fixture()
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    assert CliRunner().invoke(main, ["init", str(tmp_path / "deck")]).exit_code == 0
+    monkeypatch.chdir(tmp_path / "deck")
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    return tmp_path / "deck"
+
+
+def _whole_file_outline(text: str) -> preview_outline.Outline:
+    return preview_outline.outline(text, by_section=False)
+
+
+def _cold(project: Path, out: Path) -> tuple[object, bytes | None, bytes]:
+    """Diagnostics, deck bytes (None: not written) and page of a build from nothing,
+    its page from the outline of the whole file."""
+    preview_outline._outline_of.cache_clear()
+    preview_deck.card_sides.cache_clear()
+    preview_page._entry.cache_clear()
+    result = run(_options(project, out))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(preview_module, "outline", _whole_file_outline)
+        write_pages(result.rendered, out / "preview", result.diagnostics, result.left_out)
+    deck = out / "deck.apkg"
+    return (
+        result.diagnostics,
+        deck.read_bytes() if result.written else None,
+        (out / "preview" / "deck.html").read_bytes(),
+    )
+
+
+def test_every_watch_round_equals_a_cold_build(project: Path, tmp_path: Path) -> None:
+    out = project / "build"
+    preview = out / "preview"
+    state = WatchState()
+    first = rebuild(_options(project, out), preview, state=state)
+    assert first.build is not None and first.build.written, first
+    deck = out / "deck.apkg"
+    for number, (name, edit) in enumerate(EDITS):
+        edit(project)
+        round_ = rebuild(_options(project, out), preview, state=state)
+        assert round_.build is not None, (name, round_.problem)
+        cold_diagnostics, cold_deck, cold_page = _cold(project, tmp_path / f"cold-{number}")
+        assert round_.build.diagnostics == cold_diagnostics, name
+        if cold_deck is None:
+            assert round_.build.failed and not round_.build.written, name
+            assert name == "a broken item"
+        else:  # written now, or (the repair) the deck of an earlier round, still current
+            assert deck.read_bytes() == cold_deck, name
+        assert (preview / "deck.html").read_bytes() == cold_page, name
+        for media in (tmp_path / f"cold-{number}" / "preview").iterdir():
+            if media.suffix in (".svg", ".png"):
+                assert (preview / media.name).read_bytes() == media.read_bytes(), (name, media)
+
+
+def test_the_edits_change_what_they_say(project: Path, tmp_path: Path) -> None:
+    """The script is not empty: each edit changes the deck, or breaks it."""
+    seen = [_cold(project, tmp_path / "before")]
+    for number, (name, edit) in enumerate(EDITS):
+        edit(project)
+        seen.append(_cold(project, tmp_path / f"after-{number}"))
+        assert seen[-1][1:] != seen[-2][1:], name
