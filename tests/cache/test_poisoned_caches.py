@@ -12,14 +12,17 @@ from __future__ import annotations
 import dataclasses
 import json
 import marshal
+import sqlite3
 import struct
 import zipfile
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from ankigen.cache import MAC_SIZE, CacheTuning, Sealer, seal
+from ankigen.build import stamp
+from ankigen.cache import MAC_SIZE, STORE_NAME, CacheTuning, Sealer, seal
 from ankigen.check import proven
 from ankigen.cli.options import resolve
 from ankigen.commands.build import BuildResult, run
@@ -86,6 +89,21 @@ def _cache(project: Path) -> Path:
 def _unsealed(raw: bytes) -> bytes:
     """What an attacker reads of a sealed file: the payload after the magic and the seal."""
     return raw[len(seal._MAGIC) + MAC_SIZE :]
+
+
+def _forge_rows(cache: Path, kind: str, change: Callable[[bytes], bytes]) -> None:
+    """Every row of ``kind`` in the store changed, and sealed with the attacker's key."""
+    with sqlite3.connect(cache / STORE_NAME) as db:
+        rows = db.execute("SELECT scope, key, value FROM records WHERE kind=?", (kind,)).fetchall()
+        assert rows
+        for scope, key, value in rows:
+            forged = change(value)
+            seal_ = ATTACKER.mac(kind.encode(), scope.encode(), key, forged)
+            db.execute(
+                "UPDATE records SET value=?, seal=? WHERE kind=? AND scope=? AND key=?",
+                (forged, seal_, kind, scope, key),
+            )
+    db.close()
 
 
 def _resealed(payload: bytes) -> bytes:
@@ -236,11 +254,12 @@ def test_a_forged_passing_check_does_not_hide_a_failing_one(project: Path) -> No
 
 
 def test_a_forged_stamp_is_no_stamp(project: Path) -> None:
-    stamp = _cache(project) / "deck.stamp.json"
-    record = json.loads(_unsealed(stamp.read_bytes()))
-    assert record["warnings"]  # the unverified claim $x^2 + 1$
-    record["warnings"] = []
-    stamp.write_bytes(_resealed(json.dumps(record).encode()))
+    def silenced(value: bytes) -> bytes:
+        record = stamp._CODEC.loads(value)
+        assert record.warnings  # the unverified claim $x^2 + 1$
+        return stamp._CODEC.dumps(dataclasses.replace(record, warnings=()))
+
+    _forge_rows(_cache(project), "stamp", silenced)
     result = build()
     assert not result.failed
     assert result.written and "unverified claim" in _messages(result)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ankigen.cache import DEFAULT_TUNING, CacheFolder, CacheTuning, Sealer
+from ankigen.cache import DEFAULT_TUNING, CacheFolder, CacheTuning, Sealer, Store
 from ankigen.diagnostics import Diagnostic, error
 from ankigen.model import MediaFile
 from ankigen.render._media_index import MediaIndex
@@ -79,11 +79,19 @@ class MediaCache:
         # a build makes no reference cycle (``ankigen.build.gcpause``).
         self._files = CacheFolder(folder)
         self._index = MediaIndex(self._files, settled_ns=tuning.settled_ns)
+        self._store: Store | None = None
 
     @property
     def sealer(self) -> Sealer:
         """The folder's sealer (its secret made on first use)."""
         return self._files.sealer
+
+    @property
+    def store(self) -> Store:
+        """The folder's store of every cache's records (``ankigen.cache.store``)."""
+        if self._store is None:
+            self._store = Store(self.folder, self.sealer)
+        return self._store
 
     def hold(self, name: str, data: bytes) -> MediaFile:
         """Media that needs no cache file: kept in memory, or cached once too many are held.
