@@ -244,10 +244,15 @@ def test_a_forged_passing_check_does_not_hide_a_failing_one(project: Path) -> No
     deck_file.write_text(failing, "utf-8")
     deck = parse_text(failing, deck_file, project / "content", "content/deck.md").deck
     assert deck is not None
-    keys = proven._keys(deck, 5.0)
-    forged = {key: ((), 1, 0) for key in keys.values()}  # "ran one check, none failed"
-    payload = marshal.dumps((proven._FORMAT, forged))
-    (_cache(project) / "deck.checks").write_bytes(_resealed(payload))
+    passed = proven._CODEC.dumps(proven.ItemRun((), 1, 0))  # "ran one check, none failed"
+    _forge_rows(_cache(project), "checks", lambda _: passed)  # the rows of the passing run
+    with sqlite3.connect(_cache(project) / STORE_NAME) as db:  # and a row for the failing one
+        for key in proven._keys(deck, 5.0).values():
+            db.execute(
+                "INSERT OR REPLACE INTO records VALUES ('checks', 'deck', ?, ?, ?)",
+                (key, passed, ATTACKER.mac(b"checks", b"deck", key, passed)),
+            )
+    db.close()
     result = build()
     assert result.failed
     assert "2^8" in _messages(result)

@@ -1,8 +1,8 @@
 """What a build reuses from earlier builds: frozen sections and passing checks.
 
 Both live in the build's cache folder (``OUT/.cache``), one file of each per
-deck: ``<stem>.sections`` (``parse.section_cache``) and ``<stem>.checks``
-(``check.proven``). Their keys hold everything that shapes what they store,
+deck: ``<stem>.sections`` (``parse.section_cache``) and the ``checks`` rows of
+the store (``check.proven``). Their keys hold everything that shapes what they store,
 so a reused value is the one a cold build computes, and they are sealed with
 the build folder's secret (``ankigen.cache.seal``), so no one else can forge
 one. ``ankigen check`` writes nothing, so it neither reads nor fills them: it
@@ -64,7 +64,7 @@ def check_source(deck: Deck, limits: TimeLimits, cache: MediaCache | None) -> Ch
     """Check one deck; with a ``cache``, items whose checks passed unchanged are not run."""
     proven = None
     if cache is not None:
-        proven = ProvenChecks(cache.path(f"{deck.stem}.checks"), cache.sealer)
+        proven = ProvenChecks(cache.store, deck.stem)
     return check_deck(
         deck, time_limit=limits.check_statement, deck_time_limit=limits.check_deck, proven=proven
     )
