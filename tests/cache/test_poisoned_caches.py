@@ -28,7 +28,6 @@ from ankigen.cli.options import resolve
 from ankigen.commands.build import BuildResult, run
 from ankigen.parse import parse_text
 from ankigen.parse import section_cache as sections
-from ankigen.render import _note_cache as notes
 from ankigen.render._svg_store import svg_name
 
 ATTACKER = Sealer(b"attacker's own key, not the folder's"[:32])
@@ -125,20 +124,11 @@ def _deck_text(project: Path) -> bytes:
 
 
 def _poison_notes(cache: Path) -> None:
-    file = cache / "deck.notes"
-    data = file.read_bytes()[len(notes._MAGIC) :]
-    out = notes._MAGIC
-    while data:
-        length = int.from_bytes(data[: notes._LENGTH], "big")
-        start = notes._LENGTH + notes._DIGEST
-        records = marshal.loads(data[start : start + length])
-        poisoned = {
-            key: (f'{front}<img src="x" onerror="{POISON}()">', back, media)
-            for key, (front, back, media) in records.items()
-        }
-        out += notes.chunk(marshal.dumps(poisoned), ATTACKER)
-        data = data[start + length :]
-    file.write_bytes(out)
+    def poisoned(value: bytes) -> bytes:
+        front, back, media = marshal.loads(value)
+        return marshal.dumps((f'{front}<img src="x" onerror="{POISON}()">', back, media))
+
+    _forge_rows(cache, "notes", poisoned)
 
 
 def _poison_sections(cache: Path) -> None:
