@@ -147,14 +147,11 @@ def _poison_sections(cache: Path) -> None:
 
 
 def _poison_svgs(cache: Path) -> None:
-    file = cache / "deck.svgs"
-    raw = _unsealed(file.read_bytes())
-    (length,) = struct.unpack_from("<I", raw)
-    head = json.loads(raw[4 : 4 + length])
-    for values in head["entries"].values():
-        values[5:] = [svg_name(HOSTILE_SVG), 0, len(HOSTILE_SVG)]
-    encoded = json.dumps(head).encode()
-    file.write_bytes(_resealed(struct.pack("<I", len(encoded)) + encoded + HOSTILE_SVG))
+    def poisoned(value: bytes) -> bytes:
+        version, _, _ = marshal.loads(value)
+        return marshal.dumps((version, svg_name(HOSTILE_SVG), HOSTILE_SVG))
+
+    _forge_rows(cache, "svgs", poisoned)
 
 
 def _poison_media_pack(cache: Path) -> None:
