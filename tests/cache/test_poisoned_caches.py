@@ -27,7 +27,6 @@ from ankigen.check import proven
 from ankigen.cli.options import resolve
 from ankigen.commands.build import BuildResult, run
 from ankigen.parse import parse_text
-from ankigen.parse import section_cache as sections
 from ankigen.render._svg_store import svg_name
 
 ATTACKER = Sealer(b"attacker's own key, not the folder's"[:32])
@@ -132,18 +131,7 @@ def _poison_notes(cache: Path) -> None:
 
 
 def _poison_sections(cache: Path) -> None:
-    file = cache / "deck.sections"
-    data = file.read_bytes()[len(sections._MAGIC) :]
-    out = sections._MAGIC
-    while data:
-        key = data[: sections._KEY]
-        length = int.from_bytes(data[sections._KEY : sections._KEY + sections._LENGTH], "big")
-        start = sections._KEY + sections._LENGTH + MAC_SIZE
-        value = data[start : start + length].replace(b"Zebras", POISON.encode())
-        out += key + data[sections._KEY : sections._KEY + sections._LENGTH]
-        out += ATTACKER.mac(key, value) + value
-        data = data[start + length :]
-    file.write_bytes(out)
+    _forge_rows(cache, "sections", lambda value: value.replace(b"Zebras", POISON.encode()))
 
 
 def _poison_svgs(cache: Path) -> None:

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ankigen.cache import Store
 from ankigen.parse import ParseResult, SectionCache, parallel, parse_file, parse_text, workers
 from ankigen.parse.sections import split_sections
 from tests.conftest import ROOT
@@ -63,10 +64,10 @@ def test_a_bank_parses_as_serially_with_the_same_cache_file(
     text = bank(40)
     files = {}
     for run in (1, jobs):
-        with SectionCache(tmp_path / f"{run}.sections") as cache:
+        with SectionCache(Store(tmp_path), str(run)) as cache:
             result = _parse(text, run, cache)
             cache.save()
-        files[run] = (tmp_path / f"{run}.sections").read_bytes()
+        files[run] = Store(tmp_path).scope("sections", str(run))
         assert result == _parse(text, 1)
     assert files[jobs] == files[1]
     assert started == [jobs - 1]
@@ -83,15 +84,14 @@ def test_an_edit_reuses_the_cache_and_parses_the_rest_in_workers(
     )
     saved = {}
     for jobs in (1, 2):
-        first = tmp_path / f"{jobs}.sections"
-        with SectionCache(first) as cache:
+        with SectionCache(Store(tmp_path), str(jobs)) as cache:
             _parse(text, jobs, cache)
             cache.save()
-        with SectionCache(first) as cache:
+        with SectionCache(Store(tmp_path), str(jobs)) as cache:
             result = _parse(edited, jobs, cache)
             cache.save()
             hits = cache.hits
-        saved[jobs] = (result, hits, first.read_bytes())
+        saved[jobs] = (result, hits, Store(tmp_path).scope("sections", str(jobs)))
     assert saved[2] == saved[1]
     assert 0 < saved[2][1] < 30  # some sections came from the cache, some were parsed
     assert saved[2][0] == _parse(edited, 1)
@@ -144,10 +144,10 @@ def test_a_worker_that_dies_leaves_its_sections_to_the_parent(
     monkeypatch.setattr(parallel._Records, "pack", dies_in_workers)
     started = _spy_pool(monkeypatch)
     text = bank(12)
-    with SectionCache(tmp_path / "s") as cache:
+    with SectionCache(Store(tmp_path), "s") as cache:
         assert _parse(text, 2, cache) == _parse(text, 1)
         cache.save()
-    with SectionCache(tmp_path / "s") as cache:
+    with SectionCache(Store(tmp_path), "s") as cache:
         _parse(text, 1, cache)
         assert cache.hits == len(split_sections(text) or [])  # all cached, by the parent
     assert started == [1]

@@ -30,7 +30,6 @@ from ankigen.parse.section_cache import (
     record,
     section_key,
 )
-from ankigen.parse.section_codec import KNOWN_FIELDS
 from ankigen.parse.section_text import SectionText
 from ankigen.parse.sections import Section
 from ankigen.parse.workers import MAX_CHUNKS, can_fork, share_chunks
@@ -81,7 +80,7 @@ def parse_rest(
     if workers < 1 or not worth_workers(chars, jobs):
         merge.flush(final=True)  # every section here, in order: the serial parse
         return merge.done
-    transfer = _Records() if cache is not None and KNOWN_FIELDS else _Pickles()
+    transfer = _Records() if cache is not None else _Pickles()
 
     def work_here(chunk: int) -> None:
         for number in chunks[chunk]:
