@@ -3,15 +3,16 @@ read, and used only when its bytes hash to the digest recorded."""
 
 from __future__ import annotations
 
+import marshal
 import time
 from pathlib import Path
 
 import pytest
 
-from ankigen.cache import CacheFolder
+from ankigen.cache import CacheFolder, recipe
 from ankigen.render import MediaCache
 from ankigen.render import _media_index as media_index
-from ankigen.render._media_index import MediaIndex
+from ankigen.render._media_index import MediaIndex, _entry
 
 LATER = time.time_ns() + 60 * 10**9  # a build that begins a minute from now
 
@@ -62,3 +63,15 @@ def test_a_file_written_just_before_the_build_is_read(
     monkeypatch.setattr(media_index, "_file_digest", counted)
     assert MediaIndex(CacheFolder(tmp_path)).holds("ag-math-a.svg")
     assert reads == ["ag-math-a.svg"]
+
+
+def test_a_damaged_row_is_no_entry(tmp_path: Path) -> None:
+    cache = MediaCache(tmp_path)
+    cache.put("ag-math-a.svg", b"<svg>a</svg>", (1.0,))
+    cache.save_index()
+    assert cache.indexed() == ["ag-math-a.svg"]
+    for junk in (b"", b"junk", marshal.dumps(("digest", None, (float("nan"),)))):
+        assert _entry(junk) is None
+    (row,) = cache.store.scope("media", recipe.code_fingerprint())
+    cache.store.put("media", recipe.code_fingerprint(), row, b"junk")
+    assert not MediaIndex(CacheFolder(tmp_path)).holds("ag-math-a.svg")

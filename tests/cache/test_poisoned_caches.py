@@ -10,6 +10,7 @@ SHA-256 that anyone could compute), then makes an unrelated edit and builds.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import marshal
 import sqlite3
@@ -170,18 +171,17 @@ def _poison_media_pack(cache: Path) -> None:
 
 def _poison_media_files(cache: Path, *, reindex: bool) -> None:
     """Formula images and the figure in the cache replaced; with ``reindex``, the index too."""
-    index_file = cache / "media-index"
-    index = json.loads(_unsealed(index_file.read_bytes()))
     replaced = [p for p in cache.iterdir() if p.name.startswith(("ag-math-", "ag-fig-"))]
     assert replaced
     for path in replaced:
         path.write_bytes(HOSTILE_SVG)
-        if reindex:
-            import hashlib
-
-            index["media"][path.name][0] = hashlib.sha256(HOSTILE_SVG).hexdigest()
     if reindex:
-        index_file.write_bytes(_resealed(json.dumps(index).encode()))
+
+        def reindexed(value: bytes) -> bytes:
+            _, identity, sizes = marshal.loads(value)
+            return marshal.dumps((hashlib.sha256(HOSTILE_SVG).hexdigest(), identity, sizes))
+
+        _forge_rows(cache, "media", reindexed)
 
 
 @pytest.mark.parametrize(

@@ -25,8 +25,6 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from ankigen.cache.lock import exclusive
-
 __all__ = ["MAC_SIZE", "SECRET_NAME", "Sealer"]
 
 SECRET_NAME = "secret"
@@ -88,7 +86,8 @@ class Sealer:
 def _secret(folder: Path) -> bytes:
     """The folder's secret; made (or remade, when it cannot be trusted) if needed.
 
-    Made under a lock, so two builds starting at once agree on one secret.
+    A new secret is linked into place, which fails when another build made one
+    meanwhile: two builds starting at once agree on one secret, with no lock file.
     """
     path = folder / SECRET_NAME
     key = _read_private(path)
@@ -98,19 +97,23 @@ def _secret(folder: Path) -> bytes:
     # A file system that keeps no modes (a Windows drive mounted in WSL) shows every
     # file as readable by all: there, a file of this user is as private as it gets.
     modes = _keeps_modes(folder)
-    with exclusive(folder / f"{SECRET_NAME}.lock"):
-        key = _read_private(path, modes=modes)
-        if key is not None:
-            return key  # made by another build meanwhile
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()  # not a private file of ours: every seal made with it misses
-        fd, temp = tempfile.mkstemp(dir=folder, prefix=".secret-")  # mode 0600
+    key = _read_private(path, modes=modes)
+    if key is not None:
+        return key
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()  # not a private file of ours: every seal made with it misses
+    fd, temp = tempfile.mkstemp(dir=folder, prefix=".secret-")  # mode 0600
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(secrets.token_bytes(_KEY_SIZE))
         try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(secrets.token_bytes(_KEY_SIZE))
-            os.replace(temp, path)
-        finally:
-            Path(temp).unlink(missing_ok=True)
+            os.link(temp, path)
+        except FileExistsError:
+            pass  # another build's secret won
+        except OSError:
+            os.replace(temp, path)  # a file system without hard links
+    finally:
+        Path(temp).unlink(missing_ok=True)
     key = _read_private(path, modes=modes)
     if key is None:
         raise OSError(f"cannot keep a private secret in {folder}")

@@ -63,11 +63,11 @@ def content_hash(*parts: str | bytes) -> str:
 class MediaCache:
     """A folder of rendered media keyed by file name (names carry the hash), and its index.
 
-    A media file counts as cached (``has``) only when the folder's sealed index
-    (``_media_index``), written by a build of the same code, records it and
-    its bytes are still the ones recorded: a file put there by anyone else is
-    drawn again, never shipped. Every other cache file of the folder is sealed
-    too (``write_sealed``).
+    A media file counts as cached (``has``) only when the folder's index
+    (``_media_index``: sealed rows of the store), written by a build of the
+    same code, records it and its bytes are still the ones recorded: a file
+    put there by anyone else is drawn again, never shipped. Every other cache
+    keeps its records in the same store (``store``).
     """
 
     def __init__(self, folder: Path, tuning: CacheTuning = DEFAULT_TUNING) -> None:
@@ -79,7 +79,6 @@ class MediaCache:
         # a build makes no reference cycle (``ankigen.build.gcpause``).
         self._files = CacheFolder(folder)
         self._index = MediaIndex(self._files, settled_ns=tuning.settled_ns)
-        self._store: Store | None = None
 
     @property
     def sealer(self) -> Sealer:
@@ -89,9 +88,7 @@ class MediaCache:
     @property
     def store(self) -> Store:
         """The folder's store of every cache's records (``ankigen.cache.store``)."""
-        if self._store is None:
-            self._store = Store(self.folder, self.sealer)
-        return self._store
+        return self._files.store
 
     def hold(self, name: str, data: bytes) -> MediaFile:
         """Media that needs no cache file: kept in memory, or cached once too many are held.
@@ -110,11 +107,11 @@ class MediaCache:
         return self.folder / name
 
     def has(self, name: str) -> bool:
-        """True when ``name`` is cached: in the sealed index, its bytes those recorded."""
+        """True when ``name`` is cached: in the index, its bytes those recorded."""
         return self._index.holds(name)
 
     def indexed(self) -> list[str]:
-        """The names the sealed index on disk records now, sorted."""
+        """The names the index in the store records now, sorted."""
         return self._index.names()
 
     def sizes(self, name: str) -> tuple[float, ...]:
@@ -128,20 +125,12 @@ class MediaCache:
         return MediaFile(name, target)
 
     def save_index(self) -> None:
-        """Add this build's media to the sealed index (``_media_index``)."""
+        """Add this build's media to the index in the store (``_media_index``)."""
         self._index.save()
 
     def write(self, name: str, data: bytes | Sequence[bytes]) -> Path:
         """Store bytes (or pieces) under ``name`` atomically (``CacheFolder.write``)."""
         return self._files.write(name, data)
-
-    def write_sealed(self, name: str, pieces: Sequence[bytes]) -> None:
-        """Store a cache file sealed with the folder's secret (``read_sealed`` reads it)."""
-        self._files.write_sealed(name, pieces)
-
-    def read_sealed(self, name: str) -> bytes | None:
-        """The payload of a sealed cache file; None when missing or not sealed here."""
-        return self._files.read_sealed(name)
 
     def get(self, name: str) -> MediaFile:
         """The cached media file ``name`` (check ``has`` first)."""
