@@ -1,20 +1,18 @@
-"""A poisoned cache file never reaches a deck: each is sealed with the build folder's secret.
+"""A poisoned cache never reaches a deck: each row of the store is sealed with the folder's secret.
 
-The attacker here can write every file of ``OUT/.cache`` but cannot read its
-secret (as with a CI cache restored from another branch, or a shared folder):
-each test rewrites one cache file as such an attacker would, resealing with
-a key of their own whatever the format seals (the old formats carried a bare
-SHA-256 that anyone could compute), then makes an unrelated edit and builds.
+The attacker here can write every file of ``OUT/.cache`` (the store too) but
+cannot read its secret (as with a CI cache restored from another branch, or a
+shared folder): each test rewrites the rows of one cache as such an attacker
+would, resealing them with a key of their own, or replaces the media files,
+then makes an unrelated edit and builds.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 import marshal
 import sqlite3
-import struct
 import zipfile
 import zlib
 from collections.abc import Callable
@@ -23,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from ankigen.build import stamp
-from ankigen.cache import MAC_SIZE, STORE_NAME, CacheTuning, Sealer, seal
+from ankigen.cache import STORE_NAME, CacheTuning, Sealer
 from ankigen.check import proven
 from ankigen.cli.options import resolve
 from ankigen.commands.build import BuildResult, run
@@ -85,11 +83,6 @@ def _cache(project: Path) -> Path:
     return project / "build" / ".cache"
 
 
-def _unsealed(raw: bytes) -> bytes:
-    """What an attacker reads of a sealed file: the payload after the magic and the seal."""
-    return raw[len(seal._MAGIC) + MAC_SIZE :]
-
-
 def _forge_rows(cache: Path, kind: str, change: Callable[[bytes], bytes]) -> None:
     """Every row of ``kind`` in the store changed, and sealed with the attacker's key."""
     with sqlite3.connect(cache / STORE_NAME) as db:
@@ -103,10 +96,6 @@ def _forge_rows(cache: Path, kind: str, change: Callable[[bytes], bytes]) -> Non
                 (forged, seal_, kind, scope, key),
             )
     db.close()
-
-
-def _resealed(payload: bytes) -> bytes:
-    return b"".join(ATTACKER.seal([payload]))
 
 
 def _rebuild_after_an_unrelated_edit(project: Path) -> BuildResult:
@@ -144,29 +133,16 @@ def _poison_svgs(cache: Path) -> None:
 
 
 def _poison_media_pack(cache: Path) -> None:
-    file = cache / "deck.media.pack"
-    raw = file.read_bytes()
-    (length,) = struct.unpack_from("<I", raw)
-    head = json.loads(_unsealed(raw[4 : 4 + length]))
-    blobs = b""
-    for name, values in head["entries"].items():
-        size, mtime_ns = values[0], values[1]
+    def poisoned(value: bytes) -> bytes:
+        _, deflated = marshal.loads(value)
+        size = len(zlib.decompress(deflated, -15))
         hostile = HOSTILE_SVG.ljust(size, b" ")[:size] if size >= len(HOSTILE_SVG) else HOSTILE_SVG
         compressor = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15)
-        deflated = compressor.compress(hostile) + compressor.flush()
-        crc = zlib.crc32(hostile)
-        fields = (name.encode(), f"{len(hostile)}:{mtime_ns}:{crc}".encode(), deflated)
-        head["entries"][name] = [
-            len(hostile),
-            mtime_ns,
-            crc,
-            len(blobs),
-            len(deflated),
-            ATTACKER.mac(*fields).hex(),
-        ]
-        blobs += deflated
-    sealed_head = _resealed(json.dumps(head).encode())
-    file.write_bytes(struct.pack("<I", len(sealed_head)) + sealed_head + blobs)
+        return marshal.dumps(
+            (zlib.crc32(hostile), compressor.compress(hostile) + compressor.flush())
+        )
+
+    _forge_rows(cache, "pack", poisoned)
 
 
 def _poison_media_files(cache: Path, *, reindex: bool) -> None:

@@ -17,6 +17,7 @@ def test_values_are_kept_by_kind_scope_and_key(tmp_path: Path) -> None:
     store.close()
     again = Store(tmp_path)
     assert again.scope("notes", "deck") == {b"a": b"1", b"b": b"2"}
+    assert again.keys("notes", "deck") == {b"a", b"b"}
     assert again.get("notes", "other", b"a") == b"3"
     assert again.get("checks", "deck", b"a") is None
     again.replace("notes", "deck", {b"c": b"4"})  # the deck's rows: only these now

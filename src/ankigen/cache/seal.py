@@ -1,14 +1,14 @@
-"""Cache files sealed with a secret of their build folder, so content cannot forge one.
+"""Cache records sealed with a secret of their build folder, so content cannot forge one.
 
 Everything ankigen keeps in ``OUT/.cache`` is reused without being judged
-again, so each file carries an HMAC-SHA-256 under a key that only this
-build folder knows: 32 random bytes in ``OUT/.cache/secret``, created on
-first use with mode 0600 and never committed (``OUT`` is ignored). A file
+again, so each row of the store (``cache.store``) carries an HMAC-SHA-256
+under a key that only this build folder knows: 32 random bytes in ``OUT/.cache/secret``, created on
+first use with mode 0600 and never committed (``OUT`` is ignored). A row
 whose seal does not match (written by anyone without the key, copied from
 another folder, restored from another branch's CI cache without its
 secret, damaged) is a miss: its work is done again. A secret that is not a
 private regular file of this user (a symlink, readable by others, of the
-wrong size) is replaced, so every cache file sealed with it misses. On a
+wrong size) is replaced, so every row sealed with it misses. On a
 file system that keeps no modes (a Windows drive in WSL shows every file as
 readable by all), a regular file of this user is as private as it gets.
 """
@@ -22,7 +22,6 @@ import os
 import secrets
 import stat
 import tempfile
-from collections.abc import Iterable
 from pathlib import Path
 
 __all__ = ["MAC_SIZE", "SECRET_NAME", "Sealer"]
@@ -30,7 +29,6 @@ __all__ = ["MAC_SIZE", "SECRET_NAME", "Sealer"]
 SECRET_NAME = "secret"
 MAC_SIZE = 32
 _KEY_SIZE = 32
-_MAGIC = b"ankigen-sealed-1\n"
 
 
 class Sealer:
@@ -62,25 +60,6 @@ class Sealer:
     def matches(self, seal: bytes, *fields: bytes) -> bool:
         """True when ``seal`` is this folder's seal of ``fields``."""
         return hmac.compare_digest(seal, self.mac(*fields))
-
-    def seal(self, pieces: Iterable[bytes]) -> list[bytes]:
-        """A whole file's bytes: a magic line, the seal of the pieces joined, the pieces."""
-        parts = list(pieces)
-        sealing = hmac.new(self._key, digestmod=hashlib.sha256)
-        for part in parts:
-            sealing.update(part)
-        return [_MAGIC, sealing.digest(), *parts]
-
-    def open(self, sealed: bytes) -> bytes | None:
-        """The payload of a file written from ``seal``; None when its seal does not match."""
-        start = len(_MAGIC) + MAC_SIZE
-        if len(sealed) < start or not sealed.startswith(_MAGIC):
-            return None
-        payload = memoryview(sealed)[start:]
-        expected = hmac.new(self._key, payload, hashlib.sha256).digest()
-        if not hmac.compare_digest(expected, sealed[len(_MAGIC) : start]):
-            return None
-        return bytes(payload)
 
 
 def _secret(folder: Path) -> bytes:

@@ -84,6 +84,19 @@ class Store:
         )
         return self._opened(kind, scope, rows)
 
+    def keys(self, kind: str, scope: str) -> set[bytes]:
+        """The keys of ``kind`` stored for ``scope``, values unread (``get`` checks each seal)."""
+        db = self._connection()
+        if db is None:
+            return set()
+        try:
+            rows = db.execute(
+                "SELECT key FROM records WHERE kind=? AND scope=?", (kind, scope)
+            ).fetchall()
+        except sqlite3.Error:
+            return set()
+        return {row[0] for row in rows if isinstance(row[0], bytes)}
+
     def put(self, kind: str, scope: str, key: bytes, value: bytes) -> None:
         """Store one value (in place of the one under that key, if any)."""
         self._write(kind, scope, {key: value}, replace=False)
