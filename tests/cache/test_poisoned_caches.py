@@ -26,6 +26,7 @@ from ankigen.check import proven
 from ankigen.cli.options import resolve
 from ankigen.commands.build import BuildResult, run
 from ankigen.parse import parse_text
+from ankigen.render import _svg_store as svgs
 from ankigen.render._svg_store import svg_name
 
 ATTACKER = Sealer(b"attacker's own key, not the folder's"[:32])
@@ -126,8 +127,9 @@ def _poison_sections(cache: Path) -> None:
 
 def _poison_svgs(cache: Path) -> None:
     def poisoned(value: bytes) -> bytes:
-        version, _, _ = marshal.loads(value)
-        return marshal.dumps((version, svg_name(HOSTILE_SVG), HOSTILE_SVG))
+        stored = svgs._CODEC.loads(value)
+        hostile = dataclasses.replace(stored, name=svg_name(HOSTILE_SVG), data=HOSTILE_SVG)
+        return svgs._CODEC.dumps(hostile)
 
     _forge_rows(cache, "svgs", poisoned)
 

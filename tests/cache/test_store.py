@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 from ankigen.cache import Sealer
-from ankigen.cache.store import STORE_NAME, Store
+from ankigen.cache.store import STORE_NAME, Rows, Store
 
 
 def test_values_are_kept_by_kind_scope_and_key(tmp_path: Path) -> None:
@@ -95,3 +95,26 @@ def test_two_processes_write_one_store_at_once(tmp_path: Path) -> None:
         rows = store.scope("notes", scope)
         assert rows == {str(n).encode(): scope.encode() * 100 for n in range(50)}
     assert store.scope("checks", "shared") in ({b"a": b"49"}, {b"b": b"49"})
+
+
+def test_rows_save_only_what_the_build_kept_and_only_when_changed(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.replace("notes", "deck", {b"a": b"1", b"b": b"2"})
+    rows = Rows(store, "notes", "deck")
+    assert rows.get(b"a") == b"1"
+    rows.keep(b"a", b"1")
+    rows.keep(b"b", b"2")
+    store.delete("notes")  # to show that rows the store holds already are not written again
+    rows.save()
+    assert store.scope("notes", "deck") == {}
+    store.replace("notes", "deck", {b"a": b"1", b"b": b"2"})
+    rows = Rows(store, "notes", "deck")
+    rows.keep(b"a", b"1")
+    rows.keep(b"c", b"3")
+    assert rows.get(b"c") == b"3"
+    rows.save()
+    assert store.scope("notes", "deck") == {b"a": b"1", b"c": b"3"}  # b is no longer kept
+    unkept = Rows(None, "notes", "deck")
+    unkept.keep(b"d", b"4")
+    unkept.save()
+    assert unkept.get(b"d") is None and store.keys("notes", "deck") == {b"a", b"c"}

@@ -169,7 +169,7 @@ def test_the_store_keeps_only_what_the_deck_shows_and_is_not_rewritten_unchanged
     assert cache.store.scope("svgs", "deck") == {}
     cache.store.replace("svgs", "deck", written)
     SvgStore(cache, "deck").save()  # a build that no longer shows the image
-    assert SvgStore(cache, "deck")._old == {}
+    assert SvgStore(cache, "deck")._rows.last == {}
 
 
 def test_past_the_memory_budget_nothing_is_stored(

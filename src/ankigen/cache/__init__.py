@@ -22,7 +22,7 @@ from ankigen.cache.recipe import (
     distribution_versions,
 )
 from ankigen.cache.seal import MAC_SIZE, SECRET_NAME, Sealer
-from ankigen.cache.store import STORE_NAME, Store
+from ankigen.cache.store import STORE_NAME, Rows, Store
 from ankigen.cache.tuning import DEFAULT_TUNING, CacheTuning
 
 __all__ = [
@@ -35,6 +35,7 @@ __all__ = [
     "CacheFolder",
     "CacheTuning",
     "Codec",
+    "Rows",
     "Sealer",
     "Store",
     "build_key",

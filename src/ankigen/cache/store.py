@@ -29,7 +29,7 @@ from pathlib import Path
 
 from ankigen.cache.seal import Sealer
 
-__all__ = ["STORE_NAME", "Store"]
+__all__ = ["STORE_NAME", "Rows", "Store"]
 
 #: The database's name in the cache folder (SQLite adds ``-wal`` and ``-shm`` beside it).
 STORE_NAME = "cache.sqlite"
@@ -197,6 +197,37 @@ class Store:
             except (sqlite3.Error, OSError):
                 return None
         return None
+
+
+class Rows:
+    """One cache's rows for one deck: the last build's, and the ones this build keeps.
+
+    ``save`` makes the kept rows all the store holds for the deck (the rows of
+    what the deck no longer has go), and writes nothing when they are the
+    rows the store holds already.
+    """
+
+    def __init__(self, store: Store | None, kind: str, scope: str) -> None:
+        """``store``: None keeps nothing (a build without a cache)."""
+        self._store, self._kind, self._scope = store, kind, scope
+        self.last = store.scope(kind, scope) if store is not None else {}
+        self.kept: dict[bytes, bytes] = {}
+        self._changed = False
+
+    def get(self, key: bytes) -> bytes | None:
+        """The value kept now for ``key``, else the last build's, else None."""
+        return self.kept.get(key) or self.last.get(key)
+
+    def keep(self, key: bytes, value: bytes) -> None:
+        """Keep ``value`` under ``key`` for the next build."""
+        if self._store is not None:
+            self._changed = self._changed or self.last.get(key) != value
+            self.kept[key] = value
+
+    def save(self) -> None:
+        """Put the kept rows in place of the last build's, if they differ."""
+        if self._store is not None and (self._changed or self.kept.keys() != self.last.keys()):
+            self._store.replace(self._kind, self._scope, self.kept)
 
 
 def _open(path: Path) -> sqlite3.Connection:

@@ -21,7 +21,7 @@ import contextlib
 import dataclasses
 from dataclasses import dataclass
 
-from ankigen.cache import Codec, Store, build_key
+from ankigen.cache import Codec, Rows, Store, build_key
 from ankigen.diagnostics import Diagnostic
 from ankigen.model import CodeBlock, Item, Prose
 
@@ -68,23 +68,19 @@ class SectionCache:
 
     def __init__(self, store: Store | None, stem: str) -> None:
         """``store``: the build cache's (None: nothing is reused or kept); ``stem``: the deck's."""
-        self._store = store
-        self._stem = stem
-        self._old = store.scope(_KIND, stem) if store is not None else {}
-        self._last = frozenset(self._old)
-        self._new: dict[bytes, bytes] = {}
+        self._rows = Rows(store, _KIND, stem)
         self.hits = 0
 
     def __enter__(self) -> SectionCache:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._old = {}
+        self._rows.last = {}
 
     def get(self, key: str, start: int) -> SectionResult | None:
         """The stored result for ``key``, its lines moved to a section starting at ``start``."""
         name = bytes.fromhex(key)
-        stored = self._old.pop(name, None)
+        stored = self._rows.last.get(name)
         if stored is None:
             return None
         try:
@@ -92,31 +88,26 @@ class SectionCache:
         except (TypeError, ValueError):
             return None
         self.hits += 1
-        self._new[name] = stored
+        self._rows.keep(name, stored)
         return result
 
     def put(self, key: str, result: SectionResult, start: int) -> None:
         """Remember a freshly parsed section that starts at line ``start`` (0-based)."""
-        if self._store is not None:
-            # a value the codec does not write is parsed again next time
-            with contextlib.suppress(TypeError, ValueError):
-                self._new[bytes.fromhex(key)] = record(result, start)
+        # a value the codec does not write is parsed again next time
+        with contextlib.suppress(TypeError, ValueError):
+            self._rows.keep(bytes.fromhex(key), record(result, start))
 
     def put_record(self, key: str, stored: bytes) -> None:
         """Remember a section already encoded by ``record`` (in a worker process)."""
-        if self._store is not None:
-            self._new[bytes.fromhex(key)] = stored
+        self._rows.keep(bytes.fromhex(key), stored)
 
     def holds(self, key: str) -> bool:
         """Whether the last parse stored ``key`` (``get`` may still refuse a damaged record)."""
-        return bytes.fromhex(key) in self._old
+        return bytes.fromhex(key) in self._rows.last
 
     def save(self) -> None:
         """Put this parse's sections (only those) in place of the last ones, if they changed."""
-        if self._store is not None and (
-            self._new.keys() != self._last or self.hits < len(self._new)
-        ):
-            self._store.replace(_KIND, self._stem, self._new)
+        self._rows.save()
 
 
 def record(result: SectionResult, start: int) -> bytes:

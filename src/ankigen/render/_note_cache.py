@@ -31,9 +31,9 @@ from __future__ import annotations
 
 import dataclasses
 import marshal
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from ankigen.cache import Codec, Store, build_key
+from ankigen.cache import Codec, Rows, Store, build_key
 from ankigen.model import Deck, Item
 from ankigen.render._formula_image import RENDER_SETTINGS
 
@@ -64,12 +64,8 @@ class NoteCache:
     """The clean notes of one deck's last render, and this render's for the next."""
 
     def __init__(self, store: Store, deck: Deck) -> None:
-        self._store = store
-        self._stem = deck.stem
-        self._stored = store.scope(_KIND, self._stem)
+        self._rows = Rows(store, _KIND, deck.stem)
         self._shared = build_key(_KIND, str(_FORMAT), RENDER_SETTINGS, deck.math.value)
-        self._kept: dict[bytes, bytes] = {}
-        self._filled = False
         self.hits = 0
 
     def key(self, item: Item) -> bytes | None:
@@ -89,18 +85,15 @@ class NoteCache:
 
     def get(self, key: bytes) -> CachedNote | None:
         """The stored note for ``key``, or None (missing, or of the wrong shape)."""
-        stored = self._stored.get(key)
+        stored = self._rows.last.get(key)
         if stored is None:
             return None
         try:
-            value: Any = marshal.loads(stored)
+            front, back, media = marshal.loads(stored)
         except (ValueError, EOFError, TypeError):
             return None
         # marshal builds builtins only, never a subclass: `type(x) is str` is isinstance here,
         # and cheaper for the 100,000 notes of a big deck.
-        if type(value) is not tuple or len(value) != 3:
-            return None
-        front, back, media = value
         if type(front) is not str or type(back) is not str or type(media) is not tuple:
             return None
         if media and not all(type(name) is str for name in media):
@@ -109,12 +102,8 @@ class NoteCache:
 
     def put(self, key: bytes, note: CachedNote) -> None:
         """Keep ``note`` (reused or filled now) for the next render."""
-        written = marshal.dumps(tuple(note))
-        if self._stored.get(key) != written:
-            self._filled = True  # a new note (or one in place of a damaged row)
-        self._kept[key] = written
+        self._rows.keep(key, marshal.dumps(tuple(note)))
 
     def save(self) -> None:
         """Put this render's notes (only those) in place of the last ones, if they changed."""
-        if self._filled or self._kept.keys() != self._stored.keys():
-            self._store.replace(_KIND, self._stem, self._kept)
+        self._rows.save()

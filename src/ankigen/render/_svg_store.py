@@ -24,21 +24,31 @@ folder's secret (``ankigen.cache.seal``): a row written by anyone else
 
 from __future__ import annotations
 
-import marshal
 import os
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
-from ankigen.cache import build_key
+from ankigen.cache import Codec, Rows, build_key
 from ankigen.model import MediaFile
 from ankigen.render._media import MediaCache, content_hash
 
-_FORMAT = 3
+_FORMAT = 4
 _KIND = "svgs"
 #: What identifies one version of a file: st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns.
 Identity = tuple[int, int, int, int, int]
-#: A stored image: the identity its file had, its media name, its sanitised bytes.
-_Entry = tuple[Identity, str, bytes]
+
+
+@dataclass(frozen=True)
+class _Stored:
+    """A stored image: the identity its file had, its media name, its sanitised bytes."""
+
+    identity: Identity
+    name: str
+    data: bytes
+
+
+_CODEC = Codec([_Stored])
 
 
 def identity(stat: os.stat_result) -> Identity:
@@ -56,12 +66,9 @@ class SvgStore:
 
     def __init__(self, cache: MediaCache, stem: str) -> None:
         self._cache = cache
-        self._stem = stem
         self._began_ns = time.time_ns()
         self._settled_ns = cache.tuning.settled_ns
-        self._old = cache.store.scope(_KIND, stem)
-        self._new: dict[bytes, bytes] = {}
-        self._changed = False
+        self._rows = Rows(cache.store, _KIND, stem)
 
     def get(self, source: Path, stat: os.stat_result) -> MediaFile | None:
         """The sanitised image of ``source`` stored for this identity, or None.
@@ -70,14 +77,19 @@ class SvgStore:
         is read again, never shipped.
         """
         key = _key(source)
-        stored = self._new.get(key) or self._old.get(key)
+        stored = self._rows.get(key)
         if stored is None:
             return None
-        entry = _entry(stored)
-        if entry is None or entry[0] != identity(stat) or svg_name(entry[2]) != entry[1]:
+        try:
+            entry = _CODEC.loads(stored)
+        except (TypeError, ValueError):
             return None
-        self._new[key] = stored
-        return self._cache.hold(entry[1], entry[2])
+        if not isinstance(entry, _Stored) or entry.identity != identity(stat):
+            return None
+        if svg_name(entry.data) != entry.name:
+            return None
+        self._rows.keep(key, stored)
+        return self._cache.hold(entry.name, entry.data)
 
     def put(
         self, source: Path, before: os.stat_result, after: os.stat_result, media: MediaFile
@@ -93,32 +105,14 @@ class SvgStore:
             return  # past the memory budget, or changing while read
         if self._began_ns - newest < self._settled_ns:
             return  # changed too recently: read again next time
-        self._new[_key(source)] = marshal.dumps((version, media.name, media.data))
-        self._changed = True
+        self._rows.keep(_key(source), _CODEC.dumps(_Stored(version, media.name, media.data)))
 
     def save(self) -> None:
         """Keep this build's entries (only the images the deck shows now), if they changed."""
-        if self._changed or self._new.keys() != self._old.keys():
-            self._cache.store.replace(_KIND, self._stem, self._new)
+        self._rows.save()
 
 
 def _key(source: Path) -> bytes:
     """A row's key: the source file, and the code that judged it (``recipe``)."""
     key: bytes = build_key(_KIND, str(_FORMAT), str(source)).digest()
     return key
-
-
-def _entry(stored: bytes) -> _Entry | None:
-    """One stored entry, ``(identity, name, bytes)``; None for any other shape."""
-    try:
-        value = marshal.loads(stored)
-    except (ValueError, EOFError, TypeError):
-        return None
-    if type(value) is not tuple or len(value) != 3:
-        return None
-    version, name, data = value
-    if type(name) is not str or type(data) is not bytes or type(version) is not tuple:
-        return None
-    if len(version) != 5 or not all(type(n) is int for n in version):
-        return None
-    return version, name, data
