@@ -14,7 +14,6 @@ import hashlib
 import marshal
 import sqlite3
 import zipfile
-import zlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,7 +24,9 @@ from ankigen.cache import STORE_NAME, CacheTuning, Sealer
 from ankigen.check import proven
 from ankigen.cli.options import resolve
 from ankigen.commands.build import BuildResult, run
+from ankigen.package import media_pack
 from ankigen.parse import parse_text
+from ankigen.render import _media_index as media_index
 from ankigen.render import _svg_store as svgs
 from ankigen.render._svg_store import svg_name
 
@@ -136,13 +137,9 @@ def _poison_svgs(cache: Path) -> None:
 
 def _poison_media_pack(cache: Path) -> None:
     def poisoned(value: bytes) -> bytes:
-        _, deflated = marshal.loads(value)
-        size = len(zlib.decompress(deflated, -15))
+        size = media_pack._CODEC.loads(value).size
         hostile = HOSTILE_SVG.ljust(size, b" ")[:size] if size >= len(HOSTILE_SVG) else HOSTILE_SVG
-        compressor = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15)
-        return marshal.dumps(
-            (zlib.crc32(hostile), compressor.compress(hostile) + compressor.flush())
-        )
+        return media_pack._CODEC.dumps(media_pack.deflate(hostile))
 
     _forge_rows(cache, "pack", poisoned)
 
@@ -156,8 +153,9 @@ def _poison_media_files(cache: Path, *, reindex: bool) -> None:
     if reindex:
 
         def reindexed(value: bytes) -> bytes:
-            _, identity, sizes = marshal.loads(value)
-            return marshal.dumps((hashlib.sha256(HOSTILE_SVG).hexdigest(), identity, sizes))
+            entry = media_index._CODEC.loads(value)
+            digest = hashlib.sha256(HOSTILE_SVG).hexdigest()
+            return media_index._CODEC.dumps(dataclasses.replace(entry, digest=digest))
 
         _forge_rows(cache, "media", reindexed)
 

@@ -22,7 +22,6 @@ CRC and sizes instead of being patched afterwards.
 
 from __future__ import annotations
 
-import marshal
 import zlib
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
@@ -31,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 from zipfile import ZIP_DEFLATED, ZipFile, ZipInfo
 
-from ankigen.cache import build_key
+from ankigen.cache import Codec, build_key
 from ankigen.model import MediaFile
 from ankigen.render import MediaCache
 
@@ -51,6 +50,9 @@ class Deflated:
     data: bytes
     crc: int
     size: int
+
+
+_CODEC = Codec([Deflated])
 
 
 def deflate(raw: bytes) -> Deflated:
@@ -176,7 +178,7 @@ class MediaPack:
         self._cache.store.replace(_KIND, self._stem, self._new)
 
     def _keep(self, name: str, version: tuple[int, int], deflated: Deflated) -> Deflated:
-        self._new[_key(name, version)] = marshal.dumps((deflated.crc, deflated.data))
+        self._new[_key(name, version)] = _CODEC.dumps(deflated)
         return deflated
 
     def _stored(self) -> set[bytes]:
@@ -192,12 +194,10 @@ class MediaPack:
             return None
         stored = self._cache.store.get(_KIND, self._stem, key)
         try:
-            crc, data = marshal.loads(stored) if stored is not None else (None, None)
-        except (ValueError, EOFError, TypeError):
+            deflated = _CODEC.loads(stored) if stored is not None else None
+        except (ValueError, TypeError):
             return None
-        if type(crc) is not int or type(data) is not bytes:
-            return None
-        return Deflated(data, crc, version[0])
+        return deflated if isinstance(deflated, Deflated) and deflated.size == version[0] else None
 
 
 def _key(name: str, version: tuple[int, int]) -> bytes:

@@ -15,9 +15,8 @@ the clock, so a file written since it was indexed is always read again.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-import marshal
-import math
 import os
 import stat
 import time
@@ -25,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from ankigen.cache import DEFAULT_TUNING, Store, recipe
+from ankigen.cache import DEFAULT_TUNING, Codec, Store, recipe
 
 __all__ = ["Indexed", "MediaIndex"]
 
@@ -53,6 +52,9 @@ class Indexed:
     digest: str
     identity: Identity | None
     sizes: tuple[float, ...]
+
+
+_CODEC = Codec([Indexed])
 
 
 class MediaIndex:
@@ -105,12 +107,7 @@ class MediaIndex:
         """
         if not self._added:
             return
-        rows = {
-            name.encode("utf-8", "surrogateescape"): marshal.dumps(
-                (e.digest, e.identity, tuple(float(size) for size in e.sizes))
-            )
-            for name, e in self._added.items()
-        }
+        rows = {_name_key(name): _CODEC.dumps(entry) for name, entry in self._added.items()}
         self._folder.store.update(_KIND, recipe.code_fingerprint(), rows)
         self._added = {}
 
@@ -135,32 +132,17 @@ class MediaIndex:
 
     def _read(self) -> dict[str, Indexed]:
         """The index of this code's media; rows forged, damaged or of other code left out."""
-        stored = self._folder.store.scope(_KIND, recipe.code_fingerprint())
-        return {
-            name.decode("utf-8", "surrogateescape"): entry
-            for name, value in stored.items()
-            if (entry := _entry(value)) is not None
-        }
+        entries: dict[str, Indexed] = {}
+        for key, value in self._folder.store.scope(_KIND, recipe.code_fingerprint()).items():
+            with contextlib.suppress(TypeError, ValueError):
+                entry = _CODEC.loads(value)
+                if isinstance(entry, Indexed):
+                    entries[key.decode("utf-8", "surrogateescape")] = entry
+        return entries
 
 
-def _entry(value: bytes) -> Indexed | None:
-    """One row, ``(sha256 hex, identity or None, sizes)``; None for any other shape."""
-    try:
-        stored = marshal.loads(value)
-    except (ValueError, EOFError, TypeError):
-        return None
-    if type(stored) is not tuple or len(stored) != 3:
-        return None
-    digest, identity, sizes = stored
-    if type(digest) is not str or type(sizes) is not tuple:
-        return None
-    if identity is not None and not (
-        type(identity) is tuple and len(identity) == 4 and all(type(n) is int for n in identity)
-    ):
-        return None
-    if not all(type(s) is float and math.isfinite(s) for s in sizes):
-        return None
-    return Indexed(digest, identity, sizes)
+def _name_key(name: str) -> bytes:
+    return name.encode("utf-8", "surrogateescape")
 
 
 def _identity(path: Path) -> Identity | None:
