@@ -107,7 +107,7 @@ class Codec:
             values: list[Any] = [self._tags[kind], *self._getters[kind](value)]
             for index in walked:
                 field = values[index + 1]
-                if type(field) not in plain:
+                if type(field) not in plain and field != ():
                     values[index + 1] = encode(field, base)
             if line >= 0:
                 values[line + 1] -= base

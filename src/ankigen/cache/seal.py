@@ -51,11 +51,9 @@ class Sealer:
 
     def mac(self, *fields: bytes) -> bytes:
         """The seal of a record made of ``fields`` (each length-prefixed)."""
-        sealing = hmac.new(self._key, digestmod=hashlib.sha256)
-        for field in fields:
-            sealing.update(len(field).to_bytes(8, "big"))
-            sealing.update(field)
-        return sealing.digest()
+        # One call into OpenSSL: a warm build checks the seal of every row it reads.
+        framed = b"".join([len(field).to_bytes(8, "big") + field for field in fields])
+        return hmac.digest(self._key, framed, hashlib.sha256)
 
     def matches(self, seal: bytes, *fields: bytes) -> bool:
         """True when ``seal`` is this folder's seal of ``fields``."""

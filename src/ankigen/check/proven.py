@@ -68,12 +68,14 @@ class ProvenChecks:
         self._stem = stem
         #: The keys of the last deck asked about (``known`` and then ``record`` want them).
         self._last: tuple[Deck, float, dict[int, bytes]] | None = None
+        #: The rows ``known`` read, so ``record`` writes nothing when they stay the same.
+        self._stored: dict[bytes, bytes] | None = None
 
     def known(self, deck: Deck, time_limit: float) -> dict[int, ItemRun]:
         """The recorded runs of ``deck``'s items that have checks, by item index."""
         if self._store is None:
             return {}
-        stored = self._store.scope(_KIND, self._stem)
+        stored = self._stored = self._store.scope(_KIND, self._stem)
         if not stored:
             return {}
         found: dict[int, ItemRun] = {}
@@ -99,7 +101,8 @@ class ProvenChecks:
             if index in keys and run.passed:
                 with contextlib.suppress(TypeError, ValueError):  # not kept: run next time
                     passing[keys[index]] = _CODEC.dumps(run, deck.items[index].line)
-        self._store.replace(_KIND, self._stem, passing)
+        if passing != self._stored:
+            self._store.replace(_KIND, self._stem, passing)
 
     def _keys(self, deck: Deck, time_limit: float) -> dict[int, bytes]:
         """``_keys`` of this deck, worked out once (the same deck object, the same limit)."""
