@@ -19,6 +19,11 @@ stored by older code is never read by newer code anyway (every key holds
 Lines: with ``base``, every field named ``line`` is stored counted from it
 (and read back counted from the base given then), so a section or an item
 that only moved in its file still decodes to its new lines.
+
+Speed: a field whose type hint admits plain values only (``str``,
+``int | None``, ``tuple[str, ...]``) is stored as it is and skipped when
+encoding and decoding; the rest are walked. A warm build of a big deck
+decodes tens of thousands of items, so this is most of what it saves.
 """
 
 from __future__ import annotations
