@@ -118,3 +118,16 @@ def test_rows_save_only_what_the_build_kept_and_only_when_changed(tmp_path: Path
     unkept.keep(b"d", b"4")
     unkept.save()
     assert unkept.get(b"d") is None and store.keys("notes", "deck") == {b"a", b"c"}
+
+
+def test_a_replace_given_what_was_read_writes_only_the_rows_that_differ(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.replace("notes", "deck", {b"a": b"1", b"b": b"2", b"c": b"3"})
+    last = store.scope("notes", "deck")
+    with sqlite3.connect(tmp_path / STORE_NAME) as db:  # as if another build changed a row
+        db.execute("UPDATE records SET value=x'00' WHERE key=x'61'")
+    db.close()
+    store.replace("notes", "deck", {b"a": b"1", b"b": b"9"}, last)
+    assert store.keys("notes", "deck") == {b"a", b"b"}  # c removed
+    assert store.get("notes", "deck", b"b") == b"9"  # b rewritten
+    assert store.get("notes", "deck", b"a") is None  # a, unchanged here, was not rewritten

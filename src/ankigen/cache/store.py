@@ -101,9 +101,26 @@ class Store:
         """Store one value (in place of the one under that key, if any)."""
         self._write(kind, scope, {key: value}, replace=False)
 
-    def replace(self, kind: str, scope: str, values: Mapping[bytes, bytes]) -> None:
-        """Make ``values`` all that ``kind`` stores for ``scope``, in one transaction."""
-        self._write(kind, scope, values, replace=True)
+    def replace(
+        self,
+        kind: str,
+        scope: str,
+        values: Mapping[bytes, bytes],
+        last: Mapping[bytes, bytes] | None = None,
+    ) -> None:
+        """Make ``values`` all that ``kind`` stores for ``scope``, in one transaction.
+
+        ``last``: what the caller read of them (``scope``); then only the rows that
+        differ are written or removed (an edit of one note rewrites one row, not all).
+        """
+        if last is None:
+            self._write(kind, scope, values, replace=True)
+            return
+        changed = {key: value for key, value in values.items() if last.get(key) != value}
+        gone = [(kind, scope, key) for key in last.keys() - values.keys()]
+        if not changed and not gone:
+            return
+        self._write(kind, scope, changed, replace=False, gone=gone)
 
     def update(self, kind: str, scope: str, values: Mapping[bytes, bytes]) -> None:
         """Add ``values`` to what ``kind`` stores for ``scope`` (keys given replace theirs)."""
@@ -152,7 +169,13 @@ class Store:
         return [row for row in rows if isinstance(row[0], bytes) and isinstance(row[1], bytes)]
 
     def _write(
-        self, kind: str, scope: str, values: Mapping[bytes, bytes], *, replace: bool
+        self,
+        kind: str,
+        scope: str,
+        values: Mapping[bytes, bytes],
+        *,
+        replace: bool,
+        gone: list[tuple[str, str, bytes]] | None = None,
     ) -> None:
         rows = [(kind, scope, k, v, self._seal(kind, scope, k, v)) for k, v in values.items()]
         with self._transaction() as db:
@@ -160,6 +183,8 @@ class Store:
                 return
             if replace:
                 db.execute("DELETE FROM records WHERE kind=? AND scope=?", (kind, scope))
+            if gone:
+                db.executemany("DELETE FROM records WHERE kind=? AND scope=? AND key=?", gone)
             db.executemany("INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?)", rows)
 
     @contextlib.contextmanager
@@ -225,9 +250,9 @@ class Rows:
             self.kept[key] = value
 
     def save(self) -> None:
-        """Put the kept rows in place of the last build's, if they differ."""
+        """Put the kept rows in place of the last build's: only those that differ."""
         if self._store is not None and (self._changed or self.kept.keys() != self.last.keys()):
-            self._store.replace(self._kind, self._scope, self.kept)
+            self._store.replace(self._kind, self._scope, self.kept, self.last)
 
 
 def _open(path: Path) -> sqlite3.Connection:

@@ -101,8 +101,7 @@ class ProvenChecks:
             if index in keys and run.passed:
                 with contextlib.suppress(TypeError, ValueError):  # not kept: run next time
                     passing[keys[index]] = _CODEC.dumps(run, deck.items[index].line)
-        if passing != self._stored:
-            self._store.replace(_KIND, self._stem, passing)
+        self._store.replace(_KIND, self._stem, passing, self._stored)
 
     def _keys(self, deck: Deck, time_limit: float) -> dict[int, bytes]:
         """``_keys`` of this deck, worked out once (the same deck object, the same limit)."""
