@@ -66,7 +66,12 @@ def build_caches(options: BuildOptions) -> Iterator[BuildCaches]:
     """
     if options.cache:
         cache = MediaCache(options.out_dir / ".cache", options.cache_tuning)
-        yield BuildCaches(cache, cache if options.write else None)
+        try:
+            yield BuildCaches(cache, cache if options.write else None)
+        finally:
+            # Closed now, not when collected: an open SQLite connection holds files and
+            # a reference cycle (its statement cache), which a paused GC would keep.
+            cache.close()
         return
     with tempfile.TemporaryDirectory(prefix="ankigen-no-cache-") as scratch:
         folder = Path(scratch)

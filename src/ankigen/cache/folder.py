@@ -41,6 +41,11 @@ class CacheFolder:
             self._store = Store(self.folder, self.sealer)
         return self._store
 
+    def close(self) -> None:
+        """Close the folder's store, if it was opened (it opens again if used)."""
+        if self._store is not None:
+            self._store.close()
+
     def path(self, name: str) -> Path:
         """Where the file ``name`` is (or would be)."""
         return self.folder / name

@@ -114,6 +114,7 @@ class Rendering:
 
     def __exit__(self, *exc: object) -> None:
         self._maths.stop_drawing()
+        self._cache.close()  # its store's connection: see ``build.build_cache``
 
     def finish(
         self,

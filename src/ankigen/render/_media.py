@@ -90,6 +90,10 @@ class MediaCache:
         """The folder's store of every cache's records (``ankigen.cache.store``)."""
         return self._files.store
 
+    def close(self) -> None:
+        """Close the folder's store (it opens again if used)."""
+        self._files.close()
+
     def hold(self, name: str, data: bytes) -> MediaFile:
         """Media that needs no cache file: kept in memory, or cached once too many are held.
 
