@@ -3,12 +3,13 @@ read, and used only when its bytes hash to the digest recorded."""
 
 from __future__ import annotations
 
+import marshal
 import time
 from pathlib import Path
 
 import pytest
 
-from ankigen.cache import CacheFolder
+from ankigen.cache import CacheFolder, recipe
 from ankigen.render import MediaCache
 from ankigen.render import _media_index as media_index
 from ankigen.render._media_index import MediaIndex
@@ -65,3 +66,15 @@ def test_a_file_written_just_before_the_build_is_read(
     monkeypatch.setattr(media_index, "_file_digest", counted)
     assert MediaIndex(CacheFolder(tmp_path)).holds("ag-math-a.svg")
     assert reads == ["ag-math-a.svg"]
+
+
+def test_a_damaged_row_is_no_entry(tmp_path: Path) -> None:
+    cache = MediaCache(tmp_path)
+    cache.put("ag-math-a.svg", b"<svg>a</svg>", (1.0,))
+    cache.put("ag-math-b.svg", b"<svg>b</svg>", (2.0,))
+    cache.save_index()
+    assert cache.indexed() == ["ag-math-a.svg", "ag-math-b.svg"]
+    cache.store.put("media", recipe.code_fingerprint(), b"ag-math-a.svg", b"junk")
+    cache.store.put("media", recipe.code_fingerprint(), b"ag-math-b.svg", marshal.dumps((1, 2)))
+    index = MediaIndex(CacheFolder(tmp_path))
+    assert not index.holds("ag-math-a.svg") and not index.holds("ag-math-b.svg")

@@ -1,31 +1,34 @@
-"""A poisoned cache file never reaches a deck: each is sealed with the build folder's secret.
+"""A poisoned cache never reaches a deck: each row of the store is sealed with the folder's secret.
 
-The attacker here can write every file of ``OUT/.cache`` but cannot read its
-secret (as with a CI cache restored from another branch, or a shared folder):
-each test rewrites one cache file as such an attacker would, resealing with
-a key of their own whatever the format seals (the old formats carried a bare
-SHA-256 that anyone could compute), then makes an unrelated edit and builds.
+The attacker here can write every file of ``OUT/.cache`` (the store too) but
+cannot read its secret (as with a CI cache restored from another branch, or a
+shared folder): each test rewrites the rows of one cache as such an attacker
+would, resealing them with a key of their own, or replaces the media files,
+then makes an unrelated edit and builds.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
+import hashlib
 import marshal
-import struct
+import sqlite3
 import zipfile
-import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from ankigen.cache import MAC_SIZE, CacheTuning, Sealer, seal
+from ankigen.build import stamp
+from ankigen.cache import STORE_NAME, CacheTuning, Sealer
 from ankigen.check import proven
 from ankigen.cli.options import resolve
 from ankigen.commands.build import BuildResult, run
+from ankigen.package import media_pack
+from ankigen.package.zip_writer import deflate
 from ankigen.parse import parse_text
-from ankigen.parse import section_cache as sections
-from ankigen.render import _note_cache as notes
+from ankigen.render import _media_index as media_index
+from ankigen.render import _svg_store as svgs
 from ankigen.render._svg_store import svg_name
 
 ATTACKER = Sealer(b"attacker's own key, not the folder's"[:32])
@@ -83,13 +86,19 @@ def _cache(project: Path) -> Path:
     return project / "build" / ".cache"
 
 
-def _unsealed(raw: bytes) -> bytes:
-    """What an attacker reads of a sealed file: the payload after the magic and the seal."""
-    return raw[len(seal._MAGIC) + MAC_SIZE :]
-
-
-def _resealed(payload: bytes) -> bytes:
-    return b"".join(ATTACKER.seal([payload]))
+def _forge_rows(cache: Path, kind: str, change: Callable[[bytes], bytes]) -> None:
+    """Every row of ``kind`` in the store changed, and sealed with the attacker's key."""
+    with sqlite3.connect(cache / STORE_NAME) as db:
+        rows = db.execute("SELECT scope, key, value FROM records WHERE kind=?", (kind,)).fetchall()
+        assert rows
+        for scope, key, value in rows:
+            forged = change(value)
+            seal_ = ATTACKER.mac(kind.encode(), scope.encode(), key, forged)
+            db.execute(
+                "UPDATE records SET value=?, seal=? WHERE kind=? AND scope=? AND key=?",
+                (forged, seal_, kind, scope, key),
+            )
+    db.close()
 
 
 def _rebuild_after_an_unrelated_edit(project: Path) -> BuildResult:
@@ -107,88 +116,49 @@ def _deck_text(project: Path) -> bytes:
 
 
 def _poison_notes(cache: Path) -> None:
-    file = cache / "deck.notes"
-    data = file.read_bytes()[len(notes._MAGIC) :]
-    out = notes._MAGIC
-    while data:
-        length = int.from_bytes(data[: notes._LENGTH], "big")
-        start = notes._LENGTH + notes._DIGEST
-        records = marshal.loads(data[start : start + length])
-        poisoned = {
-            key: (f'{front}<img src="x" onerror="{POISON}()">', back, media)
-            for key, (front, back, media) in records.items()
-        }
-        out += notes.chunk(marshal.dumps(poisoned), ATTACKER)
-        data = data[start + length :]
-    file.write_bytes(out)
+    def poisoned(value: bytes) -> bytes:
+        front, back, media = marshal.loads(value)
+        return marshal.dumps((f'{front}<img src="x" onerror="{POISON}()">', back, media))
+
+    _forge_rows(cache, "notes", poisoned)
 
 
 def _poison_sections(cache: Path) -> None:
-    file = cache / "deck.sections"
-    data = file.read_bytes()[len(sections._MAGIC) :]
-    out = sections._MAGIC
-    while data:
-        key = data[: sections._KEY]
-        length = int.from_bytes(data[sections._KEY : sections._KEY + sections._LENGTH], "big")
-        start = sections._KEY + sections._LENGTH + MAC_SIZE
-        value = data[start : start + length].replace(b"Zebras", POISON.encode())
-        out += key + data[sections._KEY : sections._KEY + sections._LENGTH]
-        out += ATTACKER.mac(key, value) + value
-        data = data[start + length :]
-    file.write_bytes(out)
+    _forge_rows(cache, "sections", lambda value: value.replace(b"Zebras", POISON.encode()))
 
 
 def _poison_svgs(cache: Path) -> None:
-    file = cache / "deck.svgs"
-    raw = _unsealed(file.read_bytes())
-    (length,) = struct.unpack_from("<I", raw)
-    head = json.loads(raw[4 : 4 + length])
-    for values in head["entries"].values():
-        values[5:] = [svg_name(HOSTILE_SVG), 0, len(HOSTILE_SVG)]
-    encoded = json.dumps(head).encode()
-    file.write_bytes(_resealed(struct.pack("<I", len(encoded)) + encoded + HOSTILE_SVG))
+    def poisoned(value: bytes) -> bytes:
+        stored = svgs._CODEC.loads(value)
+        hostile = dataclasses.replace(stored, name=svg_name(HOSTILE_SVG), data=HOSTILE_SVG)
+        return svgs._CODEC.dumps(hostile)
+
+    _forge_rows(cache, "svgs", poisoned)
 
 
 def _poison_media_pack(cache: Path) -> None:
-    file = cache / "deck.media.pack"
-    raw = file.read_bytes()
-    (length,) = struct.unpack_from("<I", raw)
-    head = json.loads(_unsealed(raw[4 : 4 + length]))
-    blobs = b""
-    for name, values in head["entries"].items():
-        size, mtime_ns = values[0], values[1]
+    def poisoned(value: bytes) -> bytes:
+        size = media_pack._CODEC.loads(value).size
         hostile = HOSTILE_SVG.ljust(size, b" ")[:size] if size >= len(HOSTILE_SVG) else HOSTILE_SVG
-        compressor = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15)
-        deflated = compressor.compress(hostile) + compressor.flush()
-        crc = zlib.crc32(hostile)
-        fields = (name.encode(), f"{len(hostile)}:{mtime_ns}:{crc}".encode(), deflated)
-        head["entries"][name] = [
-            len(hostile),
-            mtime_ns,
-            crc,
-            len(blobs),
-            len(deflated),
-            ATTACKER.mac(*fields).hex(),
-        ]
-        blobs += deflated
-    sealed_head = _resealed(json.dumps(head).encode())
-    file.write_bytes(struct.pack("<I", len(sealed_head)) + sealed_head + blobs)
+        return media_pack._CODEC.dumps(deflate(hostile))
+
+    _forge_rows(cache, "pack", poisoned)
 
 
 def _poison_media_files(cache: Path, *, reindex: bool) -> None:
     """Formula images and the figure in the cache replaced; with ``reindex``, the index too."""
-    index_file = cache / "media-index"
-    index = json.loads(_unsealed(index_file.read_bytes()))
     replaced = [p for p in cache.iterdir() if p.name.startswith(("ag-math-", "ag-fig-"))]
     assert replaced
     for path in replaced:
         path.write_bytes(HOSTILE_SVG)
-        if reindex:
-            import hashlib
-
-            index["media"][path.name][0] = hashlib.sha256(HOSTILE_SVG).hexdigest()
     if reindex:
-        index_file.write_bytes(_resealed(json.dumps(index).encode()))
+
+        def reindexed(value: bytes) -> bytes:
+            entry = media_index._CODEC.loads(value)
+            digest = hashlib.sha256(HOSTILE_SVG).hexdigest()
+            return media_index._CODEC.dumps(dataclasses.replace(entry, digest=digest))
+
+        _forge_rows(cache, "media", reindexed)
 
 
 @pytest.mark.parametrize(
@@ -226,21 +196,27 @@ def test_a_forged_passing_check_does_not_hide_a_failing_one(project: Path) -> No
     deck_file.write_text(failing, "utf-8")
     deck = parse_text(failing, deck_file, project / "content", "content/deck.md").deck
     assert deck is not None
-    keys = proven._keys(deck, 5.0)
-    forged = {key: ((), 1, 0) for key in keys.values()}  # "ran one check, none failed"
-    payload = marshal.dumps((proven._FORMAT, forged))
-    (_cache(project) / "deck.checks").write_bytes(_resealed(payload))
+    passed = proven._CODEC.dumps(proven.ItemRun((), 1, 0))  # "ran one check, none failed"
+    _forge_rows(_cache(project), "checks", lambda _: passed)  # the rows of the passing run
+    with sqlite3.connect(_cache(project) / STORE_NAME) as db:  # and a row for the failing one
+        for key in proven._keys(deck, 5.0).values():
+            db.execute(
+                "INSERT OR REPLACE INTO records VALUES ('checks', 'deck', ?, ?, ?)",
+                (key, passed, ATTACKER.mac(b"checks", b"deck", key, passed)),
+            )
+    db.close()
     result = build()
     assert result.failed
     assert "2^8" in _messages(result)
 
 
 def test_a_forged_stamp_is_no_stamp(project: Path) -> None:
-    stamp = _cache(project) / "deck.stamp.json"
-    record = json.loads(_unsealed(stamp.read_bytes()))
-    assert record["warnings"]  # the unverified claim $x^2 + 1$
-    record["warnings"] = []
-    stamp.write_bytes(_resealed(json.dumps(record).encode()))
+    def silenced(value: bytes) -> bytes:
+        record = stamp._CODEC.loads(value)
+        assert record.warnings  # the unverified claim $x^2 + 1$
+        return stamp._CODEC.dumps(dataclasses.replace(record, warnings=()))
+
+    _forge_rows(_cache(project), "stamp", silenced)
     result = build()
     assert not result.failed
     assert result.written and "unverified claim" in _messages(result)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from ankigen.render import MediaCache
 from tests.reliability.support import repro_project, run_cli
 
 
@@ -31,7 +32,7 @@ def _edit(project: Path, old: str, new: str) -> None:
 @pytest.mark.parametrize("math", ["image", "mathjax"])
 def test_edits_from_a_warm_pack_match_cold_builds(project: Path, math: str) -> None:
     _build("out", "--math", math)
-    assert (project / "out" / ".cache" / "repro.media.pack").is_file()
+    assert MediaCache(project / "out" / ".cache").store.scope("pack", "repro")
     for old, new in (
         ("One dot.", "One small dot."),  # an answer
         ("$S = k$", "$S = k + 0$"),  # a formula: one new image, the rest from the pack

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import marshal
 import zlib
 from pathlib import Path
 
@@ -53,11 +54,15 @@ def test_held_media_come_from_the_pack_while_their_bytes_are_the_same(tmp_path: 
         assert pack.reused == 0
 
 
-def test_a_damaged_pack_is_ignored(tmp_path: Path) -> None:
+def test_a_damaged_entry_is_ignored(tmp_path: Path) -> None:
     cache = MediaCache(tmp_path / "cache")
     file = cache.put("m.svg", b"<svg/>")
-    for junk in (b"", b"\x05\x00\x00\x00{bad", b"\xff\xff\xff\xff"):
-        cache.put("deck.media.pack", junk)
+    with MediaPack(cache, "deck") as pack:
+        pack.deflated(file)
+        pack.save()
+    (key,) = cache.store.keys("pack", "deck")
+    for junk in (b"", b"\x05\x00\x00\x00{bad", b"\xff\xff\xff\xff", marshal.dumps((1, 2))):
+        cache.store.put("pack", "deck", key, junk)
         with MediaPack(cache, "deck") as pack:
             assert pack.deflated(file) == deflate(b"<svg/>")
             assert pack.reused == 0

@@ -41,7 +41,7 @@ def test_threads_deflate_what_one_deflates_cold_and_warm(tmp_path: Path, threads
             pack.save()
         assert many == one
         assert reused[rebuild] == reused_one
-        packs = [cache.path(f"{stem}.media.pack").read_bytes() for stem in ("one", "many")]
+        packs = [cache.store.scope("pack", stem) for stem in ("one", "many")]
         assert packs[0] == packs[1]
     assert reused == {"cold": 0, "warm": len(media)}
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.cache import recipe
+from ankigen.cache import Store, recipe
 from ankigen.check import ProvenChecks, _run, check_deck
 from ankigen.model import Deck
 from ankigen.parse import parse_text
@@ -42,7 +42,7 @@ def _fail_if_run(*args: object, **kwargs: object) -> None:
 def test_a_reused_run_reports_what_a_fresh_run_reports(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    checks = ProvenChecks(tmp_path / "p.checks")
+    checks = ProvenChecks(Store(tmp_path), "p")
     fresh = check_deck(_deck(), proven=checks)
     assert fresh.checks == 3 and fresh.failed == 0
     assert any(d.code == "AG201" for d in fresh.diagnostics)  # `3.5x` is unverified
@@ -52,7 +52,7 @@ def test_a_reused_run_reports_what_a_fresh_run_reports(
 
 
 def test_an_edited_check_runs_again_and_a_failing_one_is_not_recorded(tmp_path: Path) -> None:
-    checks = ProvenChecks(tmp_path / "p.checks")
+    checks = ProvenChecks(Store(tmp_path), "p")
     check_deck(_deck(), proven=checks)
     failing = _deck(TEXT.replace("assert `7` == 7", "assert `7` == 8"))
     report = check_deck(failing, proven=checks)
@@ -62,7 +62,7 @@ def test_an_edited_check_runs_again_and_a_failing_one_is_not_recorded(tmp_path: 
 
 
 def test_an_item_that_only_moved_is_still_known(tmp_path: Path) -> None:
-    checks = ProvenChecks(tmp_path / "p.checks")
+    checks = ProvenChecks(Store(tmp_path), "p")
     check_deck(_deck(), proven=checks)
     moved = _deck(TEXT.replace("# Proven\n", "# Proven\n\nTwo more\nlines.\n"))
     assert set(checks.known(moved, 5.0)) == {0, 1}
@@ -74,7 +74,7 @@ def test_an_item_that_only_moved_is_still_known(tmp_path: Path) -> None:
 def test_another_tool_version_or_time_limit_reuses_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    checks = ProvenChecks(tmp_path / "p.checks")
+    checks = ProvenChecks(Store(tmp_path), "p")
     check_deck(_deck(), proven=checks)
     assert checks.known(_deck(), 5.0) and not checks.known(_deck(), 6.0)
     monkeypatch.setattr(recipe, "code_fingerprint", lambda *_: "another version")
@@ -82,8 +82,11 @@ def test_another_tool_version_or_time_limit_reuses_nothing(
 
 
 def test_a_damaged_record_is_ignored(tmp_path: Path) -> None:
-    file = tmp_path / "p.checks"
-    for junk in (b"", b"junk", b"\xe9\x00\x00\x00\x00"):
-        file.write_bytes(junk)
-        assert ProvenChecks(file).known(_deck(), 5.0) == {}
-    assert check_deck(_deck(), proven=ProvenChecks(file)) == check_deck(_deck())
+    store = Store(tmp_path)
+    check_deck(_deck(), proven=ProvenChecks(store, "p"))
+    keys = list(store.scope("checks", "p"))
+    assert len(keys) == 2
+    for junk in (b"", b"junk", b"\xe9\x00\x00\x00\x00", b"[\x01\x00\x00\x00\xda\x04Item"):
+        store.replace("checks", "p", dict.fromkeys(keys, junk))
+        assert ProvenChecks(store, "p").known(_deck(), 5.0) == {}
+    assert check_deck(_deck(), proven=ProvenChecks(store, "p")) == check_deck(_deck())

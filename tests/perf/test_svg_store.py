@@ -136,14 +136,18 @@ def test_a_damaged_or_foreign_store_is_read_again(
 ) -> None:
     cache = MediaCache(tmp_path / "cache", SETTLED)
     fresh = _built_once(root, cache)
-    stored = cache.path("deck.svgs")
-    raw = stored.read_bytes()
+    rows = cache.store.scope("svgs", "deck")
+    assert len(rows) == 1
+    (key, raw), damaged = next(iter(rows.items())), b""
     if damage == "bytes":  # the sanitised bytes no longer hash to their name
-        stored.write_bytes(raw.replace(b'x="0"', b'x="9"'))
+        damaged = raw.replace(b'x="0"', b'x="9"')
     elif damage == "truncated":
-        stored.write_bytes(raw[:-5])
+        damaged = raw[:-5]
     elif damage == "junk":
-        stored.write_bytes(b"\xff\xff\x00\x00not a store")
+        damaged = b"\xff\xff\x00\x00not a store"
+    if damaged:
+        assert damaged != raw
+        cache.store.put("svgs", "deck", key, damaged)
     else:
         monkeypatch.setattr(recipe, "code_fingerprint", lambda *_: "another version")
     reads = _counting_reads(monkeypatch)
@@ -157,14 +161,15 @@ def test_the_store_keeps_only_what_the_deck_shows_and_is_not_rewritten_unchanged
 ) -> None:
     cache = MediaCache(tmp_path / "cache", SETTLED)
     _built_once(root, cache)
-    stored = cache.path("deck.svgs")
-    written = stored.stat().st_mtime_ns, stored.stat().st_ino
+    written = cache.store.scope("svgs", "deck")
     store = SvgStore(cache, "deck")
     _ship(root, cache, store)
+    cache.store.delete("svgs")  # to show that an unchanged store is not written again
     store.save()
-    assert (stored.stat().st_mtime_ns, stored.stat().st_ino) == written
+    assert cache.store.scope("svgs", "deck") == {}
+    cache.store.replace("svgs", "deck", written)
     SvgStore(cache, "deck").save()  # a build that no longer shows the image
-    assert SvgStore(cache, "deck")._old == {}
+    assert SvgStore(cache, "deck")._rows.last == {}
 
 
 def test_past_the_memory_budget_nothing_is_stored(
@@ -203,7 +208,7 @@ def test_builds_from_the_store_write_what_cold_builds_write(
         return build("cold")
 
     build("out")
-    assert (tmp_path / "out" / ".cache" / "deck.svgs").is_file()
+    assert MediaCache(tmp_path / "out" / ".cache").store.scope("svgs", "deck")
     deck.write_text(deck.read_text("utf-8").replace("This one.", "This one, here."), "utf-8")
     reads = _counting_reads(monkeypatch)
     warm = build("out")

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from ankigen.cache import Store
 from ankigen.commands import build
 from ankigen.diagnostics import Diagnostic
 
@@ -144,7 +145,7 @@ def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 def _warm_equals_cold(project: Path, edit: Edit) -> None:
     first = _outcome(project, "out")
     assert first[2] is not None, first[0]  # the unedited deck builds
-    assert (project / "out" / ".cache" / "deck.notes").is_file()
+    assert Store(project / "out" / ".cache").scope("notes", "deck")
     edit(project)
     warm = _outcome(project, "out")
     cold = _outcome(project, "cold")
@@ -180,4 +181,4 @@ def test_check_neither_reads_nor_writes_rendered_notes(env: Path) -> None:
     options = dataclasses.replace(_options(project, "out"), write=False)
     result = build.run(options)
     assert not result.written
-    assert not (project / "out" / ".cache" / "deck.notes").exists()
+    assert not Store(project / "out" / ".cache").scope("notes", "deck")

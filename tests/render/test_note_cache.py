@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.cache import DEFAULT_TUNING, CacheTuning, Sealer, recipe
+from ankigen.cache import STORE_NAME, Sealer, Store, recipe
 from ankigen.model import Deck, MathMode
 from ankigen.parse import parse_text
-from ankigen.render import RenderReport, RenderSettings, _note_cache, render_decks
+from ankigen.render import RenderReport, RenderSettings, render_decks
 
 TEXT = """\
 # Notes
@@ -37,12 +37,8 @@ def _deck(root: Path, mode: MathMode, text: str = TEXT) -> Deck:
     return deck
 
 
-def _render(
-    root: Path, deck: Deck, *, reuse: bool = True, tuning: CacheTuning = DEFAULT_TUNING
-) -> RenderReport:
-    settings = RenderSettings(
-        root / "figures", root / "cache", reuse_notes=reuse, cache_tuning=tuning
-    )
+def _render(root: Path, deck: Deck, *, reuse: bool = True) -> RenderReport:
+    settings = RenderSettings(root / "figures", root / "cache", reuse_notes=reuse)
     report = render_decks([deck], {}, {}, settings)
     assert not [d for d in report.diagnostics if d.is_error]
     return report
@@ -83,58 +79,31 @@ def test_an_edited_item_is_filled_again_and_the_others_reused(
 def test_no_cache_is_read_or_written_without_reuse(tmp_path: Path) -> None:
     deck = _deck(tmp_path, MathMode.MATHJAX)
     _render(tmp_path, deck, reuse=False)
-    assert not (tmp_path / "cache" / "n.notes").exists()
+    assert not (tmp_path / "cache" / STORE_NAME).exists()
 
 
-def _rewritten(file: Path, payload: bytes) -> None:
-    """The cache file holding one chunk of this payload, sealed by the folder's secret."""
-    sealer = Sealer.for_folder(file.parent)
-    file.write_bytes(_note_cache._MAGIC + _note_cache.chunk(payload, sealer))
+def _rows(root: Path) -> dict[bytes, bytes]:
+    rows = Store(root / "cache").scope("notes", "n")
+    assert len(rows) == STORED
+    return rows
 
 
-def _stored(file: Path) -> dict[bytes, object]:
-    data = file.read_bytes()[len(_note_cache._MAGIC) :]
-    head = _note_cache._LENGTH + _note_cache._DIGEST
-    assert int.from_bytes(data[: _note_cache._LENGTH], "big") == len(data) - head  # one chunk
-    assert Sealer.for_folder(file.parent).matches(data[_note_cache._LENGTH : head], data[head:])
-    records = marshal.loads(data[head:])
-    assert isinstance(records, dict) and len(records) == STORED
-    return records
-
-
-@pytest.mark.parametrize(
-    "damage",
-    [
-        "flipped byte",
-        "truncated",
-        "other magic",
-        "not marshal",
-        "not a dict",
-        "empty",
-    ],
-)
-def test_a_damaged_or_foreign_cache_file_is_ignored(
-    tmp_path: Path, mode: MathMode, damage: str
-) -> None:
+@pytest.mark.parametrize("damage", ["not marshal", "not a tuple", "empty", "forged"])
+def test_a_damaged_or_foreign_row_is_ignored(tmp_path: Path, mode: MathMode, damage: str) -> None:
     deck = _deck(tmp_path, mode)
     fresh = _render(tmp_path, deck)
-    file = tmp_path / "cache" / "n.notes"
-    data = file.read_bytes()
-    if damage == "flipped byte":
-        file.write_bytes(data[:-10] + bytes([data[-10] ^ 1]) + data[-9:])
-    elif damage == "truncated":
-        file.write_bytes(data[: len(data) // 2])
-    elif damage == "other magic":
-        file.write_bytes(data.replace(b"ankigen-notes-", b"ankigen-notez-", 1))
-    elif damage == "not marshal":
-        _rewritten(file, b"\xff\x00 not marshal")
-    elif damage == "not a dict":
-        _rewritten(file, marshal.dumps([1, 2, 3]))
+    rows = _rows(tmp_path)
+    store = Store(tmp_path / "cache")
+    if damage == "forged":  # sealed with a key of an attacker's own
+        store = Store(tmp_path / "cache", Sealer(b"an attacker's key, not the folder"[:32]))
+        rows = {key: marshal.dumps(("<b>forged</b>", "", ())) for key in rows}
     else:
-        file.write_bytes(b"")
+        junk = {"not marshal": b"\xff\x00 not", "not a tuple": marshal.dumps([1, 2, 3])}
+        rows = dict.fromkeys(rows, junk.get(damage, b""))
+    store.replace("notes", "n", rows)
     report = _render(tmp_path, deck)
     assert report.notes_reused == 0 and report.decks == fresh.decks
-    assert _render(tmp_path, deck).notes_reused == STORED  # the build wrote a good one again
+    assert _render(tmp_path, deck).notes_reused == STORED  # the build wrote good ones again
 
 
 def test_a_record_of_the_wrong_shape_is_ignored_and_the_others_reused(
@@ -142,12 +111,15 @@ def test_a_record_of_the_wrong_shape_is_ignored_and_the_others_reused(
 ) -> None:
     deck = _deck(tmp_path, mode)
     fresh = _render(tmp_path, deck)
-    file = tmp_path / "cache" / "n.notes"
-    records = _stored(file)
-    keys = sorted(records)
-    records[keys[0]] = ("front", "back", [b"not", b"names"])
-    records[keys[1]] = ("front only",)
-    _rewritten(file, marshal.dumps(records))
+    keys = sorted(_rows(tmp_path))
+    Store(tmp_path / "cache").update(
+        "notes",
+        "n",
+        {
+            keys[0]: marshal.dumps(("front", "back", [b"not", b"names"])),
+            keys[1]: marshal.dumps(("front only",)),
+        },
+    )
     report = _render(tmp_path, deck)
     assert report.notes_reused == STORED - 2 and report.decks == fresh.decks
 
@@ -183,14 +155,3 @@ def test_a_refused_formula_is_reported_every_time_and_never_stored(
     assert [d.code for d in first.diagnostics if d.is_error]
     assert second.diagnostics == first.diagnostics and second.decks == first.decks
     assert second.notes_reused == STORED - 1
-
-
-def test_a_damaged_chunk_loses_only_its_own_notes(tmp_path: Path, mode: MathMode) -> None:
-    chunks = CacheTuning(note_chunk=2)  # two chunks of two notes each
-    deck = _deck(tmp_path, mode)
-    fresh = _render(tmp_path, deck, tuning=chunks)
-    file = tmp_path / "cache" / "n.notes"
-    data = file.read_bytes()
-    file.write_bytes(data[:-10] + bytes([data[-10] ^ 1]) + data[-9:])  # in the last chunk
-    report = _render(tmp_path, deck, tuning=chunks)
-    assert report.notes_reused == 2 and _shown(report) == _shown(fresh)

@@ -1,8 +1,9 @@
 """The one place a build gets its caches: ``OUT/.cache``, or none at all (``--no-cache``).
 
 Every cache of a build (sections, checks, notes, SVG images, the media pack,
-the formula image index, the up-to-date stamp) is opened from the
-``MediaCache`` handed out here as ``BuildCaches.reused``; when that is None,
+the formula image index, the up-to-date stamp: rows of one store,
+``ankigen.cache.store``) is opened from the ``MediaCache`` handed out here as
+``BuildCaches.reused``; when that is None,
 no stage reads or fills one and everything is computed afresh. The media a
 build draws still need a folder until they are packaged: with ``--no-cache``
 that is an empty scratch folder, removed when the build ends (the media of
@@ -65,7 +66,12 @@ def build_caches(options: BuildOptions) -> Iterator[BuildCaches]:
     """
     if options.cache:
         cache = MediaCache(options.out_dir / ".cache", options.cache_tuning)
-        yield BuildCaches(cache, cache if options.write else None)
+        try:
+            yield BuildCaches(cache, cache if options.write else None)
+        finally:
+            # Closed now, not when collected: an open SQLite connection holds files and
+            # a reference cycle (its statement cache), which a paused GC would keep.
+            cache.close()
         return
     with tempfile.TemporaryDirectory(prefix="ankigen-no-cache-") as scratch:
         folder = Path(scratch)

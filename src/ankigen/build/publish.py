@@ -58,7 +58,7 @@ def stamp_of(
     """The stamp that lets the next build skip this deck while its inputs are unchanged."""
     # Every warning about this file, from any stage, is replayed while it is current.
     shown = rendered.deck.display_path
-    warnings = [d.to_record() for d in diagnostics if d.file == shown and not d.is_error]
+    warnings = tuple(d for d in diagnostics if d.file == shown and not d.is_error)
     return Stamp(
         inputs=plan.inputs,
         sources={str(path): file_hash(path) for path in rendered.sources},

@@ -1,10 +1,10 @@
 """What a build reuses from earlier builds: frozen sections and passing checks.
 
-Both live in the build's cache folder (``OUT/.cache``), one file of each per
-deck: ``<stem>.sections`` (``parse.section_cache``) and ``<stem>.checks``
+Both are rows of the build cache's store (``ankigen.cache.store``), scoped
+by the deck: ``sections`` (``parse.section_cache``) and ``checks``
 (``check.proven``). Their keys hold everything that shapes what they store,
-so a reused value is the one a cold build computes, and they are sealed with
-the build folder's secret (``ankigen.cache.seal``), so no one else can forge
+so a reused value is the one a cold build computes, and each row is sealed
+with the build folder's secret (``ankigen.cache.seal``), so no one else can forge
 one. ``ankigen check`` writes nothing, so it neither reads nor fills them: it
 always parses and proves all.
 """
@@ -42,7 +42,7 @@ def parse_source(
             default_claims=default_claims,
             macros=macros,
         )
-    with SectionCache(cache.path(f"{source.path.stem}.sections"), cache.sealer) as sections:
+    with SectionCache(cache.store, source.path.stem) as sections:
         parsed = parse_file(
             source.path,
             source.root,
@@ -60,7 +60,7 @@ def check_source(deck: Deck, limits: TimeLimits, cache: MediaCache | None) -> Ch
     """Check one deck; with a ``cache``, items whose checks passed unchanged are not run."""
     proven = None
     if cache is not None:
-        proven = ProvenChecks(cache.path(f"{deck.stem}.checks"), cache.sealer)
+        proven = ProvenChecks(cache.store, deck.stem)
     return check_deck(
         deck, time_limit=limits.check_statement, deck_time_limit=limits.check_deck, proven=proven
     )

@@ -1,13 +1,14 @@
 """Up-to-date checks: a deck whose inputs have not changed is not rebuilt.
 
-After a successful build each deck gets a stamp (``OUT/.cache/<stem>.stamp.json``)
+After a successful build each deck gets a stamp (a row of the build cache's
+store, ``ankigen.cache.store``: kind ``stamp``, scoped by the deck's stem)
 recording a hash of everything its bytes depend on — the content file, the
 options, the code and libraries (``ankigen.cache.recipe``: every file of the
 package, CSS and templates too, and the versions that shape output), the
 image settings, the build time, and every figure script and image it used —
-plus a hash of the ``.apkg`` written. The stamp is sealed with the build
-folder's secret (``ankigen.cache.seal``): a stamp written by anyone else is
-no stamp, and the deck is built. A later
+plus a hash of the ``.apkg`` written. Like every row of the store, it is
+sealed with the build folder's secret (``ankigen.cache.seal``): a stamp
+written by anyone else is no stamp, and the deck is built. A later
 build whose inputs hash the same, and whose ``.apkg`` is still the one
 written, keeps the deck as it is: a build is a pure function of its inputs,
 so rebuilding would write the same bytes.
@@ -16,15 +17,14 @@ so rebuilding would write the same bytes.
 from __future__ import annotations
 
 import hashlib
-import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
-from ankigen.cache import build_key
+from ankigen.cache import Codec, build_key
 from ankigen.diagnostics import Diagnostic
 from ankigen.render import RENDER_SETTINGS, MediaCache
 
-_FORMAT = 4
+_FORMAT = 5
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class Stamp:
     inputs: str
     sources: dict[str, str]
     output: str
-    warnings: list[dict[str, object]]
+    warnings: tuple[Diagnostic, ...]
     items: int
     checks: int
     notes: int
@@ -47,7 +47,11 @@ class Stamp:
 
     def replayed_warnings(self) -> list[Diagnostic]:
         """The warnings the build that wrote the deck reported."""
-        return [Diagnostic.from_record(w) for w in self.warnings]
+        return list(self.warnings)
+
+
+#: Stamps as the store's values (``cache.codec``).
+_CODEC = Codec([Stamp])
 
 
 def input_hash(content: Path, settings: str, build_time: float) -> str:
@@ -71,13 +75,14 @@ def file_hash(path: Path) -> str:
 
 def load_stamp(cache: MediaCache, stem: str) -> Stamp | None:
     """The stamp of the last successful build of ``stem``, if any."""
+    stored = cache.store.get("stamp", stem, b"")
+    if stored is None:
+        return None  # no stamp, or one not sealed by a build of this folder
     try:
-        payload = cache.read_sealed(f"{stem}.stamp.json")
-        if payload is None:
-            return None  # no stamp, or one not sealed by a build of this folder
-        return Stamp(**json.loads(payload))
-    except (OSError, ValueError, TypeError):
+        stamp = _CODEC.loads(stored)
+    except (ValueError, TypeError):
         return None
+    return stamp if isinstance(stamp, Stamp) else None
 
 
 def is_up_to_date(stamp: Stamp | None, inputs: str, deck: Path) -> bool:
@@ -91,7 +96,4 @@ def is_up_to_date(stamp: Stamp | None, inputs: str, deck: Path) -> bool:
 
 def save_stamp(cache: MediaCache, stem: str, stamp: Stamp) -> None:
     """Record a successful build of ``stem``."""
-    # Compact: with thousands of replayed warnings an indented stamp cost more to
-    # write than the deck's notes.
-    data = json.dumps(asdict(stamp), sort_keys=True, separators=(",", ":")).encode("utf-8")
-    cache.write_sealed(f"{stem}.stamp.json", [data])
+    cache.store.put("stamp", stem, b"", _CODEC.dumps(stamp))

@@ -1,16 +1,18 @@
 """What every cache of a build shares: one key recipe, and seals no content can forge.
 
 ``recipe`` says what a cached result was made by (``code_fingerprint``,
-``build_key``); ``seal`` proves that a cache file was written by a build of
-this folder (``Sealer``); ``folder`` writes the folder's files (atomically,
-sealed, under a lock: ``CacheFolder``); ``tuning`` holds the thresholds of the
-caches (``CacheTuning``: memory held, when a file counts as settled). Each cache
-keeps its own format beside the stage it serves; ``docs/architecture.md`` lists them.
+``build_key``); ``store`` keeps every cache's records in one SQLite database
+(``Store``), each row sealed with the folder's secret (``seal``: ``Sealer``);
+``codec`` writes the model's frozen types as the store's values (``Codec``);
+``folder`` writes the media files beside it (``CacheFolder``); ``tuning`` holds
+the thresholds of the caches (``CacheTuning``: memory held, when a file counts
+as settled). ``docs/architecture.md`` lists what each stage keeps there.
 """
 
 from __future__ import annotations
 
 from ankigen.cache import recipe
+from ankigen.cache.codec import Codec
 from ankigen.cache.folder import CacheFolder
 from ankigen.cache.recipe import (
     DRAWING_DISTRIBUTIONS,
@@ -20,6 +22,7 @@ from ankigen.cache.recipe import (
     distribution_versions,
 )
 from ankigen.cache.seal import MAC_SIZE, SECRET_NAME, Sealer
+from ankigen.cache.store import STORE_NAME, Rows, Store
 from ankigen.cache.tuning import DEFAULT_TUNING, CacheTuning
 
 __all__ = [
@@ -28,9 +31,13 @@ __all__ = [
     "MAC_SIZE",
     "SECRET_NAME",
     "SHAPING_DISTRIBUTIONS",
+    "STORE_NAME",
     "CacheFolder",
     "CacheTuning",
+    "Codec",
+    "Rows",
     "Sealer",
+    "Store",
     "build_key",
     "code_fingerprint",
     "distribution_versions",

@@ -11,11 +11,10 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
 from pathlib import Path
 
-from ankigen.cache.lock import exclusive
 from ankigen.cache.seal import Sealer
+from ankigen.cache.store import Store
 
 __all__ = ["CacheFolder"]
 
@@ -26,6 +25,7 @@ class CacheFolder:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self._sealer: Sealer | None = None
+        self._store: Store | None = None
 
     @property
     def sealer(self) -> Sealer:
@@ -33,6 +33,18 @@ class CacheFolder:
         if self._sealer is None:
             self._sealer = Sealer.for_folder(self.folder)
         return self._sealer
+
+    @property
+    def store(self) -> Store:
+        """The folder's store of every cache's records (``cache.store``), opened on first use."""
+        if self._store is None:
+            self._store = Store(self.folder, self.sealer)
+        return self._store
+
+    def close(self) -> None:
+        """Close the folder's store, if it was opened (it opens again if used)."""
+        if self._store is not None:
+            self._store.close()
 
     def path(self, name: str) -> Path:
         """Where the file ``name`` is (or would be)."""
@@ -53,20 +65,3 @@ class CacheFolder:
             Path(temp).unlink(missing_ok=True)
             raise
         return target
-
-    def write_sealed(self, name: str, pieces: Sequence[bytes]) -> None:
-        """Store a cache file sealed with the folder's secret (``read_sealed`` reads it)."""
-        self.write(name, self.sealer.seal(pieces))
-
-    def read_sealed(self, name: str) -> bytes | None:
-        """The payload of a sealed cache file; None when missing or not sealed here."""
-        try:
-            raw = self.path(name).read_bytes()
-        except OSError:
-            return None
-        return self.sealer.open(raw)
-
-    def locked(self, lock_name: str) -> AbstractContextManager[None]:
-        """An exclusive lock on the file ``lock_name`` of the folder (``lock.exclusive``)."""
-        self.folder.mkdir(parents=True, exist_ok=True)
-        return exclusive(self.path(lock_name))

@@ -1,14 +1,14 @@
-"""Cache files sealed with a secret of their build folder, so content cannot forge one.
+"""Cache records sealed with a secret of their build folder, so content cannot forge one.
 
 Everything ankigen keeps in ``OUT/.cache`` is reused without being judged
-again, so each file carries an HMAC-SHA-256 under a key that only this
-build folder knows: 32 random bytes in ``OUT/.cache/secret``, created on
-first use with mode 0600 and never committed (``OUT`` is ignored). A file
+again, so each row of the store (``cache.store``) carries an HMAC-SHA-256
+under a key that only this build folder knows: 32 random bytes in ``OUT/.cache/secret``, created on
+first use with mode 0600 and never committed (``OUT`` is ignored). A row
 whose seal does not match (written by anyone without the key, copied from
 another folder, restored from another branch's CI cache without its
 secret, damaged) is a miss: its work is done again. A secret that is not a
 private regular file of this user (a symlink, readable by others, of the
-wrong size) is replaced, so every cache file sealed with it misses. On a
+wrong size) is replaced, so every row sealed with it misses. On a
 file system that keeps no modes (a Windows drive in WSL shows every file as
 readable by all), a regular file of this user is as private as it gets.
 """
@@ -22,17 +22,13 @@ import os
 import secrets
 import stat
 import tempfile
-from collections.abc import Iterable
 from pathlib import Path
-
-from ankigen.cache.lock import exclusive
 
 __all__ = ["MAC_SIZE", "SECRET_NAME", "Sealer"]
 
 SECRET_NAME = "secret"
 MAC_SIZE = 32
 _KEY_SIZE = 32
-_MAGIC = b"ankigen-sealed-1\n"
 
 
 class Sealer:
@@ -55,40 +51,20 @@ class Sealer:
 
     def mac(self, *fields: bytes) -> bytes:
         """The seal of a record made of ``fields`` (each length-prefixed)."""
-        sealing = hmac.new(self._key, digestmod=hashlib.sha256)
-        for field in fields:
-            sealing.update(len(field).to_bytes(8, "big"))
-            sealing.update(field)
-        return sealing.digest()
+        # One call into OpenSSL: a warm build checks the seal of every row it reads.
+        framed = b"".join([len(field).to_bytes(8, "big") + field for field in fields])
+        return hmac.digest(self._key, framed, hashlib.sha256)
 
     def matches(self, seal: bytes, *fields: bytes) -> bool:
         """True when ``seal`` is this folder's seal of ``fields``."""
         return hmac.compare_digest(seal, self.mac(*fields))
 
-    def seal(self, pieces: Iterable[bytes]) -> list[bytes]:
-        """A whole file's bytes: a magic line, the seal of the pieces joined, the pieces."""
-        parts = list(pieces)
-        sealing = hmac.new(self._key, digestmod=hashlib.sha256)
-        for part in parts:
-            sealing.update(part)
-        return [_MAGIC, sealing.digest(), *parts]
-
-    def open(self, sealed: bytes) -> bytes | None:
-        """The payload of a file written from ``seal``; None when its seal does not match."""
-        start = len(_MAGIC) + MAC_SIZE
-        if len(sealed) < start or not sealed.startswith(_MAGIC):
-            return None
-        payload = memoryview(sealed)[start:]
-        expected = hmac.new(self._key, payload, hashlib.sha256).digest()
-        if not hmac.compare_digest(expected, sealed[len(_MAGIC) : start]):
-            return None
-        return bytes(payload)
-
 
 def _secret(folder: Path) -> bytes:
     """The folder's secret; made (or remade, when it cannot be trusted) if needed.
 
-    Made under a lock, so two builds starting at once agree on one secret.
+    A new secret is linked into place, which fails when another build made one
+    meanwhile: two builds starting at once agree on one secret, with no lock file.
     """
     path = folder / SECRET_NAME
     key = _read_private(path)
@@ -98,19 +74,23 @@ def _secret(folder: Path) -> bytes:
     # A file system that keeps no modes (a Windows drive mounted in WSL) shows every
     # file as readable by all: there, a file of this user is as private as it gets.
     modes = _keeps_modes(folder)
-    with exclusive(folder / f"{SECRET_NAME}.lock"):
-        key = _read_private(path, modes=modes)
-        if key is not None:
-            return key  # made by another build meanwhile
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()  # not a private file of ours: every seal made with it misses
-        fd, temp = tempfile.mkstemp(dir=folder, prefix=".secret-")  # mode 0600
+    key = _read_private(path, modes=modes)
+    if key is not None:
+        return key
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()  # not a private file of ours: every seal made with it misses
+    fd, temp = tempfile.mkstemp(dir=folder, prefix=".secret-")  # mode 0600
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(secrets.token_bytes(_KEY_SIZE))
         try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(secrets.token_bytes(_KEY_SIZE))
-            os.replace(temp, path)
-        finally:
-            Path(temp).unlink(missing_ok=True)
+            os.link(temp, path)
+        except FileExistsError:
+            pass  # another build's secret won
+        except OSError:
+            os.replace(temp, path)  # a file system without hard links
+    finally:
+        Path(temp).unlink(missing_ok=True)
     key = _read_private(path, modes=modes)
     if key is None:
         raise OSError(f"cannot keep a private secret in {folder}")

@@ -12,15 +12,13 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class CacheTuning:
-    """How much a build holds in memory, when a file counts as settled, how notes are stored."""
+    """How much a build holds in memory, when a file counts as settled."""
 
     #: Sanitised SVG bytes one cache holds in memory before it writes them to disk instead.
     held_bytes: int = 64 * 1024 * 1024
     #: A file changed this recently (ns) when the build began is read again next time: a
     #: second change within the same tick of the file system's clock would keep its times.
     settled_ns: int = 2_000_000_000
-    #: Notes per sealed chunk of a note cache (a damaged chunk loses only its own notes).
-    note_chunk: int = 2000
 
 
 #: The thresholds a build uses unless told otherwise.

@@ -1,17 +1,18 @@
 """Media entries of the ``.apkg``, deflated once and kept deflated in the cache.
 
 Deflating the same 2,500 images on every rebuild cost more than the rest of
-packaging. After a build the deflated bytes of every media entry go into one
-pack file in the cache (``<stem>.media.pack``); the next build copies an
-entry's bytes from it as they are, when the media file still has the size and
-modification time it had then (bytes held in memory: when the entry of
-their content-hashed name inflates to them), and deflates only the rest, on
-two threads at once (``deflated_all``: zlib lets go of the GIL while it works).
+packaging. After a build the deflated bytes of every media entry go into the
+build cache's store (``ankigen.cache.store``, kind ``pack``, one scope per
+deck); the next build copies an entry's bytes from it as they are, when the
+media file still has the size and modification time it had then (bytes held
+in memory: when the entry of their content-hashed name inflates to them), and
+deflates only the rest, on two threads at once (``deflated_all``: zlib lets go
+of the GIL while it works).
 
-The pack's index is sealed with the build folder's secret and holds the code
-fingerprint (``ankigen.cache``: the zlib version among the rest), and each
-entry's deflated bytes carry their own seal in it: a pack or an entry written
-by anyone else, or by other code, is deflated again, never shipped.
+A row's key holds the entry's name and file version and the code fingerprint
+(``ankigen.cache.recipe``: the zlib version among the rest), and the row is
+sealed with the build folder's secret: an entry written by anyone else, or by
+other code, is deflated again, never shipped.
 
 Entries are deflated with ``zip_writer.deflate`` (``zipfile``'s settings), and
 ``zip_writer.ZipWriter`` writes them into the deck as they are: the bytes of a
@@ -20,22 +21,18 @@ deck do not depend on whether its media came from the pack.
 
 from __future__ import annotations
 
-import json
-import struct
 import zlib
 from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
-from typing import BinaryIO
 
-from ankigen.cache import MAC_SIZE, recipe
+from ankigen.cache import Codec, build_key
 from ankigen.model import MediaFile
 from ankigen.package.zip_writer import Deflated, deflate
 from ankigen.render import MediaCache
 
-_HEADER = struct.Struct("<I")  # length of the JSON index that follows it
-_PACK_FORMAT = 2
+_KIND = "pack"
+_PACK_FORMAT = 3
 #: The modification time an entry made from bytes held in memory is stored with.
 _HELD = -1
 #: Threads that deflate media at once (``MediaPack.deflated_all``), and files read ahead.
@@ -43,17 +40,7 @@ DEFLATE_THREADS = 2
 _AHEAD = 32
 
 
-@dataclass(frozen=True)
-class _Entry:
-    """Where a deflated file sits in the pack, and which file version it was made from."""
-
-    size: int
-    mtime_ns: int
-    crc: int
-    offset: int
-    length: int
-    #: The seal of the name, version and deflated bytes (hex), under the folder's secret.
-    seal: str = ""
+_CODEC = Codec([Deflated])
 
 
 class MediaPack:
@@ -65,20 +52,17 @@ class MediaPack:
 
     def __init__(self, cache: MediaCache | None, stem: str) -> None:
         self._cache = cache
-        self._name = f"{stem}.media.pack"
-        self._handle: BinaryIO | None = None
-        self._data_start = 0
-        self._old = self._open()
-        self._new: dict[str, tuple[_Entry, bytes]] = {}
+        self._stem = stem
+        #: The keys the store holds for this deck (None: not asked yet).
+        self._old: set[bytes] | None = None
+        self._new: dict[bytes, bytes] = {}
         self.reused = 0
 
     def __enter__(self) -> MediaPack:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._handle is not None:
-            self._handle.close()
-            self._handle = None
+        self._old = None
 
     def deflated(self, file: MediaFile) -> Deflated:
         """The deflated bytes of a media file: from the pack when unchanged, else fresh.
@@ -129,12 +113,10 @@ class MediaPack:
             raise ValueError(f"media file {file.name} has neither bytes nor a path")
         stat = file.path.stat()
         version = (stat.st_size, stat.st_mtime_ns)
-        entry = self._old.get(file.name)
-        if entry and (entry.size, entry.mtime_ns) == version:
-            data = self._read(file.name, entry)
-            if data is not None:
-                self.reused += 1
-                return file.name, version, Deflated(data, entry.crc, entry.size), b""
+        stored = self._read(file.name, version)
+        if stored is not None:
+            self.reused += 1
+            return file.name, version, stored, b""
         return file.name, version, None, file.path.read_bytes()
 
     def _held(self, name: str, raw: bytes) -> tuple[str, tuple[int, int], Deflated | None, bytes]:
@@ -144,82 +126,48 @@ class MediaPack:
         exactly the bytes the build judged (a CRC could be matched on purpose).
         """
         version = (len(raw), _HELD)
-        crc = zlib.crc32(raw)
-        entry = self._old.get(name)
-        if entry and (entry.size, entry.mtime_ns, entry.crc) == (*version, crc):
-            data = self._read(name, entry)
-            if data is not None and _inflates_to(data, raw):
-                self.reused += 1
-                return name, version, Deflated(data, crc, entry.size), b""
+        stored = self._read(name, version)
+        if stored is not None and stored.crc == zlib.crc32(raw) and _inflates_to(stored.data, raw):
+            self.reused += 1
+            return name, version, stored, b""
         return name, version, None, raw
 
     def save(self) -> None:
-        """Write this build's pack (only what the deck holds now), if anything changed."""
+        """Keep this build's entries (only what the deck holds now), if anything changed."""
         if self._cache is None:
             return
-        if self.reused == len(self._new) == len(self._old):
-            return  # every entry came from the pack as it is
-        index: dict[str, list[int | str]] = {}
-        blobs: list[bytes] = []
-        offset = 0
-        sealer = self._cache.sealer
-        for name, (entry, data) in sorted(self._new.items()):
-            seal = sealer.mac(*_sealed_fields(name, entry, data)).hex()
-            index[name] = [entry.size, entry.mtime_ns, entry.crc, offset, len(data), seal]
-            blobs.append(data)
-            offset += len(data)
-        head = {"format": _PACK_FORMAT, "code": recipe.code_fingerprint(), "entries": index}
-        encoded = b"".join(sealer.seal([json.dumps(head, separators=(",", ":")).encode()]))
-        self._cache.write(self._name, [_HEADER.pack(len(encoded)), encoded, *blobs])
+        if self.reused == len(self._new) == len(self._stored()):
+            return  # every entry came from the store as it is
+        self._cache.store.replace(_KIND, self._stem, self._new)
 
     def _keep(self, name: str, version: tuple[int, int], deflated: Deflated) -> Deflated:
-        entry = _Entry(*version, deflated.crc, 0, len(deflated.data))
-        self._new[name] = (entry, deflated.data)
+        self._new[_key(name, version)] = _CODEC.dumps(deflated)
         return deflated
 
-    def _open(self) -> dict[str, _Entry]:
-        if self._cache is None:
-            return {}
-        try:
-            handle = self._cache.path(self._name).open("rb")
-        except OSError:
-            return {}
-        try:
-            (length,) = _HEADER.unpack(handle.read(_HEADER.size))
-            opened = self._cache.sealer.open(handle.read(length))
-            if opened is None:
-                raise ValueError("a pack not sealed by a build of this folder")
-            head = json.loads(opened.decode("utf-8"))
-            if head.get("format") != _PACK_FORMAT or head.get("code") != recipe.code_fingerprint():
-                raise ValueError("a pack of another format, or of other code")
-            entries = {name: _Entry(*values) for name, values in head["entries"].items()}
-        except (OSError, ValueError, TypeError, struct.error, AttributeError):
-            handle.close()
-            return {}  # a damaged or foreign pack: deflate everything again
-        self._handle = handle
-        self._data_start = _HEADER.size + length
-        return entries
+    def _stored(self) -> set[bytes]:
+        """The keys the store holds for this deck."""
+        if self._old is None:
+            self._old = set() if self._cache is None else self._cache.store.keys(_KIND, self._stem)
+        return self._old
 
-    def _read(self, name: str, entry: _Entry) -> bytes | None:
-        """An entry's deflated bytes; None when unreadable or its seal does not match."""
-        if self._handle is None or self._cache is None:
+    def _read(self, name: str, version: tuple[int, int]) -> Deflated | None:
+        """The stored entry of this name and file version; None when none, or damaged."""
+        key = _key(name, version)
+        if self._cache is None or key not in self._stored():
             return None
+        stored = self._cache.store.get(_KIND, self._stem, key)
         try:
-            self._handle.seek(self._data_start + entry.offset)
-            data = self._handle.read(entry.length)
-            seal = bytes.fromhex(entry.seal)
-        except (OSError, ValueError):
+            deflated = _CODEC.loads(stored) if stored is not None else None
+        except (ValueError, TypeError):
             return None
-        if len(data) != entry.length or len(seal) != MAC_SIZE:
-            return None
-        sealed = self._cache.sealer.matches(seal, *_sealed_fields(name, entry, data))
-        return data if sealed else None
+        return deflated if isinstance(deflated, Deflated) and deflated.size == version[0] else None
 
 
-def _sealed_fields(name: str, entry: _Entry, data: bytes) -> tuple[bytes, bytes, bytes]:
-    """What an entry's seal covers: its name, the file version and CRC, its bytes."""
-    version = f"{entry.size}:{entry.mtime_ns}:{entry.crc}".encode()
-    return name.encode("utf-8", "surrogatepass"), version, data
+def _key(name: str, version: tuple[int, int]) -> bytes:
+    """A row's key: the entry's name and file version, and the code (zlib's version too)."""
+    size, mtime_ns = version
+    key: bytes = build_key(_KIND, str(_PACK_FORMAT), name, str(size), str(mtime_ns)).digest()
+    return key
 
 
 def _inflates_to(data: bytes, raw: bytes) -> bool:

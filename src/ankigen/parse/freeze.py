@@ -27,7 +27,7 @@ from ankigen.parse.inline_html import report_html
 from ankigen.parse.macro_expansion import expand_macros
 from ankigen.parse.math_columns import with_columns
 from ankigen.parse.paragraph import BREAKS
-from ankigen.parse.section_codec import SectionResult
+from ankigen.parse.section_cache import SectionResult
 from ankigen.parse.walker import Draft, Walker
 from ankigen.syntax import anki_markup, separator
 from ankigen.syntax.tex_macros import NO_MACROS, Macros

@@ -58,7 +58,7 @@ class RenderSettings:
     pool: BuildPool | None = None
     #: The project folder: a figure script may read it (None: the figures folder's parent).
     project: Path | None = None
-    #: The thresholds of the caches in ``cache_dir`` (memory held, settled files, note chunks).
+    #: The thresholds of the caches in ``cache_dir`` (memory held, settled files).
     cache_tuning: CacheTuning = DEFAULT_TUNING
 
 
@@ -115,6 +115,7 @@ class Rendering:
 
     def __exit__(self, *exc: object) -> None:
         self._maths.stop_drawing()
+        self._cache.close()  # its store's connection: see ``build.build_cache``
 
     def finish(
         self,
@@ -164,8 +165,7 @@ def _stored_notes(deck: Deck, settings: RenderSettings, cache: MediaCache) -> No
     """The deck's rendered notes of the last build, when this build reuses them."""
     if not settings.reuse_notes:
         return None
-    path = cache.path(f"{deck.stem}.notes")
-    return NoteCache(path, deck, cache.sealer, cache.tuning.note_chunk)
+    return NoteCache(cache.store, deck)
 
 
 __all__ = [

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ankigen.cache import DEFAULT_TUNING, CacheFolder, CacheTuning, Sealer
+from ankigen.cache import DEFAULT_TUNING, CacheFolder, CacheTuning, Sealer, Store
 from ankigen.diagnostics import Diagnostic, error
 from ankigen.model import MediaFile
 from ankigen.render._media_index import MediaIndex
@@ -63,11 +63,11 @@ def content_hash(*parts: str | bytes) -> str:
 class MediaCache:
     """A folder of rendered media keyed by file name (names carry the hash), and its index.
 
-    A media file counts as cached (``has``) only when the folder's sealed index
-    (``_media_index``), written by a build of the same code, records it and
-    its bytes are still the ones recorded: a file put there by anyone else is
-    drawn again, never shipped. Every other cache file of the folder is sealed
-    too (``write_sealed``).
+    A media file counts as cached (``has``) only when the folder's index
+    (``_media_index``: sealed rows of the store), written by a build of the
+    same code, records it and its bytes are still the ones recorded: a file
+    put there by anyone else is drawn again, never shipped. Every other cache
+    keeps its records in the same store (``store``).
     """
 
     def __init__(self, folder: Path, tuning: CacheTuning = DEFAULT_TUNING) -> None:
@@ -82,6 +82,15 @@ class MediaCache:
     def sealer(self) -> Sealer:
         """The folder's sealer (its secret made on first use)."""
         return self._files.sealer
+
+    @property
+    def store(self) -> Store:
+        """The folder's store of every cache's records (``ankigen.cache.store``)."""
+        return self._files.store
+
+    def close(self) -> None:
+        """Close the folder's store (it opens again if used)."""
+        self._files.close()
 
     def hold(self, name: str, data: bytes) -> MediaFile:
         """Media that needs no cache file: kept in memory, or cached once too many are held.
@@ -100,11 +109,11 @@ class MediaCache:
         return self.folder / name
 
     def has(self, name: str) -> bool:
-        """True when ``name`` is cached: in the sealed index, its bytes those recorded."""
+        """True when ``name`` is cached: in the index, its bytes those recorded."""
         return self._index.holds(name)
 
     def indexed(self) -> list[str]:
-        """The names the sealed index on disk records now, sorted."""
+        """The names the index in the store records now, sorted."""
         return self._index.names()
 
     def sizes(self, name: str) -> tuple[float, ...]:
@@ -118,20 +127,12 @@ class MediaCache:
         return MediaFile(name, target)
 
     def save_index(self) -> None:
-        """Add this build's media to the sealed index (``_media_index``)."""
+        """Add this build's media to the index in the store (``_media_index``)."""
         self._index.save()
 
     def write(self, name: str, data: bytes | Sequence[bytes]) -> Path:
         """Store bytes (or pieces) under ``name`` atomically (``CacheFolder.write``)."""
         return self._files.write(name, data)
-
-    def write_sealed(self, name: str, pieces: Sequence[bytes]) -> None:
-        """Store a cache file sealed with the folder's secret (``read_sealed`` reads it)."""
-        self._files.write_sealed(name, pieces)
-
-    def read_sealed(self, name: str) -> bytes | None:
-        """The payload of a sealed cache file; None when missing or not sealed here."""
-        return self._files.read_sealed(name)
 
     def get(self, name: str) -> MediaFile:
         """The cached media file ``name`` (check ``has`` first)."""

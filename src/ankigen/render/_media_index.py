@@ -1,8 +1,9 @@
-"""The sealed index of the formula images and figures a cache folder holds.
+"""The index of the formula images and figures a cache folder holds.
 
-A media file in ``OUT/.cache`` is used again only while the index, sealed
-with the folder's secret and written by the same code (``ankigen.cache``),
-records it: the SHA-256 of its bytes, the formula sizes drawn with it, and
+A media file in ``OUT/.cache`` is used again only while the index (rows of
+the build cache's store, kind ``media``, sealed with the folder's secret and
+scoped by the code that wrote them: ``recipe.code_fingerprint``) records
+it: the SHA-256 of its bytes, the formula sizes drawn with it, and
 the identity its file had (inode, size, modification and change times in
 nanoseconds). A file whose identity is the one recorded, and settled (not
 changed in the two seconds before this build began: a second change in the
@@ -14,43 +15,34 @@ the clock, so a file written since it was indexed is always read again.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-import json
-import math
 import os
 import stat
 import time
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from ankigen.cache import DEFAULT_TUNING, recipe
+from ankigen.cache import DEFAULT_TUNING, Codec, Store, recipe
 
-__all__ = ["MEDIA_INDEX", "Indexed", "MediaIndex"]
+__all__ = ["Indexed", "MediaIndex"]
 
-#: The index's name in the cache folder.
-MEDIA_INDEX = "media-index"
-_FORMAT = 2
+_KIND = "media"
 
 #: What identifies one version of a file: st_ino, st_size, st_mtime_ns, st_ctime_ns.
 Identity = tuple[int, int, int, int]
 
 
-class SealedFolder(Protocol):
-    """What the index needs of its cache folder."""
+class IndexedFolder(Protocol):
+    """What the index needs of its cache folder: where a file is, and the store."""
+
+    @property
+    def store(self) -> Store:
+        """The folder's store."""
 
     def path(self, name: str) -> Path:
         """Where the file ``name`` is."""
-
-    def read_sealed(self, name: str) -> bytes | None:
-        """A sealed file's payload (None: missing, or not sealed here)."""
-
-    def write_sealed(self, name: str, pieces: list[bytes]) -> None:
-        """Write a sealed file."""
-
-    def locked(self, name: str) -> AbstractContextManager[None]:
-        """An exclusive lock on the lock file ``name``."""
 
 
 @dataclass(frozen=True)
@@ -62,12 +54,15 @@ class Indexed:
     sizes: tuple[float, ...]
 
 
+_CODEC = Codec([Indexed])
+
+
 class MediaIndex:
     """The index of one cache folder: this build's view, and what it adds."""
 
     def __init__(
         self,
-        folder: SealedFolder,
+        folder: IndexedFolder,
         began_ns: int | None = None,
         settled_ns: int = DEFAULT_TUNING.settled_ns,
     ) -> None:
@@ -104,24 +99,16 @@ class MediaIndex:
         self._verified[name] = True
 
     def save(self) -> None:
-        """Add this build's entries to the index on disk, under a lock.
+        """Add this build's entries to the index in the store.
 
-        Two builds into one output folder at once each read, merge and write
-        the index, so neither loses the other's entries; entries written by
-        other code (another ``code_fingerprint``) are dropped.
+        Two builds into one output folder at once each add their own rows, so
+        neither loses the other's; rows written by other code (another
+        ``code_fingerprint``) are never read.
         """
         if not self._added:
             return
-        with self._folder.locked(f"{MEDIA_INDEX}.lock"):
-            merged = {**self._read(), **self._added}
-            media = {
-                name: [e.digest, list(e.identity) if e.identity else None, *e.sizes]
-                for name, e in sorted(merged.items())
-            }
-            index = {"format": _FORMAT, "code": recipe.code_fingerprint(), "media": media}
-            self._folder.write_sealed(
-                MEDIA_INDEX, [json.dumps(index, separators=(",", ":")).encode()]
-            )
+        rows = {_name_key(name): _CODEC.dumps(entry) for name, entry in self._added.items()}
+        self._folder.store.update(_KIND, recipe.code_fingerprint(), rows)
         self._added = {}
 
     def _verify(self, name: str) -> bool:
@@ -144,36 +131,18 @@ class MediaIndex:
         return self._entries
 
     def _read(self) -> dict[str, Indexed]:
-        """The sealed index of this code's media; empty when missing, forged or foreign."""
-        payload = self._folder.read_sealed(MEDIA_INDEX)
-        try:
-            stored = json.loads(payload) if payload is not None else {}
-            if not isinstance(stored, dict) or stored.get("format") != _FORMAT:
-                return {}
-            if stored.get("code") != recipe.code_fingerprint():
-                return {}
-            return {
-                name: entry
-                for name, values in stored["media"].items()
-                if (entry := _entry(values)) is not None
-            }
-        except (ValueError, TypeError, KeyError, AttributeError):
-            return {}
+        """The index of this code's media; rows forged, damaged or of other code left out."""
+        entries: dict[str, Indexed] = {}
+        for key, value in self._folder.store.scope(_KIND, recipe.code_fingerprint()).items():
+            with contextlib.suppress(TypeError, ValueError):
+                entry = _CODEC.loads(value)
+                if isinstance(entry, Indexed):
+                    entries[key.decode("utf-8", "surrogateescape")] = entry
+        return entries
 
 
-def _entry(values: object) -> Indexed | None:
-    """One entry, ``[sha256 hex, identity or null, *sizes]``; None for any other shape."""
-    if not isinstance(values, list) or len(values) < 2 or not isinstance(values[0], str):
-        return None
-    identity, sizes = values[1], values[2:]
-    if identity is not None and not (
-        isinstance(identity, list) and len(identity) == 4 and all(type(n) is int for n in identity)
-    ):
-        return None
-    if not all(type(s) in (int, float) and math.isfinite(s) for s in sizes):
-        return None
-    known = (identity[0], identity[1], identity[2], identity[3]) if identity else None
-    return Indexed(values[0], known, tuple(float(s) for s in sizes))
+def _name_key(name: str) -> bytes:
+    return name.encode("utf-8", "surrogateescape")
 
 
 def _identity(path: Path) -> Identity | None:

@@ -2,7 +2,8 @@
 
 Reading and sanitising 2,500 SVG images costs more than the rest of a
 one-answer edit. After a build, each SVG image the deck showed is kept in
-``OUT/.cache/<stem>.svgs`` as its sanitised bytes under the identity its
+the build cache's store (``ankigen.cache.store``, kind ``svgs``, one scope per
+deck, one row per source file) as its sanitised bytes under the identity its
 file had when it was read: device, inode, size, and modification and change
 times in nanoseconds (a change time cannot be set back by ``touch``). The
 next build ships those bytes, without opening the file, when a ``stat`` of
@@ -14,31 +15,40 @@ stored), and a file changed less than ``CacheTuning.settled_ns`` before this bui
 began is not stored: a second change within the same tick of the file
 system's clock would keep its times. And the bytes are sanitised bytes
 only: each is checked, when the build takes it, to hash to the media name
-it ships under, so a damaged store is read again rather than trusted. The
-store's key holds ankigen's code fingerprint (``ankigen.cache.recipe``): a new
-allow-list judges every file again. And the store is sealed with the build
-folder's secret (``ankigen.cache.seal``): a store written by anyone else
-(which no allow-list judged) is ignored, and every image is read again.
+it ships under, so a damaged row is read again rather than trusted. A row's
+key holds ankigen's code fingerprint (``ankigen.cache.recipe``): a new
+allow-list judges every file again. And each row is sealed with the build
+folder's secret (``ankigen.cache.seal``): a row written by anyone else
+(which no allow-list judged) is ignored, and its image is read again.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import struct
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
-from ankigen.cache import recipe
+from ankigen.cache import Codec, Rows, build_key
 from ankigen.model import MediaFile
 from ankigen.render._media import MediaCache, content_hash
 
-_FORMAT = 2
-_HEADER = struct.Struct("<I")  # length of the JSON index that follows it
+_FORMAT = 4
+_KIND = "svgs"
 #: What identifies one version of a file: st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns.
 Identity = tuple[int, int, int, int, int]
-#: A stored image: the identity its file had, its media name, its sanitised bytes.
-_Entry = tuple[Identity, str, bytes]
+
+
+@dataclass(frozen=True)
+class _Stored:
+    """A stored image: the identity its file had, its media name, its sanitised bytes."""
+
+    identity: Identity
+    name: str
+    data: bytes
+
+
+_CODEC = Codec([_Stored])
 
 
 def identity(stat: os.stat_result) -> Identity:
@@ -56,25 +66,30 @@ class SvgStore:
 
     def __init__(self, cache: MediaCache, stem: str) -> None:
         self._cache = cache
-        self._name = f"{stem}.svgs"
         self._began_ns = time.time_ns()
         self._settled_ns = cache.tuning.settled_ns
-        self._old = self._load()
-        self._new: dict[str, _Entry] = {}
-        self._changed = False
+        self._rows = Rows(cache.store, _KIND, stem)
 
     def get(self, source: Path, stat: os.stat_result) -> MediaFile | None:
         """The sanitised image of ``source`` stored for this identity, or None.
 
-        The bytes must still hash to the name stored with them: a damaged store
+        The bytes must still hash to the name stored with them: a damaged row
         is read again, never shipped.
         """
-        key = str(source)
-        entry = self._new.get(key) or self._old.get(key)
-        if entry is None or entry[0] != identity(stat) or svg_name(entry[2]) != entry[1]:
+        key = _key(source)
+        stored = self._rows.get(key)
+        if stored is None:
             return None
-        self._new[key] = entry
-        return self._cache.hold(entry[1], entry[2])
+        try:
+            entry = _CODEC.loads(stored)
+        except (TypeError, ValueError):
+            return None
+        if not isinstance(entry, _Stored) or entry.identity != identity(stat):
+            return None
+        if svg_name(entry.data) != entry.name:
+            return None
+        self._rows.keep(key, stored)
+        return self._cache.hold(entry.name, entry.data)
 
     def put(
         self, source: Path, before: os.stat_result, after: os.stat_result, media: MediaFile
@@ -90,50 +105,14 @@ class SvgStore:
             return  # past the memory budget, or changing while read
         if self._began_ns - newest < self._settled_ns:
             return  # changed too recently: read again next time
-        self._new[str(source)] = (version, media.name, media.data)
-        self._changed = True
+        self._rows.keep(_key(source), _CODEC.dumps(_Stored(version, media.name, media.data)))
 
     def save(self) -> None:
-        """Write this build's entries (only the images the deck shows now), if they changed."""
-        if not self._changed and self._new.keys() == self._old.keys():
-            return
-        index: dict[str, list[int | str]] = {}
-        blobs: list[bytes] = []
-        offset = 0
-        for key, (version, name, data) in sorted(self._new.items()):
-            index[key] = [*version, name, offset, len(data)]
-            blobs.append(data)
-            offset += len(data)
-        head = {"format": _FORMAT, "code": recipe.code_fingerprint(), "entries": index}
-        encoded = json.dumps(head, separators=(",", ":")).encode("utf-8")
-        # Written piece by piece: no second copy of every image in memory.
-        self._cache.write_sealed(self._name, [_HEADER.pack(len(encoded)), encoded, *blobs])
-
-    def _load(self) -> dict[str, _Entry]:
-        """The last build's entries; none when there is no store, or a damaged or foreign one."""
-        try:
-            raw = self._cache.read_sealed(self._name)
-            if raw is None:
-                return {}  # missing, or not sealed by a build of this folder
-            (length,) = _HEADER.unpack_from(raw)
-            head = json.loads(raw[_HEADER.size : _HEADER.size + length].decode("utf-8"))
-            if head.get("format") != _FORMAT or head.get("code") != recipe.code_fingerprint():
-                return {}
-            blob = memoryview(raw)[_HEADER.size + length :]
-            return {key: _entry(values, blob) for key, values in head["entries"].items()}
-        except (OSError, ValueError, TypeError, struct.error, AttributeError):
-            return {}  # every image is read and sanitised again
+        """Keep this build's entries (only the images the deck shows now), if they changed."""
+        self._rows.save()
 
 
-def _entry(values: object, blob: memoryview) -> _Entry:
-    """One stored entry: ``[dev, ino, size, mtime_ns, ctime_ns, name, offset, length]``."""
-    if not isinstance(values, list) or len(values) != 8 or not isinstance(values[5], str):
-        raise ValueError("a damaged entry")
-    numbers = [n for n in (*values[:5], *values[6:]) if type(n) is int]
-    if len(numbers) != 7:
-        raise ValueError("a damaged entry")
-    dev, ino, size, mtime_ns, ctime_ns, offset, length = numbers
-    data = bytes(blob[offset : offset + length])
-    if offset < 0 or len(data) != length:
-        raise ValueError("a damaged entry")
-    return (dev, ino, size, mtime_ns, ctime_ns), values[5], data
+def _key(source: Path) -> bytes:
+    """A row's key: the source file, and the code that judged it (``recipe``)."""
+    key: bytes = build_key(_KIND, str(_FORMAT), str(source)).digest()
+    return key
