@@ -13,9 +13,12 @@
   interpreters, each importing what its work needs (about 0.45 s of CPU).
   V8 does not survive a fork (its threads stay behind), so a forked worker
   could not draw.
-* **Interrupts** are the build's: a worker ignores Ctrl-C and SIGTERM
-  (``timelimit.ignore_interrupts``), and the build, unwinding, leaves the
-  ``with`` block, which drops the work not started and waits for the rest.
+* **Interrupts** are the build's: a worker ignores Ctrl-C (a terminal sends
+  it to the whole group), and the build, unwinding, leaves the ``with``
+  block, which drops the work not started and waits for the rest. A worker
+  keeps SIGTERM's default: ``concurrent.futures`` ends the workers of a broken
+  pool with SIGTERM and then waits for them, so a worker that ignored it
+  would hang the build (``_start_worker``).
 * **A worker that dies** breaks the executor: the work it held fails with
   ``BrokenProcessPool`` (the drawing does it in the build's process) and the
   next submission starts a new executor.
@@ -25,13 +28,16 @@
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from multiprocessing import resource_tracker
 from typing import ParamSpec, TypeVar
 
-from ankigen.build.timelimit import ignore_interrupts, interrupts_held
+from ankigen.build.timelimit import interrupts_held, release_interrupts
 
 __all__ = ["DEFAULT_POOL_TUNING", "BuildPool", "PoolTuning", "spawned_executor"]
 
@@ -63,12 +69,33 @@ def _each(work: Callable[[T], R], items: Sequence[T]) -> list[R]:
     return [work(item) for item in items]
 
 
+def _start_worker() -> None:
+    """In a new worker: Ctrl-C is the build's; SIGTERM ends the worker (the pool's own
+    way to end it); both let through again after ``interrupts_held``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    release_interrupts()
+
+
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker before interrupts are held.
+
+    The tracker starts with the first spawned process, and starting it lets
+    Ctrl-C and SIGTERM through again on this thread (it blocks, then unblocks
+    them): started inside ``interrupts_held``, it would let a worker be born
+    with them open, and an interrupt in its first moments would print a
+    traceback (``tests/reliability/test_outside_failures.py``).
+    """
+    if os.name == "posix":
+        resource_tracker.ensure_running()
+
+
 def spawned_executor(workers: int) -> Executor:
-    """A process pool of ``workers`` fresh interpreters that leave interrupts to the build."""
+    """A process pool of ``workers`` fresh interpreters that leave Ctrl-C to the build."""
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=ignore_interrupts,
+        initializer=_start_worker,
     )
 
 
@@ -100,6 +127,8 @@ class BuildPool:
 
     def submit(self, work: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> Future[R]:
         """Run ``work(*args, **kwargs)`` in a worker; a new executor if the last one broke."""
+        if self._executor is None:
+            _start_resource_tracker()
         with interrupts_held():  # a worker may be started here
             try:
                 return self._executor_now().submit(work, *args, **kwargs)

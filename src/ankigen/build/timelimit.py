@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import FrameType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -153,20 +153,51 @@ _INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
 
 @contextlib.contextmanager
 def interrupts_held() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM back while child processes are forked.
+    """Hold Ctrl-C and SIGTERM back while child processes or pool workers start.
 
     A child starts with the parent's handlers, which unwind the parent's build;
     held back, a signal waits until the child has set its own handlers (and
-    the parent gets its copy as soon as the fork is done).
+    the parent gets its copy as soon as the start is done). The signal mask
+    holds the signal for this thread only: the kernel may hand it to another
+    of the build's threads, whose C handler still has Python raise in this
+    one, mid-start (``concurrent.futures`` left with a pool half started). So
+    on the main thread the Python handlers are swapped too, for ones that only
+    note the signal; it is raised again, to the real handler, once the start
+    is whole.
     """
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
+    noted: list[int] = []
+    swapped = _note_interrupts(noted)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
     try:
         yield
     finally:
+        for signum, handler in swapped.items():
+            signal.signal(signum, handler)
         release_interrupts()
+        for signum in dict.fromkeys(noted):  # each once, in the order they came
+            _deliver(signum, swapped[signum])
+
+
+def _deliver(signum: int, handler: Any) -> None:
+    """What a signal noted while held would have done: its Python handler, called
+    here and now (raised again, it could come back after the build has unwound)."""
+    if callable(handler):
+        handler(signum, None)
+    elif handler == signal.SIG_DFL:
+        signal.raise_signal(signum)
+
+
+def _note_interrupts(noted: list[int]) -> dict[int, Any]:
+    """On the main thread, Ctrl-C and SIGTERM only noted in ``noted``: the handlers
+    they replaced (none elsewhere: only the main thread may set a handler)."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+
+    def note(signum: int, frame: FrameType | None) -> None:
+        noted.append(signum)
+
+    return {signum: signal.signal(signum, note) for signum in sorted(_INTERRUPTS)}
 
 
 def ignore_interrupts() -> None:
