@@ -102,6 +102,12 @@ def call_in_child(task: Task, seconds: float, confinement: Confinement | None = 
 def _exchange(child: subprocess.Popen[bytes], request: bytes, deadline: float) -> bytes | None:
     """Send the request, read the framed answer; None when the child closed without one."""
     assert child.stdin is not None and child.stdout is not None
+    if os.name == "nt":  # no select() on pipes: read it whole (Windows confines nothing)
+        try:
+            answer, _ = child.communicate(request, timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            raise TimeLimitExceeded from None
+        return answer if len(answer) >= runner.HEADER.size else None
     to_send = memoryview(request)
     received = bytearray()
     wanted = runner.HEADER.size
