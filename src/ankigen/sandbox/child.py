@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import select
 import selectors
 import signal
 import subprocess
@@ -68,7 +69,6 @@ def call_in_child(task: Task, seconds: float, confinement: Confinement | None = 
     TimeLimitExceeded. With a ``confinement`` the child confines itself before
     it runs the task.
     """
-    mode = "plain" if confinement is None else "confined"
     request = json.dumps(
         {
             "task": task.function,
@@ -77,26 +77,71 @@ def call_in_child(task: Task, seconds: float, confinement: Confinement | None = 
         }
     ).encode()
     deadline = time.monotonic() + seconds
-    with interrupts_held():  # a Ctrl-C now would leave the child running
-        child = subprocess.Popen(
-            runner.child_command(mode),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            close_fds=True,
-            start_new_session=True,  # its own process group, and no terminal to write to
-            env={**os.environ, **_CHILD_ENVIRONMENT},
-        )
+    # A confined child tells here the id of its namespace's first process, which
+    # runs the work (0: itself), then that process's exit status.
+    news, news_writer = os.pipe() if confinement is not None else (-1, -1)
+    mode = ["plain"] if confinement is None else ["confined", str(news_writer)]
     try:
-        answer = _exchange(child, request, deadline)
-        status = None if answer is not None else _exit_status(child, deadline)
+        with interrupts_held():  # a Ctrl-C now would leave the child running
+            child = subprocess.Popen(
+                runner.child_command(*mode),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                close_fds=True,
+                pass_fds=(news_writer,) if news_writer >= 0 else (),
+                start_new_session=True,  # its own process group, and no terminal to write to
+                env={**os.environ, **_CHILD_ENVIRONMENT},
+            )
     finally:
-        # Also after an answer: a thread or process the work left running must not keep
-        # the child. The child is not reaped before this, so its group id is its own.
+        if news_writer >= 0:
+            os.close(news_writer)
+    status: int | None = None
+    try:
+        try:
+            answer = _exchange(child, request, deadline)
+        finally:
+            # Also after an answer: a thread or process the work left running must not
+            # keep the child. Neither is reaped before this, so their ids are their own.
+            status = _end_worker(news) if news >= 0 else None
+        if answer is None and status is None:
+            status = _exit_status(child, deadline)
+    finally:
         _kill_group(child)
     if answer is None:
         raise ChildFailed(_ended(child.returncode if status is None else status))
     return _decode(answer)
+
+
+def _end_worker(news: int) -> int | None:
+    """Kill the namespace's first process, if the child made one; its exit status.
+
+    The child waits for it without reaping it, so its id stays its own until
+    the child is killed after this. Killed by its id, it ends even if the
+    script took it out of the child's process group.
+    """
+    try:
+        worker = _read_news(news)
+        if not worker:
+            return None
+        with contextlib.suppress(OSError):
+            os.kill(worker, signal.SIGKILL)
+        return _read_news(news)
+    finally:
+        os.close(news)
+
+
+def _read_news(news: int) -> int | None:
+    """One number from the child, None when it said nothing in 5 s (or closed the pipe)."""
+    data = b""
+    while len(data) < runner.NEWS.size:
+        ready, _, _ = select.select([news], [], [], 5.0)
+        chunk = os.read(news, runner.NEWS.size - len(data)) if ready else b""
+        if not chunk:
+            return None
+        data += chunk
+    value: int = runner.NEWS.unpack(data)[0]
+    return value
 
 
 def _exchange(child: subprocess.Popen[bytes], request: bytes, deadline: float) -> bytes | None:

@@ -3,10 +3,10 @@
 ``ankigen.sandbox.child`` starts ``python -I`` with this module and one mode:
 
 - ``plain``: read the request, run the task, answer (no confinement);
-- ``confined``: enter new network and process-id namespaces where Linux
+- ``confined FD``: enter new network and process-id namespaces where Linux
   allows, start the ``inner`` stage as the first process of the new
-  process-id namespace and wait for it (ending as it ended), or, without
-  namespaces, be the inner stage itself;
+  process-id namespace, and tell the build its id and how it ended on the
+  pipe ``FD``; or, without namespaces, be the inner stage itself;
 - ``inner``: read the request, confine this process (its descriptors, limits,
   working folder, Landlock), and only then import the task's module and run it;
 - ``layers``: tell which confinement layers this system gives (three bytes).
@@ -33,7 +33,7 @@ from collections.abc import Callable
 
 from ankigen.sandbox import confine, landlock
 
-__all__ = ["MAX_ANSWER", "MAX_REQUEST", "child_command", "frame", "main"]
+__all__ = ["MAX_ANSWER", "MAX_REQUEST", "NEWS", "child_command", "frame", "main"]
 
 #: The largest answer a child may send (a figure's image and its traceback fit well).
 MAX_ANSWER = 64 << 20
@@ -42,6 +42,8 @@ MAX_REQUEST = 64 << 20
 #: Every answer starts with these bytes, then a tag, then the body's length.
 MAGIC = b"AGSB1"
 HEADER = struct.Struct("<5scQ")
+#: A number the confined child tells the build on its news pipe (a process id, a status).
+NEWS = struct.Struct("<i")
 BYTES, JSON, FAILED = b"B", b"J", b"F"
 
 #: The child's whole program: find this ankigen (the build's, even from a source tree),
@@ -54,12 +56,12 @@ _BOOT = (
 )
 
 
-def child_command(mode: str) -> list[str]:
+def child_command(*mode: str) -> list[str]:
     """The command line that starts a child in ``mode`` with this interpreter and ankigen."""
     import ankigen
 
     package_root = os.path.dirname(os.path.dirname(os.path.abspath(ankigen.__file__)))
-    return [sys.executable, "-I", "-c", _BOOT, package_root, mode]
+    return [sys.executable, "-I", "-c", _BOOT, package_root, *mode]
 
 
 def frame(tag: bytes, body: bytes) -> bytes:
@@ -77,7 +79,7 @@ def main(argv: list[str]) -> None:
     if mode == "layers":
         _tell_layers()
     elif mode == "confined":
-        _confined()
+        _confined(int(argv[1]))
     elif mode in ("plain", "inner"):
         _serve(confined=mode == "inner")
     else:
@@ -91,9 +93,17 @@ def _tell_layers() -> None:
     os.write(1, bytes((layers.network, layers.processes, files)))
 
 
-def _confined() -> None:
-    """Enter the namespaces and run the inner stage as their first process; end as it ended."""
+def _confined(news: int) -> None:
+    """Enter the namespaces and run the inner stage as their first process.
+
+    On ``news`` this process tells the build the inner stage's process id (0
+    when it runs the task itself), then, once the inner stage has ended, its
+    exit status; it does not reap it, so its id stays its own until the build
+    has killed it, and waits to be killed in turn.
+    """
     if not confine.enter_namespaces().processes:
+        os.write(news, NEWS.pack(0))
+        os.close(news)
         _serve(confined=True)
         return
     # A process-id namespace holds for the processes this one starts: the inner stage
@@ -105,17 +115,19 @@ def _confined() -> None:
     os.dup2(null, 0)
     os.dup2(null, 1)
     os.close(null)
-    _end_as(inner.wait())
-
-
-def _end_as(status: int) -> None:
-    """Exit with the inner stage's status; if a signal killed it, by the same signal."""
-    if status >= 0:
-        os._exit(status)
-    confine.no_core_dump()
-    signal.signal(-status, signal.SIG_DFL)
-    os.kill(os.getpid(), -status)
-    os._exit(128 - status)  # a signal that does not end a process by default
+    os.write(news, NEWS.pack(inner.pid))
+    while True:
+        try:
+            ended = os.waitid(os.P_PID, inner.pid, os.WEXITED | os.WNOWAIT)
+        except InterruptedError:
+            continue
+        if ended is not None:
+            break
+    status = ended.si_status if ended.si_code == os.CLD_EXITED else -ended.si_status
+    os.write(news, NEWS.pack(status))
+    os.close(news)
+    while True:  # killed by the build, which reaps this process and so frees the inner's id
+        signal.pause()
 
 
 def _serve(*, confined: bool) -> None:
