@@ -79,7 +79,8 @@ def call_in_child(task: Task, seconds: float, confinement: Confinement | None = 
     deadline = time.monotonic() + seconds
     # A confined child tells here the id of its namespace's first process, which
     # runs the work (0: itself), then that process's exit status.
-    news, news_writer = os.pipe() if confinement is not None else (-1, -1)
+    told = confinement is not None and os.name == "posix"  # Windows passes no pipe
+    news, news_writer = os.pipe() if told else (-1, -1)
     mode = ["plain"] if confinement is None else ["confined", str(news_writer)]
     try:
         with interrupts_held():  # a Ctrl-C now would leave the child running
@@ -93,6 +94,10 @@ def call_in_child(task: Task, seconds: float, confinement: Confinement | None = 
                 start_new_session=True,  # its own process group, and no terminal to write to
                 env={**os.environ, **_CHILD_ENVIRONMENT},
             )
+    except BaseException:
+        if news >= 0:
+            os.close(news)
+        raise
     finally:
         if news_writer >= 0:
             os.close(news_writer)

@@ -96,14 +96,15 @@ def _tell_layers() -> None:
 def _confined(news: int) -> None:
     """Enter the namespaces and run the inner stage as their first process.
 
-    On ``news`` this process tells the build the inner stage's process id (0
+    On ``news`` (-1: none, on Windows) this process tells the build the inner stage's process id (0
     when it runs the task itself), then, once the inner stage has ended, its
     exit status; it does not reap it, so its id stays its own until the build
     has killed it, and waits to be killed in turn.
     """
-    if not confine.enter_namespaces().processes:
-        os.write(news, NEWS.pack(0))
-        os.close(news)
+    if news < 0 or not confine.enter_namespaces().processes:
+        if news >= 0:
+            os.write(news, NEWS.pack(0))
+            os.close(news)
         _serve(confined=True)
         return
     # A process-id namespace holds for the processes this one starts: the inner stage
