@@ -13,7 +13,10 @@ from ankigen.render import MediaCache
 from ankigen.render import _media_index as media_index
 from ankigen.render._media_index import MediaIndex
 
-LATER = time.time_ns() + 60 * 10**9  # a build that begins a minute from now
+
+def _later() -> int:
+    """A build that begins a minute from now (read when the test runs, not at import)."""
+    return time.time_ns() + 60 * 10**9
 
 
 def _never_read(path: Path) -> str:
@@ -27,7 +30,7 @@ def test_a_settled_unchanged_file_is_not_read_again(
     cache.put("ag-math-a.svg", b"<svg>a</svg>", (1.0, 2.0, 0.25))
     cache.save_index()
     monkeypatch.setattr(media_index, "_file_digest", _never_read)
-    index = MediaIndex(CacheFolder(tmp_path), began_ns=LATER)
+    index = MediaIndex(CacheFolder(tmp_path), began_ns=_later())
     assert index.holds("ag-math-a.svg")
     assert index.sizes("ag-math-a.svg") == (1.0, 2.0, 0.25)
 
@@ -39,7 +42,7 @@ def test_a_file_changed_since_is_read_and_judged_by_its_digest(tmp_path: Path) -
     cache.save_index()
     (tmp_path / "ag-math-a.svg").write_bytes(b"<svg onload='x'>a</svg>")  # poisoned
     (tmp_path / "ag-math-b.svg").write_bytes(b"<svg>b</svg>")  # rewritten, same bytes
-    index = MediaIndex(CacheFolder(tmp_path), began_ns=LATER)
+    index = MediaIndex(CacheFolder(tmp_path), began_ns=_later())
     assert not index.holds("ag-math-a.svg")
     assert index.holds("ag-math-b.svg")
     index.save()  # the new identity of b is recorded

@@ -71,7 +71,7 @@ def test_content_errors_are_all_reported_with_file_and_line(project: Path) -> No
     assert result.exit_code == 1
     lines = [line for line in result.stderr.splitlines() if line.startswith("content/")]
     assert lines == [
-        "content/broken.md:2: unknown front matter key 'colour' (known: deck, key, tags, "
+        "content/broken.md:2:1: unknown front matter key 'colour' (known: deck, key, tags, "
         "subdecks, math, context, prompt, claims, macros)",
         "content/broken.md:6:1: empty question before ':::'",
         "content/broken.md:11:1: check failed: `2` + `2` == `5`: left side is 4, right side is 5",
@@ -147,7 +147,7 @@ def test_check_json_gives_machine_readable_records(project: Path) -> None:
     assert first == {
         "file": "content/broken.md",
         "line": 2,
-        "column": 0,
+        "column": 1,
         "severity": "error",
         "code": "AG104",
         "message": (

@@ -1,4 +1,4 @@
-"""`-j/--jobs` and `[tool.ankigen] jobs`: how many processes parse; never what a deck is."""
+"""`-j/--jobs` and `[tool.ankigen] jobs`: how many processes draw; never what a deck is."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from click.testing import CliRunner, Result
 from ankigen.build.cpus import usable_cpus
 from ankigen.cli.app import main
 from ankigen.cli.options import resolve
-from tests.perf.parallel_support import bank, benchmark_bank, workers_for_everything
+from tests.perf.parallel_support import bank, benchmark_bank
 
 
 def invoke(*args: str) -> Result:
@@ -27,7 +27,6 @@ def project(root: Path, table: str = "") -> Path:
 def test_build_with_one_job_and_with_two_writes_the_same_deck(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    workers_for_everything(monkeypatch)
     monkeypatch.chdir(project(tmp_path))
     decks = {}
     for jobs in ("1", "2"):
@@ -41,7 +40,6 @@ def test_build_with_one_job_and_with_two_writes_the_same_deck(
 def test_check_with_one_job_and_with_two_reports_the_same(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    workers_for_everything(monkeypatch)
     monkeypatch.chdir(tmp_path)
     (tmp_path / "bank.md").write_text(bank(16), "utf-8")  # with errors, in many sections
     one = invoke("check", "bank.md", "--jobs", "1", "--format", "json")

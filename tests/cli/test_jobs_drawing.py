@@ -8,9 +8,8 @@ build checks the decks, and it is stopped when the build fails on the way.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
-from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any
 
@@ -18,40 +17,35 @@ import pytest
 from click.testing import CliRunner, Result
 
 from ankigen.build import reuse
+from ankigen.build.pool import DEFAULT_POOL_TUNING, BuildPool, PoolTuning
+from ankigen.build.timelimit import ignore_interrupts
 from ankigen.cli.app import main
-from ankigen.render import _formula_drawing
+from ankigen.commands import build as build_command
 from tests.perf.parallel_support import benchmark_bank
 
 
 class _Pools:
-    """Every drawing pool a build makes: its size, and how many are not shut down."""
+    """Every executor a build's pool starts: its size, and how many are not shut down."""
 
     def __init__(self) -> None:
         self.sizes: list[int] = []
         self.open = 0
 
-    def executor(
-        self, *, max_workers: int, mp_context: BaseContext, initializer: Callable[[], None]
-    ) -> _RecordedPool:
-        self.sizes.append(max_workers)
+    def executor(self, workers: int) -> _RecordedExecutor:
+        self.sizes.append(workers)
         self.open += 1
-        return _RecordedPool(
-            self, max_workers=max_workers, mp_context=mp_context, initializer=initializer
+        return _RecordedExecutor(self, workers)
+
+
+class _RecordedExecutor(ProcessPoolExecutor):
+    """A real spawned pool (as ``build.pool.spawned_executor``) that says when it is shut down."""
+
+    def __init__(self, pools: _Pools, workers: int) -> None:
+        super().__init__(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=ignore_interrupts,
         )
-
-
-class _RecordedPool(ProcessPoolExecutor):
-    """A real pool that tells ``_Pools`` when it is shut down."""
-
-    def __init__(
-        self,
-        pools: _Pools,
-        *,
-        max_workers: int,
-        mp_context: BaseContext,
-        initializer: Callable[[], None],
-    ) -> None:
-        super().__init__(max_workers=max_workers, mp_context=mp_context, initializer=initializer)
         self._pools = pools
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
@@ -62,9 +56,17 @@ class _RecordedPool(ProcessPoolExecutor):
 @pytest.fixture
 def pools(monkeypatch: pytest.MonkeyPatch) -> _Pools:
     recorded = _Pools()
-    monkeypatch.setattr(_formula_drawing, "ProcessPoolExecutor", recorded.executor)
-    # the bank below has about 50 formulas; a pool pays from 400 (its workers start V8)
-    monkeypatch.setattr(_formula_drawing, "_POOL_THRESHOLD", 24)
+
+    class RecordedPool(BuildPool):
+        """The build's pool, its executors recorded; the bank below has about 50
+        formulas, and a pool pays from 400 (its workers start V8): drawn from 24."""
+
+        @classmethod
+        def for_jobs(cls, jobs: int, tuning: PoolTuning = DEFAULT_POOL_TUNING) -> BuildPool | None:
+            low = PoolTuning(draw_min_formulas=24)
+            return BuildPool(jobs, low, recorded.executor) if jobs > 1 else None
+
+    monkeypatch.setattr(build_command, "BuildPool", RecordedPool)
     return recorded
 
 

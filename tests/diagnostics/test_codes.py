@@ -1,11 +1,13 @@
-"""Diagnostic codes: each one listed in docs/format.md 13.2, and one code per kind of message.
+"""Diagnostic codes: one registry, its table in docs/format.md 13.2, one code per kind of message.
 
-The source is read, not run: a code is "emitted" where its string stands in
-``src/`` (directly, or through a module constant such as ``TEX_SYNTAX``). A
-code written at more than one place, or used as a fallback for messages
-written elsewhere (``code or "AG210"``, a default argument), names several
-message templates; that is allowed only for the codes in ``SHARED`` below,
-each with the reason it is still one kind of message.
+The registry (``ankigen.diagnostics.codes``) is the one module that spells a
+code's identifier; stages name a ``Code`` member. The source is read, not
+run: a code is "emitted" where its member is named in ``src/`` (directly, or
+through a module constant such as ``TEX_SYNTAX = Code.CHECK_TEX_SYNTAX``). A
+code named at more than one place, or used as a fallback for messages
+written elsewhere (``code or Code.CHECK_FAILED``, a default argument), names
+several message templates; that is allowed only for the codes in ``SHARED``
+below, each with the reason it is still one kind of message.
 """
 
 from __future__ import annotations
@@ -16,12 +18,17 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from ankigen.diagnostics import Code, Diagnostic, Severity, Sink, error, warning
+from ankigen.diagnostics.table import HEADER, code_table, with_code_table
+
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src" / "ankigen"
 FORMAT = ROOT / "docs" / "format.md"
-_CODE = re.compile(r"^AG\d{3}$")
+REGISTRY = "diagnostics/codes.py"
+#: A code's identifier anywhere in a string (``"AG101"``, ``f"... AG101 ..."``).
+_SPELLED = re.compile(r"\bAG\d{3}\b")
 
-#: Codes written at several places (or as a fallback), and why each is one kind of message.
+#: Codes named at several places (or as a fallback), and why each is one kind of message.
 SHARED = {
     "AG203": "a malformed quote: the message says which form is wrong",
     "AG205": "a quoted formula that does not parse: the message says where and what",
@@ -44,35 +51,55 @@ class Site:
     fallback: bool  # the code of messages written elsewhere (a default, ``x or CODE``)
 
 
-def _documented_codes() -> set[str]:
+def _documented_codes() -> list[str]:
     text = FORMAT.read_text("utf-8")
     table = text[text.index("### 13.2 Diagnostic codes") :]
     table = table[: table.index("\n## ")]
-    return set(re.findall(r"^\| `(AG\d{3})` \|", table, re.M))
+    return re.findall(r"^\| `(AG\d{3})` \|", table, re.M)
 
 
 def _modules() -> dict[str, ast.Module]:
     return {
-        str(path.relative_to(SRC)): ast.parse(path.read_text("utf-8"))
+        path.relative_to(SRC).as_posix(): ast.parse(path.read_text("utf-8"))
         for path in sorted(SRC.rglob("*.py"))
     }
 
 
-def _constants(modules: dict[str, ast.Module]) -> dict[str, str]:
-    """Module-level ``NAME = "AGnnn"`` in all of ``src/``: name -> code."""
-    found: dict[str, str] = {}
+def _member(node: ast.AST) -> Code | None:
+    """The registry member ``node`` names (``Code.EMPTY_ANSWER``), if it names one."""
+    if (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "Code"
+        and node.attr in Code.__members__
+    ):
+        return Code[node.attr]
+    return None
+
+
+def _named_code(node: ast.AST, aliases: dict[str, Code]) -> Code | None:
+    """The code ``node`` names: a member of the registry, or a module constant set to one."""
+    if (member := _member(node)) is not None:
+        return member
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+        return aliases.get(node.id)
+    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+        return aliases.get(node.attr)
+    return None
+
+
+def _aliases(modules: dict[str, ast.Module]) -> dict[str, Code]:
+    """Module-level ``NAME = Code.MEMBER`` in all of ``src/``: name -> code."""
+    found: dict[str, Code] = {}
     for tree in modules.values():
         for node in tree.body:
-            if (
-                isinstance(node, ast.Assign)
-                and isinstance(node.value, ast.Constant)
-                and isinstance(node.value.value, str)
-                and _CODE.match(node.value.value)
-            ):
+            code = _member(node.value) if isinstance(node, ast.Assign) else None
+            if code is not None:
+                assert isinstance(node, ast.Assign)
                 for target in node.targets:
                     assert isinstance(target, ast.Name)
-                    assert found.get(target.id, node.value.value) == node.value.value, target.id
-                    found[target.id] = node.value.value
+                    assert found.get(target.id, code) == code, target.id
+                    found[target.id] = code
     return found
 
 
@@ -89,24 +116,14 @@ def _fallback_nodes(tree: ast.Module) -> set[int]:
 
 def _sites() -> dict[str, list[Site]]:
     modules = _modules()
-    constants = _constants(modules)
+    del modules[REGISTRY]
+    aliases = _aliases(modules)
     sites: dict[str, list[Site]] = defaultdict(list)
     for name, tree in modules.items():
-        definitions = {
-            id(node.value)
-            for node in tree.body
-            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
-        }
+        definitions = {id(node.value) for node in tree.body if isinstance(node, ast.Assign)}
         fallbacks = _fallback_nodes(tree)
         for node in ast.walk(tree):
-            code = None
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                if _CODE.match(node.value) and id(node) not in definitions:
-                    code = node.value
-            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                code = constants.get(node.id)
-            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
-                code = constants.get(node.attr)
+            code = _named_code(node, aliases) if id(node) not in definitions else None
             if code is not None:
                 sites[code].append(
                     Site(f"{name}:{getattr(node, 'lineno', 0)}", id(node) in fallbacks)
@@ -114,26 +131,178 @@ def _sites() -> dict[str, list[Site]]:
     return sites
 
 
-def test_every_code_in_the_source_is_documented_and_every_documented_code_is_used() -> None:
+def _docstrings(tree: ast.Module) -> set[int]:
+    """The ids of the docstring nodes of a module, its classes and functions."""
+    owners = [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef | ast.FunctionDef))]
+    return {
+        id(owner.body[0].value)
+        for owner in owners
+        if owner.body
+        and isinstance(owner.body[0], ast.Expr)
+        and isinstance(owner.body[0].value, ast.Constant)
+    }
+
+
+def _spelled_codes(path: Path) -> list[str]:
+    """Where a module's strings (docstrings aside) spell a code's identifier."""
+    tree = ast.parse(path.read_text("utf-8"))
+    skip = _docstrings(tree)
+    return [
+        f"{path.relative_to(SRC).as_posix()}:{node.lineno}: {node.value!r}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in skip
+        and _SPELLED.search(node.value)
+    ]
+
+
+def test_only_the_registry_spells_a_code() -> None:
+    spelled = [
+        hit
+        for path in sorted(SRC.rglob("*.py"))
+        if path.relative_to(SRC).as_posix() != REGISTRY
+        for hit in _spelled_codes(path)
+    ]
+    assert spelled == [], "name the code from ankigen.diagnostics.Code instead"
+    assert _spelled_codes(SRC / REGISTRY), "the scan must see the registry's identifiers"
+
+
+def test_the_table_in_docs_format_md_is_generated_from_the_registry() -> None:
+    text = FORMAT.read_text("utf-8")
+    assert code_table() in text, "run: python -m ankigen.diagnostics.table docs/format.md"
+    assert with_code_table(text) == text
+    assert _documented_codes() == sorted(Code)
+
+
+def test_the_generator_replaces_a_stale_table_and_keeps_the_text_around_it() -> None:
+    rows = "| `AG101` | error | old | old |\n| `AG999` | error | x | y |\n"
+    stale = f"before\n\n{HEADER}{rows}\nafter\n"
+    assert with_code_table(stale) == f"before\n\n{code_table()}\nafter\n"
+
+
+def test_every_registered_code_is_well_formed() -> None:
+    assert len(Code.__members__) == len(Code), "two names for one identifier"
+    for code in Code:
+        assert re.fullmatch(r"AG\d{3}", code), code.name
+        assert code.name.isupper(), code.name
+        assert code.summary.strip() and code.fix.strip(), code.name
+        assert "|" not in code.summary + code.fix, f"{code.name}: a '|' would split its table row"
+        assert code.severity in (Severity.ERROR, Severity.WARNING)
+
+
+def test_a_diagnostic_keeps_a_code_as_its_plain_identifier() -> None:
+    sink = Sink("a.md")
+    sink.warning(2, "no items", code=Code.NO_ITEMS)
+    made = [
+        error("a.md", 1, "empty answer after ':::'", code=Code.EMPTY_ANSWER),
+        warning("a.md", 1, "unverified claim", code=Code.UNVERIFIED_CLAIM),
+        *sink.diagnostics,
+    ]
+    assert [d.code for d in made] == ["AG106", "AG201", "AG103"]
+    for diagnostic in made:
+        assert type(diagnostic.code) is str  # caches (marshal) store builtin strings only
+        assert Diagnostic.from_record(diagnostic.to_record()) == diagnostic
+
+
+def test_every_registered_code_is_emitted_and_every_emitted_code_registered() -> None:
     emitted = set(_sites())
-    documented = _documented_codes()
-    assert sorted(emitted - documented) == [], "codes missing from docs/format.md 13.2"
-    assert sorted(documented - emitted) == [], "codes in docs/format.md 13.2 that nothing emits"
+    assert sorted(set(Code) - emitted) == [], "registered codes that nothing in src/ names"
+    assert emitted <= set(Code)
 
 
-def test_each_code_is_written_once_unless_shared_for_a_reason() -> None:
+def test_each_code_is_named_once_unless_shared_for_a_reason() -> None:
     shared = {
         code: [s.where for s in found]
         for code, found in _sites().items()
         if len(found) > 1 or any(s.fallback for s in found)
     }
     assert {c: w for c, w in shared.items() if c not in SHARED} == {}
-    assert sorted(set(SHARED) - set(shared)) == [], "SHARED lists codes written only once"
+    assert sorted(set(SHARED) - set(shared)) == [], "SHARED lists codes named only once"
 
 
-def test_each_code_has_one_line_in_the_table() -> None:
-    text = FORMAT.read_text("utf-8")
-    table = text[text.index("### 13.2 Diagnostic codes") :]
-    rows = re.findall(r"^\| `(AG\d{3})` \|", table[: table.index("\n## ")], re.M)
-    assert len(rows) == len(set(rows))
-    assert rows == sorted(rows)
+#: Calls that carry a code to an error, with the position of the code among their arguments.
+_ERROR_MAKERS = {"failed": -1, "TexProblem": 1, "MediaProblem": 1, "DrawFailure": 1}
+
+
+def _severity_and_code(call: ast.Call) -> tuple[Severity, ast.expr] | None:
+    """The severity a call reports its code with, and the code's node, when the call says both.
+
+    ``error(...)``/``sink.warning(...)``, ``sink.report(Severity.X, ...)``,
+    ``place.failed(...)`` and the render problems (always errors), and a syntax
+    ``Finding`` (a warning when ``is_warning``).
+    """
+    func = call.func
+    name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+    keywords = {k.arg: k.value for k in call.keywords}
+    if name in ("error", "warning") and "code" in keywords:
+        return Severity(name), keywords["code"]
+    first = call.args[0] if call.args else None
+    if name == "report" and isinstance(first, ast.Attribute) and first.attr in Severity.__members__:
+        return Severity[first.attr], keywords["code"]
+    if name in _ERROR_MAKERS:
+        position = _ERROR_MAKERS[name]
+        code = keywords.get("code", call.args[position] if position < len(call.args) else None)
+        return (Severity.ERROR, code) if code is not None else None
+    if name == "Finding":
+        flag = keywords.get("is_warning", call.args[4] if len(call.args) > 4 else None)
+        warns = isinstance(flag, ast.Constant) and flag.value is True
+        code = keywords.get("code", call.args[3] if len(call.args) > 3 else None)
+        if code is not None:
+            return (Severity.WARNING if warns else Severity.ERROR), code
+    return None
+
+
+def test_a_code_is_reported_with_its_registered_severity() -> None:
+    """Where a call names both a severity and a code, they agree with the registry."""
+    modules = _modules()
+    del modules[REGISTRY]
+    aliases = _aliases(modules)
+    checked: set[Code] = set()
+    wrong = []
+    for name, tree in modules.items():
+        for call in (node for node in ast.walk(tree) if isinstance(node, ast.Call)):
+            found = _severity_and_code(call)
+            code = _named_code(found[1], aliases) if found else None
+            if found and code is not None:
+                checked.add(code)
+                if code.severity is not found[0]:
+                    wrong.append(f"{name}:{call.lineno}: {code.name} reported as {found[0]}")
+    assert wrong == []
+    assert len(checked) > len(Code) * 2 // 3  # the scan sees most codes where they are reported
+
+
+#: Codes reported (by a direct ``error``/``warning``/``report`` call) without a column yet.
+#: Each should get one; the list may only shrink. Other codes reach their column
+#: through a ``Place``, a ``Finding``'s snippet or a formula's column.
+WITHOUT_COLUMN = {
+    Code.FILE_UNREADABLE,
+    Code.NO_ITEMS,
+    Code.DUPLICATE_GUID,
+    Code.UNCLOSED_DOLLAR,
+    Code.MACROS_FILE_UNREADABLE,
+    Code.UNCLOSED_DOUBLE_DOLLAR,
+    Code.MISSPELT_METADATA_FIELD,
+    Code.UNKNOWN_METADATA_FIELD,
+    Code.METADATA_ID_WITH_SPACE,
+    Code.HEADING_CUTS_ANSWER,
+    Code.MEDIA_NAME_TAKEN,
+    Code.ANKDOWN_DOLLAR_MATH,
+}
+
+
+def test_a_code_reported_directly_carries_a_column() -> None:
+    modules = _modules()
+    del modules[REGISTRY]
+    aliases = _aliases(modules)
+    without: set[Code] = set()
+    for tree in modules.values():
+        for call in (node for node in ast.walk(tree) if isinstance(node, ast.Call)):
+            func = call.func
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+            found = _severity_and_code(call) if name in ("error", "warning", "report") else None
+            code = _named_code(found[1], aliases) if found else None
+            if code is not None and not any(k.arg == "column" for k in call.keywords):
+                without.add(code)
+    assert sorted(without - WITHOUT_COLUMN) == [], "give the diagnostic its column"
+    assert sorted(WITHOUT_COLUMN - without) == [], "has a column now: remove from WITHOUT_COLUMN"

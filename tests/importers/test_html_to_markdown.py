@@ -247,3 +247,11 @@ def test_round_trip_of_an_answer_shows_the_same(html: str) -> None:
 def test_round_trip_of_a_question_shows_the_same(html: str) -> None:
     markdown = field_to_markdown(html, one_paragraph=True).markdown
     assert shown(question_html(markdown)) == shown(html), markdown
+
+
+def test_a_summary_keeps_the_spaces_of_a_title() -> None:
+    """The summary is put on one line; an attribute's value is not squeezed with it."""
+    html = '<details><summary> <abbr title="  ">aa</abbr>\n  b </summary><p>c</p></details>'
+    markdown = field_to_markdown(html).markdown
+    assert '<summary><abbr title="  ">aa</abbr> b</summary>' in markdown
+    assert shown(answer_html(markdown)) == shown(html)

@@ -1,4 +1,4 @@
-"""Helpers for the parallel-parse tests: workers forced on for small files, and a bank."""
+"""Banks for tests of big decks: every kind of item and problem, and the benchmark's."""
 
 from __future__ import annotations
 
@@ -6,16 +6,7 @@ import functools
 import importlib.util
 import sys
 
-import pytest
-
-from ankigen.parse import parallel
 from tests.conftest import ROOT
-
-
-def workers_for_everything(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Any file with two sections or more is parsed with workers, one section per chunk."""
-    monkeypatch.setattr(parallel, "MIN_CHARS", 0)
-    monkeypatch.setattr(parallel, "CHUNK_CHARS", 1)
 
 
 def bank(sections: int) -> str:

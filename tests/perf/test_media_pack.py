@@ -1,47 +1,19 @@
-"""Media deflated once give the zip bytes ``writestr`` gives; a damaged pack is ignored."""
+"""Media deflated once are reused while unchanged; a damaged or forged pack is ignored.
+
+(That the writer gives ``writestr``'s bytes: ``tests/package/test_zip_writer.py``.)
+"""
 
 from __future__ import annotations
 
-import io
-import os
-import zipfile
 import zlib
 from pathlib import Path
 
 import pytest
 
 from ankigen.model import MediaFile
-from ankigen.package.media_pack import MediaPack, deflate, write_deflated
+from ankigen.package.media_pack import MediaPack
+from ankigen.package.zip_writer import deflate
 from ankigen.render import MediaCache
-
-DATE = (2023, 11, 14, 22, 13, 20)
-
-
-def _entry(name: str) -> zipfile.ZipInfo:
-    info = zipfile.ZipInfo(name, date_time=DATE)
-    info.external_attr = 0o644 << 16
-    info.compress_type = zipfile.ZIP_DEFLATED
-    return info
-
-
-def _zip(payloads: list[bytes], *, predeflated: bool) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr(_entry("first"), b"collection")
-        for index, payload in enumerate(payloads):
-            if predeflated:
-                write_deflated(archive, _entry(str(index)), deflate(payload))
-            else:
-                archive.writestr(_entry(str(index)), payload)
-    return buffer.getvalue()
-
-
-def test_predeflated_entries_are_byte_identical() -> None:
-    payloads = [b"", b"x", b"<svg>" * 2000, os.urandom(5000)]
-    assert _zip(payloads, predeflated=True) == _zip(payloads, predeflated=False)
-    with zipfile.ZipFile(io.BytesIO(_zip(payloads, predeflated=True))) as archive:
-        assert archive.testzip() is None
-        assert [archive.read(str(i)) for i in range(len(payloads))] == payloads
 
 
 def test_unchanged_media_come_from_the_pack(tmp_path: Path) -> None:
@@ -89,18 +61,6 @@ def test_a_damaged_pack_is_ignored(tmp_path: Path) -> None:
         with MediaPack(cache, "deck") as pack:
             assert pack.deflated(file) == deflate(b"<svg/>")
             assert pack.reused == 0
-
-
-def test_a_streamed_entry_equals_writestr() -> None:
-    payload = b"".join(os.urandom(64) + b"row " * 300 for _ in range(3000))  # ~3.8 MB
-    streamed, whole = io.BytesIO(), io.BytesIO()
-    archive = zipfile.ZipFile(streamed, "w", compression=zipfile.ZIP_DEFLATED)
-    with archive, archive.open(_entry("c"), "w") as target:
-        for start in range(0, len(payload), 1 << 20):
-            target.write(payload[start : start + (1 << 20)])
-    with zipfile.ZipFile(whole, "w", compression=zipfile.ZIP_DEFLATED) as other:
-        other.writestr(_entry("c"), payload)
-    assert streamed.getvalue() == whole.getvalue()
 
 
 def test_held_bytes_are_reused_only_when_the_entry_inflates_to_them(

@@ -1,5 +1,6 @@
 """A deck zip with media (its collection deflated on another thread while the media
-entries are written apart, then appended) has the bytes of one written entry by entry."""
+entries are written apart, then appended) has the bytes of one written entry by entry
+by ``zipfile``, without a cache, with a cold one and with media from the pack."""
 
 from __future__ import annotations
 
@@ -30,25 +31,33 @@ def _collection(path: Path, size: int) -> bytes:
     return data
 
 
+def _entry(name: str) -> zipfile.ZipInfo:
+    info = zipfile.ZipInfo(name, date_time=time.gmtime(STAMP)[:6])
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.external_attr = 0o644 << 16
+    info.create_system = 3
+    return info
+
+
 def _reference(collection: bytes, media: list[MediaFile]) -> bytes:
     """The same zip, every entry written by ``writestr`` in order (no pack, no thread)."""
-    date = time.gmtime(STAMP)[:6]
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr(package._entry("collection.anki2", date), collection)
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr(_entry("collection.anki2"), collection)
         names = {str(index): file.name for index, file in enumerate(media)}
-        archive.writestr(package._entry("media", date), json.dumps(names))
+        archive.writestr(_entry("media"), json.dumps(names))
         for index, file in enumerate(media):
-            archive.writestr(package._entry(str(index), date), file.read())
+            archive.writestr(_entry(str(index)), file.read())
     return buffer.getvalue()
 
 
-def _written(tmp_path: Path, media: list[MediaFile], cache: MediaCache) -> bytes:
+def _written(tmp_path: Path, media: list[MediaFile], cache: MediaCache | None) -> tuple[bytes, int]:
+    """The deck's zip bytes, and how many media came from the pack."""
     target = tmp_path / "deck.apkg"
     with MediaPack(cache, "deck") as pack:
         package._write_zip(tmp_path / "collection", media, target, STAMP, pack)
         pack.save()
-    return target.read_bytes()
+    return target.read_bytes(), pack.reused
 
 
 @pytest.mark.parametrize("images", [0, 1, 40])
@@ -61,8 +70,9 @@ def test_the_zip_equals_one_written_entry_by_entry(tmp_path: Path, images: int) 
         for i in range(images)
     ]
     expected = _reference(rows, media)
-    assert _written(tmp_path, media, cache) == expected
-    assert _written(tmp_path, media, cache) == expected  # media from the pack this time
+    assert _written(tmp_path, media, None) == (expected, 0)  # no cache: all deflated now
+    assert _written(tmp_path, media, cache) == (expected, 0)  # cold: the pack is filled
+    assert _written(tmp_path, media, cache) == (expected, images)  # warm: all from the pack
     with zipfile.ZipFile(tmp_path / "deck.apkg") as archive:
         assert archive.testzip() is None
         assert archive.read("collection.anki2") == rows

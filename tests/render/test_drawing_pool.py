@@ -1,8 +1,7 @@
 """Formula images drawn by the worker pool are the images one process draws.
 
-The pool (``render/_drawing_pool.py``) forks workers that each start their own
-V8 and MathJax (an engine inherited through the fork is never used: V8's
-threads do not survive it): the images must not depend on which process drew
+The build's pool (``build/pool.py``) spawns workers that each start their own
+V8 and MathJax: the images must not depend on which process drew
 them, in what order, or in which run.
 """
 
@@ -12,12 +11,11 @@ import json
 import os
 import subprocess
 import sys
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
-import pytest
-
-from ankigen.build import cpus
-from ankigen.render import _drawing_pool as drawing_pool
+from ankigen.build.pool import BuildPool, PoolTuning
 from ankigen.render import _formula_drawing as drawing
 from ankigen.render._formula_drawing import render_formula
 
@@ -37,11 +35,11 @@ def _jobs() -> list[drawing.FormulaJob]:
     return jobs
 
 
-def test_pool_draws_what_one_process_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pool_draws_what_one_process_draws() -> None:
     jobs = _jobs()
-    assert len(jobs) >= drawing._POOL_THRESHOLD  # the pool is used
-    monkeypatch.setattr(cpus, "usable_cpus", lambda: 2)
-    pooled = list(drawing.draw_all(jobs, time_limit=30))
+    with BuildPool(2) as pool:
+        assert len(jobs) >= pool.tuning.draw_min_formulas  # the pool is used
+        pooled = list(drawing.draw_all(jobs, time_limit=30, pool=pool))
     alone = [drawing._draw_one(job, time_limit=30) for job in jobs]
     failed = [o for o in pooled if isinstance(o, drawing.DrawFailure)]
     assert [f.code for f in failed] == ["AG301"]
@@ -75,9 +73,37 @@ def test_same_formula_same_bytes_in_another_process() -> None:
 
 
 def test_chunks_stay_small_and_spread_over_the_workers() -> None:
-    assert drawing_pool.chunk_size(2518, 2) == drawing_pool.MAX_CHUNK
-    assert drawing_pool.chunk_size(251, 2) == 3
-    assert drawing_pool.chunk_size(30, 2) == 1
-    assert drawing_pool.worker_count(30, 2) == 2
-    assert drawing_pool.worker_count(1, 4) == 1
-    assert cpus.usable_cpus() >= 1
+    pool = BuildPool(2)  # no process starts until work is sent
+    assert pool.draw_chunk(2518) == pool.tuning.draw_max_chunk
+    assert pool.draw_chunk(251) == 3
+    assert pool.draw_chunk(30) == 1
+    assert BuildPool.for_jobs(1) is None  # -j 1: drawn in the build's process
+
+
+def test_few_formulas_are_drawn_without_the_pool() -> None:
+    jobs = _jobs()[:5]
+    sent: list[int] = []
+
+    def no_executor(workers: int) -> Executor:
+        sent.append(workers)
+        raise AssertionError("no worker for a few formulas")
+
+    with BuildPool(2, PoolTuning(), no_executor) as pool:
+        drawn = list(drawing.draw_all(jobs, time_limit=30, pool=pool))
+    assert sent == [] and drawn == [drawing._draw_one(job, time_limit=30) for job in jobs]
+
+
+class _DeadWorkers(ThreadPoolExecutor):
+    """Every chunk fails as the chunk of a worker that died does (``BrokenProcessPool``)."""
+
+    def submit(self, *args: object, **kwargs: object) -> Future[object]:  # type: ignore[override]
+        failed: Future[object] = Future()
+        failed.set_exception(BrokenProcessPool("a worker died"))
+        return failed
+
+
+def test_chunks_whose_worker_died_are_drawn_here() -> None:
+    jobs = _jobs()[:12]
+    with BuildPool(2, PoolTuning(draw_min_formulas=1), _DeadWorkers) as pool:
+        drawn = list(drawing.draw_all(jobs, time_limit=30, pool=pool))
+    assert drawn == [drawing._draw_one(job, time_limit=30) for job in jobs]

@@ -25,6 +25,11 @@ ANKI_IMITATIONS = {
     "syntax/anki_markup.py": "what Anki's cloze parser splits a field at, to escape text for it",
 }
 
+#: Modules whose strings show authors a marker, as text, and read none.
+DOCUMENTATION = {
+    "diagnostics/codes.py": "the registry's summaries and fixes, printed in the table of codes",
+}
+
 
 def _docstrings(tree: ast.Module) -> set[int]:
     """The ids of the docstring nodes of a module, its classes and functions."""
@@ -73,7 +78,7 @@ def test_no_module_outside_syntax_spells_a_cloze_opener() -> None:
         hit
         for path in sorted(SRC.rglob("*.py"))
         if path.relative_to(SRC).parts[0] != "syntax"
-        and path.relative_to(SRC).as_posix() not in ANKI_IMITATIONS
+        and path.relative_to(SRC).as_posix() not in ANKI_IMITATIONS | DOCUMENTATION
         for hit in _openers_in(path)
     ]
     assert found == []

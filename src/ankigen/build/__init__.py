@@ -5,5 +5,5 @@
 write decks without losing a good one, ``stamp`` says a deck is up to date,
 ``guards`` refuses unsafe outputs, ``partial`` builds one section, ``times``
 keeps timestamps reproducible; ``config``, ``paths``, ``cpus``, ``timelimit``
-and ``gcpause`` are the settings and resources those share.
+and ``pool`` are the settings and resources those share.
 """

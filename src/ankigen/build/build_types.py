@@ -10,6 +10,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ankigen.build.pool import DEFAULT_POOL_TUNING, PoolTuning
 from ankigen.build.timelimit import TimeLimits
 from ankigen.cache import DEFAULT_TUNING, CacheTuning
 from ankigen.commands.diff import DeckDiff
@@ -37,8 +38,7 @@ class BuildOptions:
     against: Path | None = None
     #: Seconds checks, formula images and figures may take ([tool.ankigen] *-time-limit).
     limits: TimeLimits = field(default_factory=TimeLimits)
-    #: Processes that parse a big file's sections and draw formula images (1: this one only);
-    #: never changes a deck.
+    #: Processes that draw formula images (1: this one only, no pool); never changes a deck.
     jobs: int = 1
     #: The project folder (figure scripts may read it); None: the figures folder's parent.
     project: Path | None = None
@@ -50,6 +50,8 @@ class BuildOptions:
     cache: bool = True
     #: The thresholds of the caches (memory held, settled files); never changes a deck.
     cache_tuning: CacheTuning = DEFAULT_TUNING
+    #: When work goes to the process pool (``build/pool.py``); never changes a deck.
+    pool_tuning: PoolTuning = DEFAULT_POOL_TUNING
 
 
 @dataclass(frozen=True)

@@ -29,8 +29,7 @@ class ProjectSettings:
     ``math`` is the math mode of files whose front matter names none (None:
     image); ``strict`` makes every run strict unless ``--no-strict`` is given;
     ``limits`` are the time limits of checks, formulas and figures; ``jobs``
-    the processes that parse a big file and draw formula images (None: every
-    usable CPU).
+    the processes that draw formula images (None: every usable CPU).
     """
 
     content: Path

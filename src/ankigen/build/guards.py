@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ankigen.build.paths import display_path
-from ankigen.diagnostics import Diagnostic, error
+from ankigen.diagnostics import Code, Diagnostic, error
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ def outside_root(path: Path, root: Path) -> Diagnostic | None:
         f"content file is a symbolic link to a file outside the content folder "
         f"'{display_path(root)}'; copy the file into the folder instead of linking it",
         column=1,
-        code="AG652",
+        code=Code.FILE_LINK_OUTSIDE,
     )
 
 
@@ -62,7 +62,7 @@ def _collision(key: DeckKey, others: Sequence[DeckKey]) -> Diagnostic:
         "note GUIDs and deck ids, and importing one would overwrite the other's notes; "
         "give each file its own 'key:' in the front matter",
         column=1,
-        code="AG653",
+        code=Code.DUPLICATE_DECK_KEY,
     )
 
 

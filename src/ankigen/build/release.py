@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ankigen.build.times import BuildClock
 from ankigen.commands.diff import NOT_NEWER, SCHEMA_CHANGED, TYPE_CHANGED, DeckDiff, compare
-from ankigen.diagnostics import Diagnostic, error, warning
+from ankigen.diagnostics import Code, Diagnostic, error, warning
 from ankigen.errors import UsageError
 from ankigen.importers.apkg import DeckFile, read_deck_file
 from ankigen.model import ItemKind, PackagedDeck, RenderedDeck
@@ -169,20 +169,20 @@ def release_problems(diff: DeckDiff, rendered: RenderedDeck) -> list[Diagnostic]
 _CAUSES = {
     TYPE_CHANGED: (
         error,
-        "AG701",
+        Code.KIND_CHANGED,
         "this item changed between reveal and cloze under the same {what} as in {old}: "
         "Anki would skip it in every learner's collection (and refuse the deck with "
         "'merge note types'); give the item a new id",
     ),
     NOT_NEWER: (
         warning,
-        "AG702",
+        Code.NOTE_NOT_NEWER,
         "this note changed but is not newer than in {old}: Anki will keep the old note; "
         "build from a later commit (or a later SOURCE_DATE_EPOCH)",
     ),
     SCHEMA_CHANGED: (
         warning,
-        "AG703",
+        Code.NOTE_TYPE_CHANGED,
         "the note type of this note has other fields or templates than in {old}: "
         "Anki will import a copy of the note type and skip the note",
     ),

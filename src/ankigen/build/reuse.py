@@ -25,14 +25,12 @@ def parse_source(
     source: ContentFile,
     default_math: MathMode,
     cache: MediaCache | None,
-    jobs: int = 1,
     default_claims: ClaimLevel = ClaimLevel.ANSWERS,
     macros: Macros = NO_MACROS,
 ) -> ParseResult:
     """Parse one content file; with a ``cache``, reuse (and refill) its frozen sections.
 
-    ``jobs``: processes that may parse its sections (``parse.parallel``); ``macros``:
-    the project's TeX macros (format §17).
+    ``macros``: the project's TeX macros (format §17).
     """
     shown = display_path(source.path)
     if cache is None:
@@ -41,7 +39,6 @@ def parse_source(
             source.root,
             shown,
             default_math,
-            jobs=jobs,
             default_claims=default_claims,
             macros=macros,
         )
@@ -52,7 +49,6 @@ def parse_source(
             shown,
             default_math,
             sections,
-            jobs,
             default_claims=default_claims,
             macros=macros,
         )

@@ -12,9 +12,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ankigen.build.paths import display_path
-from ankigen.diagnostics import Diagnostic, warning
+from ankigen.diagnostics import Code, Diagnostic, warning
 
-UNREAD = "AG540"
+UNREAD = Code.UNREAD_FILE
 #: Suffixes of files that look like content but are not read under that name.
 _MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mkdn"})
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from ankigen.diagnostics import Sink
+from ankigen.diagnostics import Code, Sink
 from ankigen.model import Claim, ClaimLevel, Item
 
 if TYPE_CHECKING:  # the checker's tree loads when a check runs, not for every build
@@ -21,11 +21,11 @@ if TYPE_CHECKING:  # the checker's tree loads when a check runs, not for every b
     from ._occurrences import Missing, Occurrences
 
 #: Code of the warning for a claim no check quotes or cites.
-UNVERIFIED = "AG201"
+UNVERIFIED = Code.UNVERIFIED_CLAIM
 #: Code of the error for a quote the item does not hold.
-NOT_IN_ITEM = "AG202"
+NOT_IN_ITEM = Code.QUOTE_NOT_IN_ITEM
 #: Code of the error for a quote made more often than the card shows it (level all).
-QUOTED_TOO_OFTEN = "AG235"
+QUOTED_TOO_OFTEN = Code.QUOTED_TOO_OFTEN
 
 
 def shown_quote(quote: Quote) -> str:

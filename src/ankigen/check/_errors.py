@@ -2,23 +2,25 @@
 
 from __future__ import annotations
 
+from ankigen.diagnostics import Code
+
 #: Code of a statement that cannot be decided as written (format section 13.2).
-CANNOT_DECIDE = "AG212"
+CANNOT_DECIDE = Code.CANNOT_DECIDE
 #: Code of a statement that does not follow the grammar, with no more specific code.
-SYNTAX = "AG211"
+SYNTAX = Code.CHECK_SYNTAX
 #: Code of the error for a quote in a formulas block (which belongs to no item).
-QUOTE_IN_FORMULAS = "AG209"
+QUOTE_IN_FORMULAS = Code.QUOTE_IN_FORMULAS
 #: Codes of the other ways a block can go wrong (format section 13.2).
-CHECK_FAILED = "AG210"
-GAVE_UP = "AG213"
-TOO_DEEP = "AG214"
-TOO_LARGE = "AG215"
-NOT_A_LET = "AG216"
-ALREADY_DEFINED = "AG217"
-CANNOT_EVALUATE = "AG218"
-FORMULA_NOT_COMPILED = "AG219"
+CHECK_FAILED = Code.CHECK_FAILED
+GAVE_UP = Code.CHECK_TIME_LIMIT
+TOO_DEEP = Code.EXPRESSION_TOO_DEEP
+TOO_LARGE = Code.NUMBER_TOO_LARGE
+NOT_A_LET = Code.NOT_A_LET
+ALREADY_DEFINED = Code.ALREADY_DEFINED
+CANNOT_EVALUATE = Code.ALGEBRA_FAILED
+FORMULA_NOT_COMPILED = Code.FORMULA_NOT_COMPILED
 #: Code of a statement the deck's time budget (check-deck-time-limit) stopped.
-DECK_TIME_LIMIT = "AG661"
+DECK_TIME_LIMIT = Code.CHECK_DECK_TIME_LIMIT
 
 
 class StatementError(Exception):

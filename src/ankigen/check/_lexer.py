@@ -14,12 +14,13 @@ import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ankigen.diagnostics import Code
 from ankigen.parse.claim_numbers import read_number
 
 from ._errors import StatementSyntaxError
 
 #: Code of the diagnostic for a malformed quote.
-BAD_QUOTE = "AG203"
+BAD_QUOTE = Code.BAD_QUOTE
 _QUOTE_FORMS = (
     "`128`, `50%`, `3.3\u00d7`, `3.3x`, `0.05`, `1/2`, `\u00bd`, `1e-3`, `10,000`, `10\u00b2`,"
     " `four`, `a third` or `500 ms`"

@@ -11,6 +11,8 @@ import difflib
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
+from ankigen.diagnostics import Code
+
 from ._ast import (
     Assert,
     Binding,
@@ -25,9 +27,9 @@ if TYPE_CHECKING:  # importing _sympy loads sympy, which this module does not ne
     from ._sympy import Scope
 
 #: Code of the warning for a ``where`` name that occurs on neither side.
-UNUSED_WHERE = "AG206"
+UNUSED_WHERE = Code.UNUSED_WHERE
 #: Code of the warning for an assertion that compares only literals.
-LITERAL_ONLY = "AG207"
+LITERAL_ONLY = Code.LITERALS_ONLY
 
 
 def names_in(expr: Expr) -> Iterator[str]:

@@ -20,12 +20,14 @@ from fractions import Fraction
 
 import sympy
 
+from ankigen.diagnostics import Code
+
 from ._ast import Binary, Call, Expr, ListExpr, Name, Num, QuotedFormula, QuotedNumber, Unary
 from ._errors import StatementError
 from ._sizes import refuse_large_power, refuse_large_product
 
 #: Code of the error for a limit whose one-sided limits differ.
-ONE_SIDED_LIMIT = "AG208"
+ONE_SIDED_LIMIT = Code.ONE_SIDED_LIMIT
 #: Largest integer whose factorial (or binomial's top) is computed exactly.
 MAX_FACTORIAL = 10_000
 

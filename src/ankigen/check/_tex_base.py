@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ankigen.diagnostics import Code
+
 from ._ast import Expr
 from ._errors import StatementSyntaxError
 from ._tex_lexer import TEX_SYNTAX, TexToken
 
-UNKNOWN_COMMAND = "AG204"
+UNKNOWN_COMMAND = Code.CHECK_TEX_COMMAND
 #: Deepest nesting accepted in a quoted formula.
 MAX_DEPTH = 50
 #: Deepest syntax tree accepted: nesting, plus one level for each operator of a chain.

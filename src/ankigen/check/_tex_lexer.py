@@ -11,10 +11,12 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
+from ankigen.diagnostics import Code
+
 from ._errors import StatementSyntaxError
 
 #: Code of the diagnostic for a quoted formula that does not parse.
-TEX_SYNTAX = "AG205"
+TEX_SYNTAX = Code.CHECK_TEX_SYNTAX
 
 #: Commands that only space or label a formula: skipped.
 SPACING = frozenset({",", ";", ":", "!", " ", "quad", "qquad", "displaystyle"})

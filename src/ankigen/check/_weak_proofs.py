@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from ankigen.diagnostics import Code
+
 from ._ast import (
     Assert,
     Binary,
@@ -38,11 +40,11 @@ if TYPE_CHECKING:
     from ._sympy import Scope
 
 #: Code of the warning for a ``within`` looser than ``MAX_WITHIN``.
-LOOSE_WITHIN = "AG230"
+LOOSE_WITHIN = Code.LOOSE_WITHIN
 #: Code of the warning for a ``where`` that gives a name the value it is compared with.
-CIRCULAR_WHERE = "AG231"
+CIRCULAR_WHERE = Code.CIRCULAR_WHERE
 #: Code of the warning for a general relation of the card proved at one point only.
-ONE_POINT = "AG232"
+ONE_POINT = Code.ONE_POINT_PROOF
 #: Loosest ``within`` accepted without a warning (format section 18).
 MAX_WITHIN = Fraction(1, 10)
 
@@ -151,7 +153,7 @@ def _quotes_the_card(expr: Expr) -> bool:
 
 
 #: Code of the warning for a number literal that equals a number the card shows.
-UNBOUND_PREMISE = "AG233"
+UNBOUND_PREMISE = Code.UNBOUND_PREMISE
 
 
 def literals_in(expr: Expr) -> Iterator[Num]:

@@ -23,14 +23,14 @@ from fractions import Fraction
 from pathlib import Path
 
 from ankigen.build.paths import display_path
-from ankigen.diagnostics import Diagnostic, warning
+from ankigen.diagnostics import Code, Diagnostic, warning
 from ankigen.model import Claim, ClaimLevel, Deck, Item
 from ankigen.parse.claim_numbers import read_number
 
 __all__ = ["FIGURE_LITERAL", "figure_literals"]
 
 #: Code of the warning for a figure script's number that is a number of its card.
-FIGURE_LITERAL = "AG234"
+FIGURE_LITERAL = Code.FIGURE_LITERAL
 
 
 def figure_literals(deck: Deck, figures_dir: Path) -> list[Diagnostic]:

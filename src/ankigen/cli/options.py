@@ -59,10 +59,9 @@ jobs_option = click.option(
     type=click.IntRange(min=1),
     default=None,
     metavar="N",
-    help="Processes that parse a big content file's sections and that draw formula "
-    "images (1: no worker processes; default: [tool.ankigen] jobs, else every CPU "
-    "this process may use; never more than those CPUs). The decks are the same "
-    "whatever N is.",
+    help="Processes that draw formula images (1: no worker processes; default: "
+    "[tool.ankigen] jobs, else every CPU this process may use; never more than "
+    "those CPUs). The decks are the same whatever N is.",
 )
 no_cache_option = click.option(
     "--no-cache",

@@ -13,16 +13,17 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Sequence
+from contextlib import nullcontext
 from pathlib import Path
 
 from ankigen.build.build_cache import BuildCaches, build_caches
 from ankigen.build.build_types import BuildOptions, BuildResult, BuildSummary, WriteError
 from ankigen.build.discover import discover
-from ankigen.build.gcpause import no_cyclic_gc
 from ankigen.build.guards import key_collisions, outside_root
 from ankigen.build.partial import Partial, leave_out_broken
 from ankigen.build.paths import display_path
 from ankigen.build.plan import Plan, deck_keys, plan_deck
+from ankigen.build.pool import BuildPool
 from ankigen.build.publish import publish, stamp_of, write_staged
 from ankigen.build.release import (
     compare_staged,
@@ -51,15 +52,21 @@ from ankigen.render import (
 __all__ = ["BuildOptions", "BuildResult", "BuildSummary", "WriteError", "run"]
 
 
-@no_cyclic_gc()
 def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
-    """Build (or, with ``write=False``, only check) every content file, with no cyclic GC."""
-    with build_caches(options) as caches:
-        return caches.outliving(_run(options, caches, progress))
+    """Build (or, with ``write=False``, only check) every content file."""
+    pool = BuildPool.for_jobs(options.jobs, options.pool_tuning)
+    with build_caches(options) as caches, pool or nullcontext():
+        return caches.outliving(_run(options, caches, pool, progress))
 
 
-def _run(options: BuildOptions, caches: BuildCaches, progress: Progress | None) -> BuildResult:
-    """The pipeline, with the caches it reads and fills (``build_cache``: none, or OUT/.cache)."""
+def _run(
+    options: BuildOptions,
+    caches: BuildCaches,
+    pool: BuildPool | None,
+    progress: Progress | None,
+) -> BuildResult:
+    """The pipeline, with the caches it reads and fills (``build_cache``: none, or OUT/.cache)
+    and the process pool that draws formula images (None: ``-j 1``)."""
     reused = caches.reused  # None: `check` or --no-cache, which reuse nothing
     clock = BuildClock(Path.cwd())
     plans, diagnostics = _plan(options, reused, clock)
@@ -68,7 +75,7 @@ def _run(options: BuildOptions, caches: BuildCaches, progress: Progress | None) 
     decks = _parse(todo.values(), options, reused, diagnostics)
     diagnostics.extend(key_collisions(deck_keys(decks, plans)))
     # Formula images are drawn by worker processes from here on, while this one checks.
-    with _start_render(decks, options, caches) as started:
+    with _start_render(decks, options, caches, pool) as started:
         reports = {deck.path: check_source(deck, options.limits, reused) for deck in decks}
         diagnostics.extend(d for report in reports.values() for d in report.diagnostics)
         diagnostics.extend(d for deck in decks for d in figure_literals(deck, options.figures_dir))
@@ -127,7 +134,6 @@ def _parse(
             plan.source,
             options.default_math,
             reused,
-            options.jobs,
             default_claims=options.default_claims,
             macros=macros,
         )
@@ -137,7 +143,9 @@ def _parse(
     return decks
 
 
-def _start_render(decks: list[Deck], options: BuildOptions, caches: BuildCaches) -> Rendering:
+def _start_render(
+    decks: list[Deck], options: BuildOptions, caches: BuildCaches, pool: BuildPool | None
+) -> Rendering:
     """Check every parsed deck's formulas and start drawing their missing images (``-j``)."""
     return start_rendering(
         decks,
@@ -147,7 +155,7 @@ def _start_render(decks: list[Deck], options: BuildOptions, caches: BuildCaches)
             options.figure_format,
             options.limits,
             reuse_notes=caches.reused is not None,
-            jobs=options.jobs,
+            pool=pool,
             project=options.project,
             cache_tuning=options.cache_tuning,
         ),

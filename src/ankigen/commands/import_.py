@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ankigen.build.paths import display_path
-from ankigen.diagnostics import Diagnostic, sort_diagnostics, warning
+from ankigen.diagnostics import Code, Diagnostic, sort_diagnostics, warning
 from ankigen.errors import UsageError
 from ankigen.importers.formats import default_format, reader
 from ankigen.importers.model import ImportedDeck
@@ -80,7 +80,9 @@ def _write_media(deck: ImportedDeck, out: Path, problems: list[Diagnostic]) -> l
         if target.is_symlink() or target.exists():
             if target.is_symlink() or target.read_bytes() != data:
                 message = f"media file {name} already exists with other bytes: kept as it was"
-                problems.append(warning(display_path(target), 1, message, code="AG802"))
+                problems.append(
+                    warning(display_path(target), 1, message, code=Code.MEDIA_NAME_TAKEN)
+                )
             continue
         _create(target, data)
         written.append(target)

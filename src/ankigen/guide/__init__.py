@@ -1,10 +1,9 @@
 """The author's guide shipped inside the package: ``ankigen guide [TOPIC]``.
 
-``format.md`` here is a copy of the project's ``docs/format.md`` (the whole
-content format, its checks, limits and diagnostic codes), so that an author
-who installed ankigen with pip has it too. ``tests/cli/test_guide.py`` keeps
-the copy equal to the original; after editing ``docs/format.md`` run
-``cp docs/format.md src/ankigen/guide/format.md``.
+``format.md`` here is a link to the project's ``docs/format.md`` (the whole
+content format, its checks, limits and diagnostic codes; a wheel stores the
+file it points to), so that an author who installed ankigen with pip has it
+too. ``tests/cli/test_guide.py`` checks the link.
 
 A topic is a section of the guide: by number (``12``, ``13.2``), by words
 of its title (``cloze``, ``front matter``) or by one of a few short names

@@ -15,7 +15,7 @@ import hashlib
 import re
 from pathlib import Path
 
-from ankigen.diagnostics import warning
+from ankigen.diagnostics import Code, warning
 from ankigen.importers.model import ImportedDeck, ImportResult
 from ankigen.importers.text_source import (
     Collector,
@@ -61,7 +61,9 @@ def _read_file(path: Path, found: Collector) -> None:
     if dollar_math:
         where = origin(path, 1)
         message = "'$…$' read as math (ankdown's 'dollar' option): the file has no '\\(…\\)'"
-        found.problems.append(warning(where.file, where.line, message, code="AG803"))
+        found.problems.append(
+            warning(where.file, where.line, message, code=Code.ANKDOWN_DOLLAR_MATH)
+        )
     for number, line in numbered_lines(text):
         stripped = line.strip()
         if stripped == "%":

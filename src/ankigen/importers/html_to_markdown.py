@@ -16,6 +16,7 @@ is reported in ``lost``: its text is kept where it has any, its markup
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ankigen.importers import ankigen_html
@@ -136,7 +137,7 @@ class _Writer:
             return self.blocks(element.children)
         lines = ["<details>"]
         if summaries:
-            text = " ".join(summary_html(summaries[0], self.lost).split())
+            text = _one_line(summary_html(summaries[0], self.lost))
             lines.append(f"<summary>{text}</summary>")
         inner = self.blocks(body)
         return ["\n".join(lines), *inner, "</details>"]
@@ -319,3 +320,16 @@ def field_to_markdown(
         writer.context,
         writer.drawn,
     )
+
+
+#: A tag with its attributes (quoted values may hold ``>``), or a run of whitespace.
+_TAG_OR_SPACE = re.compile(r"(<(?:[^>\"']|\"[^\"]*\"|'[^']*')*>)|\s+")
+
+
+def _one_line(html: str) -> str:
+    """HTML on one line: whitespace runs in text become one space; tags keep theirs.
+
+    An attribute's value (an ``<abbr>``'s title) is what the learner sees on
+    hover, so its spaces are kept as written.
+    """
+    return _TAG_OR_SPACE.sub(lambda m: m.group(1) or " ", html).strip()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ankigen.diagnostics import Diagnostic, warning
+from ankigen.diagnostics import Code, Diagnostic, warning
 
 
 @dataclass(frozen=True)
@@ -20,7 +20,11 @@ class Origin:
     def lost(self, what: str, *, column: int = 0) -> Diagnostic:
         """A warning at this place: ``what`` could not be carried over."""
         return warning(
-            self.file, self.line, f"not carried over: {what}", column=column, code="AG801"
+            self.file,
+            self.line,
+            f"not carried over: {what}",
+            column=column,
+            code=Code.NOT_CARRIED_OVER,
         )
 
 

@@ -13,10 +13,8 @@ import itertools
 import json
 import os
 import secrets
-import shutil
 import sqlite3
 import time
-import zipfile
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -27,9 +25,10 @@ import genanki
 from ankigen.model import ItemKind, MediaFile, PackagedDeck, RenderedDeck
 from ankigen.package.anki_cards import cloze_ordinals
 from ankigen.package.collection import NoteRow, RowDeck
-from ankigen.package.media_pack import Deflated, MediaPack, deflate_pieces, write_deflated
+from ankigen.package.media_pack import MediaPack
 from ankigen.package.note_types import cloze_model, reveal_model
 from ankigen.package.release import release_tag
+from ankigen.package.zip_writer import Deflated, ZipWriter, deflate, deflate_pieces
 from ankigen.render import MediaCache
 
 __all__ = ["card_ordinals", "deck_id", "write_deck"]
@@ -166,27 +165,32 @@ def _write_zip(
     each by the file name the cards reference.
     """
     date = time.gmtime(max(timestamp, 315532800))[:6]  # zip dates start in 1980
-    media_map = json.dumps({str(index): file.name for index, file in enumerate(media)})
-    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        entry = _entry("collection.anki2", date)
+    media_map = deflate(json.dumps({str(i): file.name for i, file in enumerate(media)}).encode())
+    with target.open("wb") as out:
+        archive = ZipWriter(out, date)
         if not media:
             # Streamed: a 100,000-note collection is never held in memory whole.
             # zlib's output does not depend on how its input is cut into writes.
-            with collection.open("rb") as rows, archive.open(entry, "w") as stored:
-                shutil.copyfileobj(rows, stored, 1 << 20)
-            archive.writestr(_entry("media", date), media_map)
+            with collection.open("rb") as rows:
+                pieces = iter(partial(rows.read, 1 << 20), b"")
+                archive.add_stream("collection.anki2", pieces, collection.stat().st_size)
+            archive.add("media", media_map)
+            archive.finish()
             return
         # With media, zlib deflates the collection on another core (it lets go of the
-        # GIL) while this thread writes the map and the media entries to a scratch zip;
-        # its entries are then appended after the collection's as they are.
+        # GIL) while this thread writes the map and the media entries to a scratch file;
+        # they are then copied after the collection's entry as they are.
         tail = _scratch(target, ".media.tmp")
         try:
-            with ThreadPoolExecutor(1) as worker:
+            with tail.open("w+b") as scratch, ThreadPoolExecutor(1) as worker:
                 deflating = worker.submit(_deflate_file, collection)
-                entries = _write_media(tail, media, media_map, date, pack)
-                deflated = deflating.result()
-            write_deflated(archive, entry, deflated)
-            _append_entries(archive, tail, entries)
+                part = ZipWriter(scratch, date)
+                part.add("media", media_map)
+                for index, deflated in enumerate(pack.deflated_all(media)):
+                    part.add(str(index), deflated)
+                archive.add("collection.anki2", deflating.result())
+                archive.extend(part)
+            archive.finish()
         finally:
             tail.unlink(missing_ok=True)
 
@@ -196,47 +200,3 @@ def _deflate_file(path: Path) -> Deflated:
     ``compress`` calls keep this thread off the other thread's way)."""
     with path.open("rb") as rows:
         return deflate_pieces(iter(partial(rows.read, 4 << 20), b""))
-
-
-def _write_media(
-    tail: Path,
-    media: Sequence[MediaFile],
-    media_map: str,
-    date: tuple[int, ...],
-    pack: MediaPack,
-) -> tuple[zipfile.ZipInfo, ...]:
-    """The map and media entries, as a zip of their own in ``tail`` (its central directory
-    cut off); their infos, in order."""
-    with zipfile.ZipFile(tail, "w", compression=zipfile.ZIP_DEFLATED) as part:
-        part.writestr(_entry("media", date), media_map)
-        for index, deflated in enumerate(pack.deflated_all(media)):
-            write_deflated(part, _entry(str(index), date), deflated)
-        entries, end = tuple(part.filelist), part.start_dir
-    os.truncate(tail, end)
-    return entries
-
-
-def _append_entries(
-    archive: zipfile.ZipFile, tail: Path, entries: tuple[zipfile.ZipInfo, ...]
-) -> None:
-    """Append ``tail``'s entries (local headers and data, which hold no offset) as they are;
-    the central directory ``archive`` writes on close then lists them at their new place."""
-    fp = archive.fp
-    if fp is None:
-        raise ValueError("the zip file is closed")
-    base = archive.start_dir
-    fp.seek(base)
-    with tail.open("rb") as part:
-        shutil.copyfileobj(part, fp, 1 << 20)
-    for info in entries:
-        info.header_offset += base
-        archive.filelist.append(info)
-        archive.NameToInfo[info.filename] = info
-    archive.start_dir = fp.tell()
-
-
-def _entry(name: str, date: tuple[int, ...]) -> zipfile.ZipInfo:
-    info = zipfile.ZipInfo(name, date_time=date)  # type: ignore[arg-type]
-    info.external_attr = 0o644 << 16
-    info.compress_type = zipfile.ZIP_DEFLATED
-    return info

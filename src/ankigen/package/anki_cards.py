@@ -121,8 +121,7 @@ def _flat_cloze_numbers(text: str) -> set[int] | None:
 def _tree_cloze_ordinals(text: str) -> tuple[int, ...]:
     """``cloze_ordinals`` for any field: every cloze, nested ones too, from its nodes."""
     numbers: set[int] = set()
-    # A stack, not a nested function that calls itself: that function and its
-    # cell form a cycle, which the paused cyclic GC of a build never frees.
+    # A stack, not a nested function that calls itself (a cycle with its cell).
     pending = [_parse(text)]
     while pending:
         for node in pending.pop():

@@ -5,7 +5,7 @@ writes its rows one method call at a time; at 10,000 notes that costs more
 than the inserts themselves. A ``RowDeck`` is a genanki deck that writes the
 same rows, in the same order, with the same ids (one id counter: a note, then
 its cards), from plain tuples: the deck and note-type JSON is still genanki's
-own, and so the database bytes are the same (``tests/package/test_collection_rows.py``
+own, and so the database bytes are the same (``tests/perf/test_collection_rows.py``
 compares them with genanki's). genanki's checks of a note's shape stay: a tag
 with a space is refused, so is a field count other than the note type's.
 genanki's warning about broken HTML tags does not run: every field is HTML that

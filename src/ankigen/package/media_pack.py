@@ -13,10 +13,9 @@ fingerprint (``ankigen.cache``: the zlib version among the rest), and each
 entry's deflated bytes carry their own seal in it: a pack or an entry written
 by anyone else, or by other code, is deflated again, never shipped.
 
-The bytes written are exactly those ``ZipFile.writestr`` writes: the same
-zlib settings (raw deflate, default level), one ``compress`` call over the
-whole file and a ``flush``, and a local header written once with the final
-CRC and sizes instead of being patched afterwards.
+Entries are deflated with ``zip_writer.deflate`` (``zipfile``'s settings), and
+``zip_writer.ZipWriter`` writes them into the deck as they are: the bytes of a
+deck do not depend on whether its media came from the pack.
 """
 
 from __future__ import annotations
@@ -25,14 +24,14 @@ import json
 import struct
 import zlib
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, BinaryIO
-from zipfile import ZIP_DEFLATED, ZipFile, ZipInfo
+from typing import BinaryIO
 
 from ankigen.cache import MAC_SIZE, recipe
 from ankigen.model import MediaFile
+from ankigen.package.zip_writer import Deflated, deflate
 from ankigen.render import MediaCache
 
 _HEADER = struct.Struct("<I")  # length of the JSON index that follows it
@@ -42,15 +41,6 @@ _HELD = -1
 #: Threads that deflate media at once (``MediaPack.deflated_all``), and files read ahead.
 DEFLATE_THREADS = 2
 _AHEAD = 32
-
-
-@dataclass(frozen=True)
-class Deflated:
-    """One media file's deflated bytes, and what the zip entry needs to know of it."""
-
-    data: bytes
-    crc: int
-    size: int
 
 
 @dataclass(frozen=True)
@@ -64,31 +54,6 @@ class _Entry:
     length: int
     #: The seal of the name, version and deflated bytes (hex), under the folder's secret.
     seal: str = ""
-
-
-def deflate(raw: bytes) -> Deflated:
-    """Deflate as ``zipfile`` does for ``ZIP_DEFLATED`` at the default level."""
-    compressor = _zip_compressor()
-    data = compressor.compress(raw) + compressor.flush()
-    return Deflated(data, zlib.crc32(raw), len(raw))
-
-
-def deflate_pieces(pieces: Iterable[bytes]) -> Deflated:
-    """``deflate`` of the pieces joined, without joining them (zlib's output does not
-    depend on how its input is cut; each ``compress`` call runs without the GIL)."""
-    compressor = _zip_compressor()
-    out: list[bytes] = []
-    crc = size = 0
-    for piece in pieces:
-        crc, size = zlib.crc32(piece, crc), size + len(piece)
-        out.append(compressor.compress(piece))
-    out.append(compressor.flush())
-    return Deflated(b"".join(out), crc, size)
-
-
-def _zip_compressor() -> Any:
-    """A compressor with ``zipfile``'s settings: raw deflate, the default level."""
-    return zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15)
 
 
 class MediaPack:
@@ -265,24 +230,3 @@ def _inflates_to(data: bytes, raw: bytes) -> bool:
     except zlib.error:
         return False
     return inflated == raw and inflater.eof and not inflater.unused_data
-
-
-def write_deflated(archive: ZipFile, info: ZipInfo, deflated: Deflated) -> None:
-    """Append an already deflated entry, byte for byte as ``writestr`` would write it."""
-    fp = archive.fp
-    if fp is None:
-        raise ValueError("the zip file is closed")
-    info.compress_type = ZIP_DEFLATED
-    info.flag_bits = 0
-    info.file_size = deflated.size
-    info.compress_size = len(deflated.data)
-    info.CRC = deflated.crc
-    fp.seek(archive.start_dir)
-    info.header_offset = fp.tell()
-    fp.write(info.FileHeader(False))
-    fp.write(deflated.data)
-    archive.start_dir = fp.tell()
-    archive.filelist.append(info)
-    archive.NameToInfo[info.filename] = info
-    # zipfile writes the central directory on close only when something was added
-    setattr(archive, "_didModify", True)  # noqa: B010 - private, not in the stubs

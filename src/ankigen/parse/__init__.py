@@ -6,13 +6,12 @@ import itertools
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
 from markdown_it.token import Token
 
-from ankigen.diagnostics import Diagnostic, Sink, error, sort_diagnostics
+from ankigen.diagnostics import Code, Diagnostic, Sink, error, sort_diagnostics
 from ankigen.model import ClaimLevel, Deck, Item, ItemKind, MathMode
 from ankigen.parse.context import item_contexts
 from ankigen.parse.freeze import freeze_section, normalise_source, note_guid
@@ -24,7 +23,6 @@ from ankigen.parse.headings import (
 )
 from ankigen.parse.lost_text import joined_sections
 from ankigen.parse.markdown import content_parser
-from ankigen.parse.parallel import parse_rest
 from ankigen.parse.section_cache import SectionCache, SectionResult, section_key
 from ankigen.parse.section_text import SectionText
 from ankigen.parse.sections import OutsideSection, Section, section_bounds, section_starts
@@ -55,7 +53,6 @@ def parse_file(
     display_path: str | None = None,
     default_math: MathMode = MathMode.IMAGE,
     cache: SectionCache | None = None,
-    jobs: int = 1,
     default_claims: ClaimLevel = ClaimLevel.ANSWERS,
     macros: Macros = NO_MACROS,
 ) -> ParseResult:
@@ -64,7 +61,6 @@ def parse_file(
     ``default_math`` is the math mode of a file whose front matter names none,
     ``default_claims`` its claim level.
     With a ``cache``, sections unchanged since the last parse are not parsed again.
-    ``jobs``: processes that may parse a big file's sections (1: this one only).
     ``macros``: the project's TeX macros (format §17); the front matter's override them.
     """
     shown = display_path or str(path)
@@ -72,7 +68,7 @@ def parse_file(
         raw = path.read_bytes()
     except OSError as exc:
         return ParseResult(
-            None, (error(shown, 1, f"cannot read file: {exc.strerror}", code="AG101"),)
+            None, (error(shown, 1, f"cannot read file: {exc.strerror}", code=Code.FILE_UNREADABLE),)
         )
     try:
         text = raw.decode("utf-8-sig")
@@ -82,11 +78,13 @@ def parse_file(
         line_start = raw.rfind(b"\n", 0, start) + 1  # the line is UTF-8 up to the byte
         column = len(raw[line_start:start].decode("utf-8-sig")) + 1
         message = f"not UTF-8 text (byte 0x{raw[start]:02x}); save the file as UTF-8"
-        return ParseResult(None, (error(shown, line, message, column=column, code="AG102"),))
+        return ParseResult(
+            None, (error(shown, line, message, column=column, code=Code.FILE_NOT_UTF8),)
+        )
     del raw  # a big file is not held twice
     owned = [text]
     del text  # `owned` holds the only reference, which the parse lets go (``_parse_owned``)
-    return _parse_owned(owned, path, root, shown, default_math, cache, jobs, default_claims, macros)
+    return _parse_owned(owned, path, root, shown, default_math, cache, default_claims, macros)
 
 
 def parse_text(
@@ -96,7 +94,6 @@ def parse_text(
     display_path: str,
     default_math: MathMode = MathMode.IMAGE,
     cache: SectionCache | None = None,
-    jobs: int = 1,
     default_claims: ClaimLevel = ClaimLevel.ANSWERS,
     macros: Macros = NO_MACROS,
 ) -> ParseResult:
@@ -105,11 +102,10 @@ def parse_text(
     The text is parsed section by section (``parse.sections``): the same
     tokens as one parse of the whole file, but each section's tokens are freed
     once its items are frozen, and with a ``cache`` an unchanged section is
-    not parsed at all. With ``jobs`` above 1 a big file's sections are parsed in
-    that many processes; the result is the same, diagnostics in the same order.
+    not parsed at all.
     """
     return _parse_owned(
-        [text], path, root, display_path, default_math, cache, jobs, default_claims, macros
+        [text], path, root, display_path, default_math, cache, default_claims, macros
     )
 
 
@@ -120,24 +116,21 @@ def _parse_owned(
     display_path: str,
     default_math: MathMode,
     cache: SectionCache | None,
-    jobs: int,
     default_claims: ClaimLevel = ClaimLevel.ANSWERS,
     macros: Macros = NO_MACROS,
 ) -> ParseResult:
     """``parse_text`` of the one text in ``owned``, which is taken out of it: when the
-    caller holds no other reference, the string is freed once its sections are cut
-    (before parse workers are forked, ``parse.section_text``)."""
+    caller holds no other reference, the string is freed once normalised (a big file
+    is not held twice)."""
     # The one place content enters: NFC, as Anki stores every field, so that what
     # the build judges and writes is what Anki keeps (columns count NFC characters).
     sections = _cut(unicodedata.normalize("NFC", owned.pop()))
     try:
-        sink, front, key, results = _parse_sections(
-            sections, path, display_path, cache, jobs, macros
-        )
+        sink, front, key, results = _parse_sections(sections, path, display_path, cache, macros)
     except OutsideSection:
         # Never expected (the tests say so); should a cut be wrong, the file is read whole.
         sections = _cut(sections.whole(), whole=True)
-        sink, front, key, results = _parse_sections(sections, path, display_path, None, 1, macros)
+        sink, front, key, results = _parse_sections(sections, path, display_path, None, macros)
     del sections  # the file's text goes before the deck is put together
 
     title = next((r.title for r in results if r.title is not None), None)
@@ -151,7 +144,7 @@ def _parse_owned(
             1,
             "no items: the deck will be empty; write "
             f"'question ::: answer' or a cloze such as '{written(1, 'word')}' to make cards",
-            code="AG103",
+            code=Code.NO_ITEMS,
         )
     deck = Deck(
         path=path,
@@ -188,12 +181,10 @@ def _parse_sections(
     path: Path,
     display_path: str,
     cache: SectionCache | None,
-    jobs: int,
     project_macros: Macros = NO_MACROS,
 ) -> _Sections:
     """The file's sink (front matter problems, then every section's), front matter, key
-    and every section's result; with ``jobs`` above 1, a big file's sections are parsed
-    in that many processes (``parse.parallel``), to the same results."""
+    and every section's result."""
     sink = Sink(display_path)
     total = sections.total
     opening = sections.section(0)
@@ -207,9 +198,11 @@ def _parse_sections(
     shape = (display_path, repr(front) + repr(sorted(project_macros.items())), key)
     results = [_section(opening, total, first_tokens, front, shape, cache, macros)]
     del first_tokens, opening  # only the opening section's tokens were parsed up front
-    # The rest: cached, parsed here, or (a big file, jobs above 1) also in workers.
-    fresh = partial(_fresh, total=total, front=front, shape=shape, macros=macros)
-    results.extend(parse_rest(sections, 1, fresh, cache, shape, jobs))
+    # The rest, in order: each from the cache, else parsed (and then remembered).
+    results.extend(
+        _section(sections.section(n), total, None, front, shape, cache, macros)
+        for n in range(1, len(sections))
+    )
     sink.diagnostics.extend(first_title_only((r.title, r.diagnostics) for r in results))
     for before, after in itertools.pairwise(results):
         joined_sections(sink, before.edges[1], after.edges[0])
@@ -329,5 +322,5 @@ def _duplicate_guids(items: list[Item], sink: Sink) -> None:
                 line,
                 f"duplicate note: same {how} as the item at line {other}; "
                 "give one of them a different id",
-                code="AG107",
+                code=Code.DUPLICATE_GUID,
             )

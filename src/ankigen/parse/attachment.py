@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from markdown_it.token import Token
 
-from ankigen.diagnostics import Sink
+from ankigen.diagnostics import Code, Sink
 from ankigen.model import CodeBlock
 from ankigen.parse import problems
 from ankigen.parse.metadata import is_comment, parse_comment
@@ -53,7 +53,7 @@ def attach_fence(
             "check block has no item before it in this section; "
             "put it right after the item whose claim it proves",
             column=problems.fence_column(fence, lines),
-            code="AG128",
+            code=Code.CHECK_WITHOUT_ITEM,
         )
         return
     section.last_item.checks.append(code)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from markdown_it.token import Token
 
-from ankigen.diagnostics import Sink
+from ankigen.diagnostics import Code, Sink
 from ankigen.parse import token_meta
 from ankigen.parse.near_miss import Located, Locator, report
 from ankigen.parse.paragraph import BREAKS
@@ -106,7 +106,7 @@ def read_cloze_item(
             line,
             "cloze syntax in the Extra (after ':::') is not a cloze; move it before ':::'",
             column=after_separator_column(lines[line - 1]),
-            code="AG126",
+            code=Code.CLOZE_IN_EXTRA,
         )
 
 

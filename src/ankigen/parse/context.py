@@ -20,7 +20,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Protocol
 
-from ankigen.diagnostics import Sink
+from ankigen.diagnostics import Code, Sink
 from ankigen.model import ItemKind
 from ankigen.parse.frontmatter import FrontMatter
 
@@ -112,5 +112,5 @@ def _unknown_prompt_sections(drafts: Sequence[Placed], front: FrontMatter, sink:
                 f"front matter 'prompt' names the section '{name}', which has no items; "
                 "write the heading exactly as in '## ...'",
                 column=1,
-                code="AG350",
+                code=Code.PROMPT_SECTION_MISSING,
             )

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import genanki
 from markdown_it.token import Token
 
-from ankigen.diagnostics import Sink
+from ankigen.diagnostics import Code, Sink
 from ankigen.model import Item, ItemKind
 from ankigen.parse import token_meta
 from ankigen.parse.claims import item_claims
@@ -83,7 +83,7 @@ def _mathjax_delimiters(tokens: Sequence[Token], sink: Sink) -> None:
                 f"'{spelling}' is Anki's MathJax delimiter, not math in this format "
                 f"(it is shown as written): write {meant} for a formula",
                 column=column,
-                code="AG600",
+                code=Code.MATHJAX_DELIMITER,
             )
 
 
@@ -103,7 +103,7 @@ def _refused_links(tokens: Sequence[Token], lines: Sequence[str], sink: Sink) ->
                 f"link '{href}' shows as text with no target: only https:, http:, "
                 "mailto: and relative links keep theirs on a card",
                 column=source.find(href) + 1,
-                code="AG603",
+                code=Code.LINK_SCHEME,
             )
 
 
@@ -130,10 +130,10 @@ def _freeze(
     # A cloze item's text is never empty: its cloze marker shows.
     at = _separator_column(lines, draft.line)
     if not is_cloze and question.is_empty and not question.maths and not question.images:
-        sink.error(draft.line, "empty question before ':::'", column=at, code="AG105")
+        sink.error(draft.line, "empty question before ':::'", column=at, code=Code.EMPTY_QUESTION)
     if not is_cloze and answer.is_empty and not answer.maths and not answer.images:
         message = "empty answer: write the answer after ':::'"
-        sink.error(draft.line, message, column=at, code="AG106")
+        sink.error(draft.line, message, column=at, code=Code.EMPTY_ANSWER)
     tags = tuple(_unique([*front.tags, *draft.tags, *draft.metadata.tags]))
     tags = shared_tags.setdefault(tags, tags)
     return Item(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from ankigen.diagnostics import Sink
+from ankigen.diagnostics import Code, Sink
 from ankigen.syntax.tex_macros import Macro, highest_argument
 
 _COMMAND = re.compile(r"\\[A-Za-z]+")
@@ -38,7 +38,7 @@ def read_macros(value: object, line: int, sink: Sink) -> tuple[Macro, ...]:
         else:
             macros.append(macro)
     for problem in problems:
-        sink.error(line, problem, column=1, code="AG117")
+        sink.error(line, problem, column=1, code=Code.FRONT_MATTER_MACRO_SHAPE)
     return tuple(macros)
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import yaml
 
-from ankigen.diagnostics import Sink
+from ankigen.diagnostics import Code, Sink
 from ankigen.model import ClaimLevel, MathMode
 from ankigen.parse.front_macros import read_macros
 from ankigen.syntax import decks
@@ -56,21 +56,29 @@ def read_front_matter(text: str, sink: Sink) -> FrontMatter:
         data = yaml.safe_load(text) if text.strip() else {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        offset = mark.line + 1 if mark is not None else 1
+        offset, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         problem = getattr(exc, "problem", None) or "invalid YAML"
-        sink.error(offset, f"front matter: {problem}", code="AG110")
+        sink.error(
+            offset, f"front matter: {problem}", column=column, code=Code.FRONT_MATTER_NOT_YAML
+        )
         return FrontMatter()
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        sink.error(1, "front matter must be a mapping of 'key: value' lines", code="AG111")
+        sink.error(
+            1,
+            "front matter must be a mapping of 'key: value' lines",
+            column=1,
+            code=Code.FRONT_MATTER_NOT_MAPPING,
+        )
         return FrontMatter()
     for key in data:
         if key not in _KNOWN_KEYS:
             sink.error(
                 _line_of_key(text, str(key)),
                 f"unknown front matter key '{key}' (known: {', '.join(_KNOWN_KEYS)})",
-                code="AG104",
+                column=1,
+                code=Code.UNKNOWN_FRONT_MATTER_KEY,
             )
     values = {
         "deck": _string(data, "deck", text, sink),
@@ -108,7 +116,7 @@ def _structure_is_safe(text: str, sink: Sink) -> bool:
                 "front matter: YAML anchors and aliases (&name, *name) are not allowed; "
                 "write each value out",
                 column=column,
-                code="AG650",
+                code=Code.YAML_ALIAS,
             )
             return False
         depth += isinstance(event, _OPENERS)
@@ -119,7 +127,7 @@ def _structure_is_safe(text: str, sink: Sink) -> bool:
                 f"front matter nests lists or mappings more than {MAX_FRONT_MATTER_DEPTH} "
                 "deep; front matter is 'key: value' lines and one list of tags",
                 column=column,
-                code="AG651",
+                code=Code.FRONT_MATTER_TOO_DEEP,
             )
             return False
     return True
@@ -145,7 +153,10 @@ def _string(data: dict[object, object], key: str, text: str, sink: Sink) -> str 
     if isinstance(value, (str, int, float)) and not isinstance(value, bool) and str(value).strip():
         return str(value).strip()
     sink.error(
-        _line_of_key(text, key), f"front matter '{key}' must be a non-empty string", code="AG112"
+        _line_of_key(text, key),
+        f"front matter '{key}' must be a non-empty string",
+        column=1,
+        code=Code.FRONT_MATTER_NOT_A_NAME,
     )
     return None
 
@@ -160,7 +171,8 @@ def _tags(data: dict[object, object], text: str, sink: Sink) -> tuple[str, ...]:
         sink.error(
             _line_of_key(text, "tags"),
             "front matter 'tags' must be a list of words, e.g. tags: [ml, gpu]",
-            code="AG113",
+            column=1,
+            code=Code.FRONT_MATTER_TAGS_NOT_WORDS,
         )
         return ()
     tags = [str(t).strip() for t in value]
@@ -169,7 +181,8 @@ def _tags(data: dict[object, object], text: str, sink: Sink) -> tuple[str, ...]:
         sink.error(
             _line_of_key(text, "tags"),
             f"front matter tag '{bad[0]}' must be one word without spaces",
-            code="AG114",
+            column=1,
+            code=Code.FRONT_MATTER_TAG_WITH_SPACE,
         )
         return ()
     reserved = [t for t in tags if tags_syntax.is_reserved(t)]
@@ -199,7 +212,12 @@ def _boolean(data: dict[object, object], key: str, text: str, sink: Sink) -> boo
     value = data.get(key, False)
     if isinstance(value, bool):
         return value
-    sink.error(_line_of_key(text, key), f"front matter '{key}' must be true or false", code="AG115")
+    sink.error(
+        _line_of_key(text, key),
+        f"front matter '{key}' must be true or false",
+        column=1,
+        code=Code.FRONT_MATTER_NOT_BOOLEAN,
+    )
     return False
 
 
@@ -213,7 +231,8 @@ def _math(data: dict[object, object], text: str, sink: Sink) -> MathMode | None:
         sink.error(
             _line_of_key(text, "math"),
             f"front matter 'math' must be 'image' or 'mathjax', not '{value}'",
-            code="AG116",
+            column=1,
+            code=Code.FRONT_MATTER_MATH_MODE,
         )
         return None
 
@@ -233,7 +252,7 @@ def _claims(data: dict[object, object], text: str, sink: Sink) -> ClaimLevel | N
             _line_of_key(text, "claims"),
             f"front matter 'claims' must be {levels}, not '{value}'",
             column=1,
-            code="AG120",
+            code=Code.FRONT_MATTER_CLAIM_LEVEL,
         )
         return None
 
@@ -252,7 +271,7 @@ def _context(data: dict[object, object], text: str, sink: Sink) -> bool:
         _line_of_key(text, "context"),
         f"front matter 'context' must be 'auto' or 'none', not '{value}'",
         column=1,
-        code="AG351",
+        code=Code.FRONT_MATTER_CONTEXT,
     )
     return True
 
@@ -273,7 +292,7 @@ def _prompts(
             "cards, e.g. prompt: {Spot the error: Find the mistake and fix it} "
             "(none for no line)",
             column=1,
-            code="AG352",
+            code=Code.FRONT_MATTER_PROMPT,
         )
         return ()
     return tuple((str(k).strip(), None if v in _NONE else str(v).strip()) for k, v in value.items())

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import nh3
 from markdown_it.token import Token
 
-from ankigen.diagnostics import Sink
+from ankigen.diagnostics import Code, Sink
 from ankigen.parse import token_meta
 from ankigen.parse.metadata import is_comment
 from ankigen.syntax import anki_markup
@@ -293,7 +293,7 @@ def _report(
             f"HTML <{verdict.refused}> {verdict.why}, so it shows as the text you wrote: "
             f"{verdict.fix}",
             column=column,
-            code="AG150",
+            code=Code.HTML_SHOWN_AS_TEXT,
         )
     elif verdict.dropped:
         element = read_tag(source)
@@ -304,5 +304,5 @@ def _report(
             f"attribute {dropped} of HTML <{name}> dropped (only title on abbr, src and "
             "alt on img pass): remove it",
             column=column,
-            code="AG151",
+            code=Code.HTML_ATTRIBUTE_DROPPED,
         )

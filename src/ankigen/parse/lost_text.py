@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from markdown_it.token import Token
 
-from ankigen.diagnostics import Sink
+from ankigen.diagnostics import Code, Sink
 from ankigen.model import ItemKind, Prose
 from ankigen.parse.metadata import is_comment
 from ankigen.parse.paragraph import BREAKS
@@ -143,7 +143,7 @@ def question_after_colon(sink: Sink, line: int, question: Sequence[Token], prose
         "before it ends in ':' but is not part of it (it is prose, or the end of the answer "
         "before): put that text in the question's paragraph (no blank line between them)",
         column=1,
-        code="AG140",
+        code=Code.QUESTION_AFTER_COLON,
     )
 
 
@@ -155,7 +155,7 @@ def prose_before_check(sink: Sink, prose_line: int, item_line: int, check_line: 
         f"{check_line} is on no card (the item ended before it): move the text into the "
         "answer, before the item's metadata comment, or below the check block",
         column=1,
-        code="AG141",
+        code=Code.PROSE_BEFORE_CHECK,
     )
 
 
@@ -166,5 +166,5 @@ def empty_answer_before_heading(sink: Sink, item_line: int, heading_line: int) -
         f"the answer is empty and the heading at line {heading_line} after it ends the item "
         "(a '#' or '##' heading ends an item), so the text below it is on no card: "
         "write the heading as '###' or deeper to keep it in the answer",
-        code="AG142",
+        code=Code.HEADING_CUTS_ANSWER,
     )

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from markdown_it.token import Token
 
-from ankigen.diagnostics import Diagnostic, Sink, error
+from ankigen.diagnostics import Code, Diagnostic, Sink, error
 from ankigen.syntax.tex_macros import NO_MACROS, ExpansionError, Macros, expand, uses_macro
 from ankigen.syntax.tex_preamble import read_preamble
 
@@ -45,7 +45,7 @@ def _expand(
     expanded = expand(token.content, macros)
     if isinstance(expanded, ExpansionError):
         line, column = _place(expanded.macro, span, lines)
-        sink.error(line, expanded.message, column=column, code="AG119")
+        sink.error(line, expanded.message, column=column, code=Code.MACRO_EXPANSION)
         return
     token.content = expanded
 
@@ -73,9 +73,10 @@ def project_macros(path: Path | None, shown: str) -> tuple[Macros, tuple[Diagnos
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
         message = f"cannot read the macros file ([tool.ankigen] macros): {reason}"
-        return NO_MACROS, (error(shown, 1, message, code="AG109"),)
+        return NO_MACROS, (error(shown, 1, message, code=Code.MACROS_FILE_UNREADABLE),)
     preamble = read_preamble(text)
     problems = tuple(
-        error(shown, line, message, column=1, code="AG118") for line, message in preamble.problems
+        error(shown, line, message, column=1, code=Code.MACROS_FILE_CONTENT)
+        for line, message in preamble.problems
     )
     return preamble.macros, problems

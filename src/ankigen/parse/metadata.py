@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
-from ankigen.diagnostics import Sink
+from ankigen.diagnostics import Code, Sink
 from ankigen.syntax import tags as tags_syntax
 
 _COMMENT = re.compile(r"^<!--(.*?)-->\s*$", re.DOTALL)
@@ -75,18 +75,18 @@ def parse_comment(html: str, line: int, sink: Sink, column: int = 0) -> Metadata
             close = difflib.get_close_matches(key.lower(), _KEYS, n=1, cutoff=0.8)
             if close:
                 message = f"unknown metadata field '{key}' (did you mean '{close[0]}'?)"
-                sink.error(line, message, code="AG130")
+                sink.error(line, message, code=Code.MISSPELT_METADATA_FIELD)
                 return None
         return None
     unknown = sorted(set(fields) - set(_KEYS))
     if unknown:
         message = f"unknown metadata field '{unknown[0]}' (known: id, tags, guid)"
-        sink.error(line, message, code="AG131")
+        sink.error(line, message, code=Code.UNKNOWN_METADATA_FIELD)
         return None
     note_id = fields.get("id")
     if note_id is not None and not _ID.match(note_id):
         message = f"metadata id '{note_id}' must be one word, without spaces"
-        sink.error(line, message, code="AG132")
+        sink.error(line, message, code=Code.METADATA_ID_WITH_SPACE)
         return None
     tags = tuple(fields.get("tags", "").split())
     reserved = [tag for tag in tags if tags_syntax.is_reserved(tag)]
@@ -101,7 +101,7 @@ def parse_comment(html: str, line: int, sink: Sink, column: int = 0) -> Metadata
             f"metadata guid '{written}' must be one word of at most {_GUID_MAX} printable "
             "characters (no space), percent-encoded where it holds ';', '-', '%' or white space"
         )
-        sink.error(line, message, column=column, code="AG138")
+        sink.error(line, message, column=column, code=Code.METADATA_GUID)
         return None
     return Metadata(note_id or None, tags, guid)
 

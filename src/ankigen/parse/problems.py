@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from markdown_it.token import Token
 
-from ankigen.diagnostics import Sink
+from ankigen.diagnostics import Code, Sink
 from ankigen.parse import token_meta
 from ankigen.parse.paragraph import line_of
 
@@ -34,7 +34,7 @@ def url_images(children: Sequence[Token], line: int, lines: Sequence[str], sink:
                 f"image '{_link_target(match.group(1))}' is a URL; put the file next to "
                 "the content and use a relative path",
                 column=source.find(match.group(0)) + 1,  # 0 when written otherwise
-                code="AG123",
+                code=Code.IMAGE_URL_TARGET,
             )
 
 
@@ -47,13 +47,13 @@ def stray_dollars(lines: Sequence[str], numbers: Sequence[int], sink: Sink) -> N
                 line,
                 "unclosed '$$': close the display formula with '$$', "
                 "or write '\\$' for a dollar sign",
-                code="AG121",
+                code=Code.UNCLOSED_DOUBLE_DOLLAR,
             )
         else:
             sink.error(
                 line,
                 "unclosed '$': close the formula with '$', or write '\\$' for a dollar sign",
-                code="AG108",
+                code=Code.UNCLOSED_DOLLAR,
             )
 
 
@@ -68,7 +68,9 @@ def unclosed_fence(fence: Token, lines: Sequence[str], sink: Sink) -> None:
     )
     if not closed:
         message = f"code block opened with '{fence.markup}' is never closed"
-        sink.error(line_of(fence), message, column=fence_column(fence, lines), code="AG122")
+        sink.error(
+            line_of(fence), message, column=fence_column(fence, lines), code=Code.UNCLOSED_FENCE
+        )
 
 
 def fence_column(fence: Token, lines: Sequence[str]) -> int:

@@ -19,7 +19,6 @@ friends that the codec does not spell out turns the cache off, never wrong.
 from __future__ import annotations
 
 import marshal
-import mmap
 import os
 from pathlib import Path
 from typing import BinaryIO
@@ -78,10 +77,6 @@ class SectionCache:
         """Remember a freshly parsed section that starts at line ``start`` (0-based)."""
         if not self._broken:
             self._write(key, record(result, start))
-
-    def put_record(self, key: str, stored: bytes) -> None:
-        """Remember a section already encoded by ``record`` (in a worker process)."""
-        self._write(key, stored)
 
     def holds(self, key: str) -> bool:
         """Whether the last parse stored ``key`` (``get`` may still refuse a damaged record)."""
@@ -150,11 +145,11 @@ _LENGTH = 8
 
 
 class _Records:
-    """The last parse's records: where each one is in the mapped file, by key."""
+    """The last parse's records: where each one is in the file's bytes, by key."""
 
     def __init__(
         self,
-        data: mmap.mmap | None,
+        data: bytes | None,
         where: dict[str, tuple[int, int]],
         sealer: Sealer | None = None,
     ) -> None:
@@ -168,13 +163,11 @@ class _Records:
         if file is None or sealer is None:
             return cls(None, {})
         try:
-            with file.open("rb") as handle:
-                data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-        except (OSError, ValueError):
-            return cls(None, {})  # missing, or empty (an empty file cannot be mapped)
+            data = file.read_bytes()
+        except OSError:
+            return cls(None, {})  # missing or unreadable
         where = _index(data)
         if where is None:
-            data.close()
             return cls(None, {})
         return cls(data, where, sealer)
 
@@ -193,14 +186,12 @@ class _Records:
         return value if self._sealer.matches(seal, bytes.fromhex(key), value) else None
 
     def close(self) -> None:
-        """Unmap the file (before it is replaced)."""
-        if self._data is not None:
-            self._data.close()
-            self._data = None
+        """Let the file's bytes go (before it is replaced)."""
+        self._data = None
         self._where = {}
 
 
-def _index(data: mmap.mmap) -> dict[str, tuple[int, int]] | None:
+def _index(data: bytes) -> dict[str, tuple[int, int]] | None:
     """Where each record's value is; None for a file of another format or a torn one."""
     if data[: len(_MAGIC)] != _MAGIC:
         return None

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from markdown_it.token import Token
 
-from ankigen.diagnostics import Sink
+from ankigen.diagnostics import Code, Sink
 from ankigen.model import CodeBlock, ItemKind
 from ankigen.parse import callout, lost_text, problems, token_meta
 from ankigen.parse.attachment import (
@@ -180,7 +180,9 @@ class Walker:
                 note_lines(token.children, first)
                 if has_cloze(token.children):
                     column = opener_column(self._lines[first - 1])
-                    self._sink.error(first, _CLOZE_IN_ANSWER, code="AG124", column=column)
+                    self._sink.error(
+                        first, _CLOZE_IN_ANSWER, code=Code.CLOZE_IN_ANSWER_BLOCK, column=column
+                    )
                 problems.url_images(token.children, first, self._lines, self._sink)
                 strays = [first + n for n in token_meta.stray_dollar_lines(token)]
                 problems.stray_dollars(self._lines, strays, self._sink)
@@ -196,7 +198,7 @@ class Walker:
                 continue
             line = token.map[0] + 1
             column = opener_column(self._lines[line - 1])
-            self._sink.warning(line, _CLOZE_IN_PROSE, code="AG133", column=column)
+            self._sink.warning(line, _CLOZE_IN_PROSE, code=Code.CLOZE_OUTSIDE_ITEM, column=column)
 
     def _record_prose(self, block: list[Token]) -> None:
         """Keep a block on no card, as written, for the preview (format §15)."""
@@ -214,7 +216,7 @@ class Walker:
                 marker.line,
                 "':::' on a callout's marker line: start the item on the next line",
                 column=self._lines[marker.line - 1].find(":::") + 1,
-                code="AG127",
+                code=Code.SEPARATOR_ON_CALLOUT_MARKER,
             )
         self._callout = kind
         self._callout_title = callout.callout_title(marker.source)
@@ -251,7 +253,7 @@ class Walker:
                     "cloze syntax after ':::' is not a cloze: "
                     "put the cloze before ':::' (the text after it is the Extra field)",
                     column=after_separator_column(self._lines[paragraph.line - 1]),
-                    code="AG125",
+                    code=Code.CLOZE_AFTER_SEPARATOR,
                 )
             self._start(ItemKind.REVEAL, paragraph, split)
             return

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ankigen.build.cpus import usable_cpus
+from ankigen.build.pool import BuildPool
 from ankigen.build.timelimit import TimeLimits
 from ankigen.cache import DEFAULT_TUNING, CacheTuning
 from ankigen.diagnostics import Diagnostic, Sink, sort_diagnostics
@@ -54,8 +54,8 @@ class RenderSettings:
     limits: TimeLimits = field(default_factory=TimeLimits)
     #: Reuse (and refill) each deck's rendered notes in ``cache_dir`` (``_note_cache``).
     reuse_notes: bool = False
-    #: Processes that draw formula images (``-j``); 1: this one; None: every usable CPU.
-    jobs: int | None = None
+    #: The build's process pool, whose workers draw formula images (None: drawn here).
+    pool: BuildPool | None = None
     #: The project folder: a figure script may read it (None: the figures folder's parent).
     project: Path | None = None
     #: The thresholds of the caches in ``cache_dir`` (memory held, settled files, note chunks).
@@ -108,7 +108,7 @@ class Rendering:
         ]
         for filler in self._fillers:
             self._maths.prepare(filler.deck, filler.sink, skip=filler.reused)
-        self._maths.start_drawing(settings.jobs or usable_cpus())
+        self._maths.start_drawing(settings.pool)
 
     def __enter__(self) -> Rendering:
         return self

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from ankigen.build.paths import display_path
 from ankigen.build.timelimit import TimeLimitExceeded, TimeLimits
+from ankigen.diagnostics import Code
 from ankigen.render._media import Failed, MediaCache, Place, Shipped, ShipResult, content_hash
 from ankigen.render._media_type import MediaProblem, judge_media
 from ankigen.render._svg_safety import RefusedSvg, sanitise_svg
@@ -97,7 +98,9 @@ def draw_figure(
     script = figure_script(figure_id, figures_dir)
     if script is None:
         expected = display_path(figures_dir / f"{figure_id}.py")
-        return place.failed(f"unknown figure '{figure_id}': there is no {expected}", code="AG331")
+        return place.failed(
+            f"unknown figure '{figure_id}': there is no {expected}", code=Code.UNKNOWN_FIGURE
+        )
     source = script.read_bytes()
     name = (
         f"ag-fig-{figure_id}-"
@@ -129,17 +132,17 @@ def draw_figure(
         return place.failed(
             f"figure '{figure_id}' did not finish within the figure time limit of "
             f"{time_limit:g} s; make it faster, or raise figure-time-limit in [tool.ankigen]",
-            code="AG660",
+            code=Code.FIGURE_TIME_LIMIT,
         )
     except ChildFailed as exc:
         hint = _LIMITS_HINT if "killed by signal" in str(exc) else ""
-        return place.failed(f"figure '{figure_id}' failed: {exc}{hint}", code="AG332")
+        return place.failed(f"figure '{figure_id}' failed: {exc}{hint}", code=Code.FIGURE_NO_RESULT)
     if isinstance(outcome, bytes):
         return _ship(figure_id, name, outcome, image_format, cache, script, place)
     message, trace = outcome
     if not trace:  # a formula the figure uses is broken or unknown: its message says so
-        return place.failed(f"figure '{figure_id}' {message}", code="AG333")
-    return place.failed(f"figure '{figure_id}' failed: {message}", trace, code="AG330")
+        return place.failed(f"figure '{figure_id}' {message}", code=Code.FIGURE_FORMULA_NAME)
+    return place.failed(f"figure '{figure_id}' failed: {message}", trace, code=Code.FIGURE_RAISED)
 
 
 @functools.cache
@@ -170,7 +173,7 @@ def _budget_spent(figure_id: str, place: Place) -> Failed:
         "time together (figure-deck-time-limit in [tool.ankigen]); make them faster, "
         "use fewer, or raise the limit"
     )
-    return place.failed(message, code="AG668")
+    return place.failed(message, code=Code.FIGURE_DECK_TIME_LIMIT)
 
 
 @contextlib.contextmanager
@@ -203,7 +206,7 @@ def _ship(
     if image_format == "svg":
         cleaned = sanitise_svg(drawn)
         if isinstance(cleaned, RefusedSvg):
-            return place.failed(f"figure '{figure_id}' {cleaned.reason}", code="AG602")
+            return place.failed(f"figure '{figure_id}' {cleaned.reason}", code=Code.UNSAFE_SVG)
         drawn = cleaned.data
     return Shipped(cache.put(name, drawn), script, drawn=True)
 

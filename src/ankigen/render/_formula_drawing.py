@@ -10,22 +10,23 @@ The TeX is checked against the allow-list and the size limits first
 (``_tex_policy``: the same check as at planning); V8 then draws each formula
 under ``time_limit`` seconds and a heap limit, and the SVG is capped in size.
 
-Many formulas are drawn in a process pool (``FormulaDrawing``, started early
-so the workers draw while the build checks), each under the limits
-(``draw_within_limits``), so one slow formula cannot stall the build.
+Many formulas are drawn in the build's process pool (``ankigen.build.pool``;
+``FormulaDrawing``, started right after parsing so the workers draw while the
+build checks), each under the limits (``draw_within_limits``), so one slow
+formula cannot stall the build.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from functools import partial
 
-from ankigen.build import cpus
-from ankigen.build.gcpause import resume_in_worker
-from ankigen.build.timelimit import TimeLimits, ignore_interrupts, interrupts_held
-from ankigen.render import _drawing_pool
+from ankigen.build.pool import BuildPool
+from ankigen.build.timelimit import TimeLimits
+from ankigen.diagnostics import Code
 from ankigen.render._formula_image import RENDER_SETTINGS, FormulaError, RenderedFormula
 from ankigen.render._media import content_hash
 
@@ -55,12 +56,12 @@ def draw_within_limits(
         raise DrawingLimitError(
             f"drawing it took longer than the formula time limit of {time_limit:g} s; "
             "simplify it, or raise formula-time-limit in [tool.ankigen]",
-            "AG662",
+            Code.FORMULA_TIME_LIMIT,
         ) from None
     except _mathjax_drawing.DrawTooDeep:
         raise DrawingLimitError(
             "it is too deeply nested to draw as an image: flatten it (this limit cannot be raised)",
-            "AG663",
+            Code.FORMULA_TOO_DEEP,
         ) from None
 
 
@@ -83,11 +84,6 @@ def render_formula(
 
 
 # --- many formulas ------------------------------------------------------------
-
-#: Below this many formulas a process pool costs more than it saves: the
-#: workers start from a fresh interpreter with their own V8 and MathJax
-#: (about half a second, some 200 formulas' drawing).
-_POOL_THRESHOLD = 400
 
 
 @dataclass(frozen=True)
@@ -127,34 +123,24 @@ DrawOutcome = RenderedFormula | DrawFailure
 class FormulaDrawing:
     """Formula images being drawn, from the moment this is made; their outcomes in job order.
 
-    With many jobs and ``processes`` above 1, worker processes (at most
-    ``processes``, started by ``_drawing_pool.worker_context``) start drawing
-    at once, so this process
-    can go on with other work (the build checks its decks) until it asks for
-    the ``outcomes``. Few jobs, or one process: they are drawn here, when asked.
-    Close it (``close``, or ``with``) to stop the workers early.
+    With a ``pool`` and many jobs (``PoolTuning.draw_min_formulas``), the
+    build's workers start drawing at once, in small chunks, so this process can
+    go on with other work (the build checks its decks) until it asks for the
+    ``outcomes``. Without, they are drawn here, when asked. Close it (``close``,
+    or ``with``) to drop the drawings not started.
     """
 
-    def __init__(self, jobs: Sequence[FormulaJob], time_limit: float, processes: int) -> None:
+    def __init__(
+        self, jobs: Sequence[FormulaJob], time_limit: float, pool: BuildPool | None
+    ) -> None:
         self.jobs = tuple(jobs)
         self._draw = partial(_draw_one, time_limit=time_limit)
-        self._pool: ProcessPoolExecutor | None = None
-        self._pooled: Iterator[DrawOutcome] | None = None
-        workers = _drawing_pool.worker_count(len(self.jobs), processes)
-        if len(self.jobs) < _POOL_THRESHOLD or workers < 2:
+        self._pooled: list[Future[list[DrawOutcome]]] | None = None
+        self._chunk = 1
+        if pool is None or len(self.jobs) < pool.tuning.draw_min_formulas:
             return
-        self._pool = ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=_drawing_pool.worker_context(),
-            initializer=_start_worker,
-        )
-        try:
-            chunks = _drawing_pool.chunk_size(len(self.jobs), workers)
-            with interrupts_held():  # the workers are started here, and every chunk queued
-                self._pooled = self._pool.map(self._draw, self.jobs, chunksize=chunks)
-        except BaseException:
-            self.close()
-            raise
+        self._chunk = pool.draw_chunk(len(self.jobs))
+        self._pooled = pool.map(self._draw, self.jobs, self._chunk)
 
     def __enter__(self) -> FormulaDrawing:
         return self
@@ -168,30 +154,28 @@ class FormulaDrawing:
             yield from map(self._draw, self.jobs)
             return
         try:
-            yield from self._pooled
+            for at, chunk in zip(range(0, len(self.jobs), self._chunk), self._pooled, strict=True):
+                try:
+                    yield from chunk.result()
+                except BrokenProcessPool:  # its worker died (killed, out of memory): draw here
+                    yield from map(self._draw, self.jobs[at : at + self._chunk])
         finally:
             self.close()
 
     def close(self) -> None:
-        """End the workers; drawings not yet started are dropped, not waited for."""
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-            self._pool = None
+        """Drop the drawings not started (the pool's workers stay, for the build's next work)."""
+        for chunk in self._pooled or ():
+            chunk.cancel()
+        self._pooled = None
 
 
 def draw_all(
-    jobs: list[FormulaJob], time_limit: float, processes: int | None = None
+    jobs: list[FormulaJob], time_limit: float, pool: BuildPool | None = None
 ) -> Iterator[DrawOutcome]:
-    """Outcomes in job order, as they come: ``processes`` draw (default: every usable CPU)."""
-    with FormulaDrawing(jobs, time_limit, processes or cpus.usable_cpus()) as drawing:
+    """Outcomes in job order, as they come: drawn in the ``pool``'s workers, or here."""
+    with FormulaDrawing(jobs, time_limit, pool) as drawing:
         # After Ctrl-C or SIGTERM, drawings not yet started are dropped, not waited for.
         yield from drawing.outcomes()
-
-
-def _start_worker() -> None:
-    """A worker leaves interrupts to the parent and collects its own cycles."""
-    ignore_interrupts()
-    resume_in_worker()
 
 
 def _draw_one(job: FormulaJob, time_limit: float) -> DrawOutcome:
@@ -203,4 +187,4 @@ def _draw_one(job: FormulaJob, time_limit: float) -> DrawOutcome:
     except DrawingLimitError as exc:
         return DrawFailure(str(exc), exc.code)
     except FormulaError as exc:
-        return DrawFailure(str(exc), "AG301")
+        return DrawFailure(str(exc), Code.FORMULA_NOT_DRAWN)

@@ -11,6 +11,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from ankigen.build.paths import display_path
+from ankigen.diagnostics import Code
 from ankigen.model import MediaFile
 from ankigen.render._media import (
     MediaCache,
@@ -84,28 +85,30 @@ def ship_image(
     if _SCHEME.match(target) or target.startswith("//"):
         return place.failed(
             f"image '{target}' is a URL; put the file next to the content and use a relative path",
-            code="AG321",
+            code=Code.IMAGE_URL,
         )
     relative = unquote(target)
     if not relative:
-        return place.failed("image has no path", code="AG322")
+        return place.failed("image has no path", code=Code.IMAGE_NO_PATH)
     if Path(relative).is_absolute() or relative.startswith("\\"):
         return place.failed(
             f"image path '{relative}' is absolute; use a path relative to the content file",
-            code="AG323",
+            code=Code.IMAGE_ABSOLUTE_PATH,
         )
     name_problem = _name_problem(target, relative, root)
     if name_problem is not None:
-        return place.failed(name_problem, code="AG655")
+        return place.failed(name_problem, code=Code.IMAGE_NAME_INVALID)
     try:
         path = content_file.parent / relative
         return _ship_file(relative, path, root, cache, folders, place, store)
     except OSError as exc:
         reason = exc.strerror or str(exc)
-        return place.failed(f"image '{_shown(relative)}' cannot be read: {reason}", code="AG657")
+        return place.failed(
+            f"image '{_shown(relative)}' cannot be read: {reason}", code=Code.IMAGE_UNREADABLE
+        )
     except RuntimeError:  # pathlib's report of a symbolic link loop
         return place.failed(
-            f"image '{_shown(relative)}' is a symbolic link that loops", code="AG611"
+            f"image '{_shown(relative)}' is a symbolic link that loops", code=Code.IMAGE_LINK_LOOP
         )
 
 
@@ -126,10 +129,10 @@ def _ship_file(
     if not resolved.is_relative_to(root.resolve()):
         return place.failed(
             f"image path '{relative}' leaves the content folder '{display_path(root)}'",
-            code="AG324",
+            code=Code.IMAGE_OUTSIDE_CONTENT,
         )
     if not resolved.is_file():
-        return place.failed(_not_found(relative, path, root), code="AG320")
+        return place.failed(_not_found(relative, path, root), code=Code.IMAGE_NOT_FOUND)
     return _ship_resolved(relative, resolved, resolved.stat(), cache, place, store)
 
 
@@ -181,7 +184,7 @@ def _ship_resolved(
     if suffix not in _EXTENSIONS:
         return place.failed(
             f"image '{relative}' is not a supported image type ({', '.join(sorted(_EXTENSIONS))})",
-            code="AG325",
+            code=Code.IMAGE_TYPE,
         )
     # Judge the size before reading: a sparse file can claim gigabytes it never stored.
     if status.st_size > MAX_IMAGE_BYTES:
@@ -202,7 +205,7 @@ def _ship_resolved(
         return Shipped(MediaFile(f"ag-img-{content_hash(data)}{shipped}", resolved), resolved)
     cleaned = sanitise_svg(data)
     if isinstance(cleaned, RefusedSvg):
-        return place.failed(f"SVG image '{relative}' {cleaned.reason}", code="AG602")
+        return place.failed(f"SVG image '{relative}' {cleaned.reason}", code=Code.UNSAFE_SVG)
     media = cache.hold(svg_name(cleaned.data), cleaned.data)
     if store is not None:
         store.put(resolved, before, after, media)
@@ -242,7 +245,7 @@ def _too_large(relative: str, place: Place) -> ShipResult:
     return place.failed(
         f"image '{relative}' is larger than the {limit} MB limit for images; "
         "shrink or compress it (the limit cannot be raised)",
-        code="AG656",
+        code=Code.IMAGE_TOO_LARGE,
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
-from ankigen.build.cpus import usable_cpus
+from ankigen.build.pool import BuildPool
 from ankigen.diagnostics import Sink
 from ankigen.model import Deck, ItemKind, Math, MathMode, MediaFile
 from ankigen.render._formula_drawing import (
@@ -126,8 +126,8 @@ class MathRenderer:
 
     # -- drawing -----------------------------------------------------------
 
-    def start_drawing(self, processes: int) -> None:
-        """Start drawing every planned image not drawn yet: in up to ``processes`` processes.
+    def start_drawing(self, pool: BuildPool | None) -> None:
+        """Start drawing every planned image not drawn yet: in the ``pool``'s workers too.
 
         With many images, worker processes draw them from now on, while this
         process goes on (the build checks its decks); ``draw_pending`` collects them.
@@ -140,7 +140,7 @@ class MathRenderer:
             if job.name not in self._drawn_names and job.name not in self._failed
         ]
         if jobs:
-            self._drawing = FormulaDrawing(jobs, self._time_limit, processes)
+            self._drawing = FormulaDrawing(jobs, self._time_limit, pool)
 
     def stop_drawing(self) -> None:
         """Stop the workers of a drawing not collected (the build failed or was stopped)."""
@@ -153,7 +153,7 @@ class MathRenderer:
 
         A formula that could not be drawn is kept for :meth:`report_undrawn`.
         """
-        self.start_drawing(usable_cpus())  # unless started earlier, with the build's -j
+        self.start_drawing(None)  # unless started earlier, with the build's pool
         drawing, self._drawing = self._drawing, None
         if drawing is None:
             return

@@ -75,8 +75,6 @@ class MediaCache:
         self.folder = folder
         self.tuning = tuning
         self._held = 0
-        # The files and the index refer to the folder, never back to this cache:
-        # a build makes no reference cycle (``ankigen.build.gcpause``).
         self._files = CacheFolder(folder)
         self._index = MediaIndex(self._files, settled_ns=tuning.settled_ns)
 

@@ -16,6 +16,7 @@ import struct
 import zlib
 from dataclasses import dataclass
 
+from ankigen.diagnostics import Code
 from ankigen.render._svg_encoding import svg_text
 
 __all__ = [
@@ -109,20 +110,22 @@ def judge_media(data: bytes, named: str, *, exact: bool = False) -> Raster | Mar
     """
     kind = media_type(data)
     if isinstance(kind, Unknown):
-        return MediaProblem(f"is not an image: {kind.why}", "AG670")
+        return MediaProblem(f"is not an image: {kind.why}", Code.NOT_AN_IMAGE)
     if isinstance(kind, Markup):
         if named == ".svg":
             return kind
         return MediaProblem(
             f"is markup (SVG or HTML), not a {_TYPE_NAMES.get(named, named)} image; "
             "save an SVG drawing with the .svg extension",
-            "AG671",
+            Code.MARKUP_AS_RASTER,
         )
     if exact and _TYPE_NAMES.get(named) != _TYPE_NAMES[kind.suffix]:
         wanted = _TYPE_NAMES.get(named, "an SVG")
-        return MediaProblem(f"is a {_TYPE_NAMES[kind.suffix]} image, not {wanted}", "AG673")
+        return MediaProblem(
+            f"is a {_TYPE_NAMES[kind.suffix]} image, not {wanted}", Code.FIGURE_WRONG_FORMAT
+        )
     problem = raster_problem(kind)
-    return kind if problem is None else MediaProblem(problem, "AG672")
+    return kind if problem is None else MediaProblem(problem, Code.IMAGE_TOO_MANY_PIXELS)
 
 
 def raster_problem(raster: Raster) -> str | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from ankigen.diagnostics import Code
 from ankigen.render import _tex_allowlist, _tex_syntax
 from ankigen.render._tex_syntax import TexProblem
 from ankigen.syntax.tex_macros import HOW_TO_DEFINE
@@ -40,13 +41,13 @@ def formula_problem(tex: str) -> TexProblem | None:
     except _tex_syntax.ClozeSyntaxError as exc:
         return TexProblem(str(exc), exc.finding.code)
     if not tex.strip():
-        return TexProblem("empty formula", "AG304")
+        return TexProblem("empty formula", Code.EMPTY_FORMULA)
     unpaired = _tex_syntax.brace_problem(_tex_syntax.strip_clozes(tex, clozes))
     if unpaired is not None:
         return unpaired
     refused = refused_command(tex)
     if refused is not None:
-        return TexProblem(refused, "AG601")
+        return TexProblem(refused, Code.TEX_COMMAND_REFUSED)
     return None
 
 
@@ -159,9 +160,9 @@ def _limit_problem(tex: str) -> TexProblem | None:
             f"formula is too long ({len(tex):,} characters; at most "
             f"{MAX_FORMULA_CHARS:,}): split it up"
         )
-        return TexProblem(message, "AG612")
+        return TexProblem(message, Code.FORMULA_TOO_LONG)
     deepest = _tex_syntax.brace_depth(tex)
     if deepest > MAX_BRACE_DEPTH:
         message = f"formula nests braces {deepest} deep (at most {MAX_BRACE_DEPTH})"
-        return TexProblem(message, "AG613")
+        return TexProblem(message, Code.FORMULA_BRACES_TOO_DEEP)
     return None

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ankigen.diagnostics import Code
 from ankigen.syntax import cloze as cloze_syntax
 from ankigen.syntax.cloze import Cloze, ClozeSyntaxError
 
@@ -99,12 +100,12 @@ def brace_problem(tex: str) -> TexProblem | None:
 
 
 def _unbalanced(which: str) -> TexProblem:
-    return TexProblem(f"unbalanced braces: {which}", "AG302")
+    return TexProblem(f"unbalanced braces: {which}", Code.UNBALANCED_BRACES)
 
 
 def _unpaired(message: str) -> TexProblem:
     """A ``\\begin`` or ``\\end`` without its name, or without its partner."""
-    return TexProblem(message, "AG303")
+    return TexProblem(message, Code.UNPAIRED_ENVIRONMENT)
 
 
 def _group_arg(toks: list[str], start: int) -> tuple[str | None, int]:

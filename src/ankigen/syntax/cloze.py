@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ankigen.diagnostics import Code
 from ankigen.syntax import Finding
 
 #: An opening marker, matched case-insensitively and with the number optional,
@@ -32,20 +33,20 @@ _MARKER_LIKE = re.compile(
 
 #: An opener or a ``}}``, in text order.
 _OPENER_OR_CLOSER = re.compile(OPENER.pattern + r"|\}\}", re.IGNORECASE)
-NO_NUMBER = "AG501"
-UPPER_CASE = "AG502"
-EMPTY = "AG503"
-UNCLOSED = "AG504"
-BRACES = "AG505"
-NESTED_IN_MATH = "AG506"
-TOO_HIGH = "AG507"
-MARKS_TOO_HIGH = "AG508"
+NO_NUMBER = Code.CLOZE_NO_NUMBER
+UPPER_CASE = Code.CLOZE_UPPER_CASE
+EMPTY = Code.CLOZE_EMPTY
+UNCLOSED = Code.CLOZE_UNCLOSED
+BRACES = Code.CLOZE_BRACES
+NESTED_IN_MATH = Code.CLOZE_NESTED_IN_MATH
+TOO_HIGH = Code.CLOZE_TOO_HIGH
+MARKS_TOO_HIGH = Code.MARKS_TOO_HIGH
 
 #: The highest cloze number Anki makes a card for (``{{c501::`` gives an empty card).
 MAX_NUMBER = 500
-ONE_COLON = "AG510"
-ONE_BRACE = "AG511"
-SPACED = "AG512"
+ONE_COLON = Code.CLOZE_ONE_COLON
+ONE_BRACE = Code.CLOZE_ONE_BRACE
+SPACED = Code.CLOZE_SPACED
 
 
 def has_cloze(text: str) -> bool:

@@ -11,13 +11,15 @@ thousands of characters is no name a learner can read in a deck list.
 
 from __future__ import annotations
 
+from ankigen.diagnostics import Code
+
 #: The most names a deck's full name may hold (``a::b`` holds two).
 MAX_LEVELS = 11
 #: The longest full deck name, in characters.
 MAX_NAME_LENGTH = 1000
 
-SUBDECK_TOO_DEEP = "AG620"
-DECK_TOO_DEEP = "AG621"
+SUBDECK_TOO_DEEP = Code.SUBDECK_TOO_DEEP
+DECK_TOO_DEEP = Code.DECK_TOO_DEEP
 
 
 def levels(name: str) -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ankigen.diagnostics import Code
 from ankigen.syntax import Finding
 
 SEPARATOR = ":::"
@@ -26,12 +27,12 @@ _SEPARATOR = re.compile(r"(?<!\S):::(?=\s|$)")
 _SOURCE_SEPARATOR = _SEPARATOR
 _COLONS = re.compile(r":{2,}")
 
-GLUED = "AG520"
-WRONG_LENGTH = "AG521"
-TWO_GLUED = "AG522"
-SPACED_COLONS = "AG523"
-QUESTION_ANSWER_LINES = "AG524"
-QUESTION_MARK_LINE = "AG525"
+GLUED = Code.SEPARATOR_GLUED
+WRONG_LENGTH = Code.SEPARATOR_LENGTH
+TWO_GLUED = Code.SEPARATOR_TWO_COLONS_GLUED
+SPACED_COLONS = Code.SEPARATOR_SPACED
+QUESTION_ANSWER_LINES = Code.QUESTION_ANSWER_LINES
+QUESTION_MARK_LINE = Code.QUESTION_MARK_LINE
 
 #: Colons with white space between them, three in all (``: : :``, ``:: :``, ``: ::``).
 _SPACED = re.compile(r"(?<![:\S]):+(?:[ \t]+:+)+(?=\s|$)")

@@ -12,9 +12,11 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from ankigen.diagnostics import Code
+
 #: The root of every tag ankigen writes itself.
 ROOT = "ankigen"
-RESERVED = "AG134"
+RESERVED = Code.RESERVED_TAG
 _RESERVED = re.compile(rf"^[:\s]*{ROOT}\s*:", re.IGNORECASE)
 
 

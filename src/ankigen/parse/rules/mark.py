@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline.state_inline import Delimiter, StateInline
 
+from ankigen.diagnostics import Code
 from ankigen.syntax import Finding
 
 _EQUALS = 0x3D
@@ -105,7 +106,7 @@ def _pair_delimiters(state: StateInline, delimiters: list[Delimiter]) -> None:
 
 # --- near misses ------------------------------------------------------------
 
-NEAR_MISS = "AG530"
+NEAR_MISS = Code.MARK_NEAR_MISS
 #: Two equals signs alone: not part of ``===``, nor of an arrow (``==>``, ``<==``).
 _RUN = re.compile(r"(?<![=<>!])==(?![=<>])")
 

@@ -1,10 +1,11 @@
-"""Diagnostics: every content problem, with the place it comes from.
+"""The one problem type: every content problem, with the place it comes from.
 
 One problem type for every stage. A diagnostic carries its file, line and
-(where known) column, a severity, a stable code (``AG101``…, listed in
-``docs/format.md``) and a message; this module is also the one serializer for
-the three output formats (text, JSON, GitHub workflow commands) and for the
-warnings an up-to-date deck replays from its stamp.
+(where known) column, a severity, a stable code (a ``Code`` of the registry in
+``ankigen.diagnostics.codes``, listed in ``docs/format.md``) and a message;
+this module is also the one serializer for the three output formats (text,
+JSON, GitHub workflow commands) and for the warnings an up-to-date deck
+replays from its stamp.
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ class Diagnostic:
     ``column`` is 0 when only the line is known. ``detail`` holds extra lines
     (for example a figure script's traceback) printed indented under the
     message. ``code`` is a stable identifier such as ``AG101`` that CI and
-    editors can select or ignore.
+    editors can select or ignore: a stage passes a ``Code`` of the registry to
+    :func:`error`, :func:`warning` or a :class:`Sink`, which keep its plain
+    identifier (caches store builtin strings only).
     """
 
     file: str
@@ -107,14 +110,14 @@ def error(
     file: str, line: int, message: str, detail: str = "", *, column: int = 0, code: str = ""
 ) -> Diagnostic:
     """Shorthand for an error diagnostic."""
-    return Diagnostic(file, line, message, Severity.ERROR, detail, column, code)
+    return Diagnostic(file, line, message, Severity.ERROR, detail, column, str(code))
 
 
 def warning(
     file: str, line: int, message: str, detail: str = "", *, column: int = 0, code: str = ""
 ) -> Diagnostic:
     """Shorthand for a warning diagnostic."""
-    return Diagnostic(file, line, message, Severity.WARNING, detail, column, code)
+    return Diagnostic(file, line, message, Severity.WARNING, detail, column, str(code))
 
 
 @dataclass
@@ -156,7 +159,9 @@ class Sink:
     ) -> None:
         """Report a diagnostic of either severity."""
         at = line + self.first_line - 1
-        self.diagnostics.append(Diagnostic(self.file, at, message, severity, detail, column, code))
+        # str(): a registry ``Code`` is kept as its plain identifier, as by error() and warning()
+        diagnostic = Diagnostic(self.file, at, message, severity, detail, column, str(code))
+        self.diagnostics.append(diagnostic)
 
     def add(self, diagnostic: Diagnostic) -> None:
         """Report a diagnostic made elsewhere, as it is (an image's ``Failed`` carries one)."""

@@ -1,0 +1,871 @@
+"""The registry of diagnostic codes: every code ankigen reports, by name.
+
+Each code is a named object (in the spirit of ruff's rules): its stable
+identifier (``AG101``…), the severity it is reported with, a summary of the
+kind of problem it names and the fix an author should make. Stages refer to
+a code by its name (``Code.EMPTY_ANSWER``), never by spelling ``"AG106"``:
+this module is the one place the identifiers are written, and the table of
+codes in ``docs/format.md`` section 13.2 is generated from it
+(``python -m ankigen.diagnostics.table``).
+
+The first digit groups the codes: ``AG1xx`` reading a file (front matter,
+items, metadata), ``AG2xx`` formula checks and quotes, ``AG3xx`` drawing and
+shipping media, ``AG5xx`` cloze, separator and mark syntax and near misses,
+``AG6xx`` safety and resource limits, ``AG7xx`` releases (``--against``),
+``AG8xx`` importing. A code never changes meaning; a new kind of message gets
+a new code.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from ankigen.diagnostics.diagnostic import Severity
+
+ERROR = Severity.ERROR
+WARNING = Severity.WARNING
+
+
+class Code(StrEnum):
+    """One kind of problem: a ``str`` equal to its identifier, with its documentation.
+
+    Being a ``str``, a member goes wherever a code did (``Diagnostic.code``,
+    JSON, a stamp) and compares equal to its identifier; ``Diagnostic`` keeps
+    the plain identifier, so caches store builtin strings only.
+    """
+
+    #: Whether the problem stops a build (``--strict`` makes every warning an error).
+    severity: Severity
+    #: What kind of problem the code names (the "meaning" column of the table).
+    summary: str
+    #: How to fix the input.
+    fix: str
+
+    def __new__(cls, identifier: str, severity: Severity, summary: str, fix: str) -> Code:
+        member = str.__new__(cls, identifier)
+        member._value_ = identifier
+        member.severity = severity
+        member.summary = summary
+        member.fix = fix
+        return member
+
+    FILE_UNREADABLE = (
+        "AG101",
+        ERROR,
+        "a content file cannot be read",
+        "check that the file exists and is readable",
+    )
+    FILE_NOT_UTF8 = (
+        "AG102",
+        ERROR,
+        "a content file is not UTF-8 (the byte and its line are named)",
+        "save the file as UTF-8",
+    )
+    NO_ITEMS = (
+        "AG103",
+        WARNING,
+        "a content file holds no items: its deck would be empty",
+        "write `question ::: answer` or a cloze such as `{{c1::word}}`",
+    )
+    UNKNOWN_FRONT_MATTER_KEY = (
+        "AG104",
+        ERROR,
+        "an unknown front matter key (the known ones are listed)",
+        "correct the key's spelling, or remove it",
+    )
+    EMPTY_QUESTION = (
+        "AG105",
+        ERROR,
+        "an empty question before `:::`",
+        "write the question before `:::`",
+    )
+    EMPTY_ANSWER = (
+        "AG106",
+        ERROR,
+        "an empty answer after `:::`",
+        "write the answer after `:::`",
+    )
+    DUPLICATE_GUID = (
+        "AG107",
+        ERROR,
+        "two items of one deck with the same GUID (same id, or same question without an id); "
+        "reported at both",
+        "give one of them a different `id:`",
+    )
+    UNCLOSED_DOLLAR = (
+        "AG108",
+        ERROR,
+        "an unclosed `$`",
+        r"close the formula with `$`, or write `\$` for a dollar sign",
+    )
+    MACROS_FILE_UNREADABLE = (
+        "AG109",
+        ERROR,
+        "the project's macros file (`[tool.ankigen] macros`) cannot be read (section 9.4)",
+        "check its name and that it is UTF-8 text",
+    )
+    FRONT_MATTER_NOT_YAML = (
+        "AG110",
+        ERROR,
+        "front matter is not valid YAML (the YAML error is named)",
+        "correct the YAML between the `---` lines",
+    )
+    FRONT_MATTER_NOT_MAPPING = (
+        "AG111",
+        ERROR,
+        "front matter is not a mapping",
+        "write `key: value` lines",
+    )
+    FRONT_MATTER_NOT_A_NAME = (
+        "AG112",
+        ERROR,
+        "front matter `deck` or `key` is not a non-empty string",
+        "write one name after the key",
+    )
+    FRONT_MATTER_TAGS_NOT_WORDS = (
+        "AG113",
+        ERROR,
+        "front matter `tags` is not a list of words",
+        "write `tags: [ml, gpu]` or `tags: ml gpu`",
+    )
+    FRONT_MATTER_TAG_WITH_SPACE = (
+        "AG114",
+        ERROR,
+        "a front matter tag holds white space",
+        "write each tag as one word (`year-one`)",
+    )
+    FRONT_MATTER_NOT_BOOLEAN = (
+        "AG115",
+        ERROR,
+        "front matter `subdecks` is not `true` or `false`",
+        "write `true` or `false`",
+    )
+    FRONT_MATTER_MATH_MODE = (
+        "AG116",
+        ERROR,
+        "front matter `math` is not `image` or `mathjax`",
+        "write `math: image` or `math: mathjax`",
+    )
+    FRONT_MATTER_MACRO_SHAPE = (
+        "AG117",
+        ERROR,
+        "a front matter macro of the wrong shape (section 9.4)",
+        r"write `\name: replacement` or `\name: {body: '…#1…', args: 1}`",
+    )
+    MACROS_FILE_CONTENT = (
+        "AG118",
+        ERROR,
+        r"the project's macros file holds something other than `\newcommand`, `\renewcommand`, "
+        r"`\def` and `\DeclareMathOperator` definitions (section 9.4)",
+        "keep only those definitions (and `%` comments) in it",
+    )
+    MACRO_EXPANSION = (
+        "AG119",
+        ERROR,
+        "a macro that expands forever, or is given too few arguments (section 9.4)",
+        "make its body not use itself; write each argument in braces",
+    )
+    FRONT_MATTER_CLAIM_LEVEL = (
+        "AG120",
+        ERROR,
+        "front matter `claims` is not a claim level",
+        "write `claims: answers`, `claims: all` or `claims: off`",
+    )
+    UNCLOSED_DOUBLE_DOLLAR = (
+        "AG121",
+        ERROR,
+        "an unclosed `$$`",
+        r"close the display formula with `$$`, or write `\$` for a dollar sign",
+    )
+    UNCLOSED_FENCE = (
+        "AG122",
+        ERROR,
+        "a code block whose closing fence is missing (it would swallow the rest of the file)",
+        "close it with the same fence it opened with",
+    )
+    IMAGE_URL_TARGET = (
+        "AG123",
+        ERROR,
+        "an image written with a URL target (`![a](https://…)`, `javascript:`…)",
+        "put the file next to the content and use a relative path",
+    )
+    CLOZE_IN_ANSWER_BLOCK = (
+        "AG124",
+        ERROR,
+        "cloze syntax inside a list, table or quote of an answer",
+        "write the cloze item as a paragraph of its own",
+    )
+    CLOZE_AFTER_SEPARATOR = (
+        "AG125",
+        ERROR,
+        "cloze syntax after the `:::` of a reveal item",
+        "put the cloze before `:::` (the text after it is the Extra field)",
+    )
+    CLOZE_IN_EXTRA = (
+        "AG126",
+        ERROR,
+        "cloze syntax in the Extra of a cloze item (after its `:::`)",
+        "move the cloze before `:::`",
+    )
+    SEPARATOR_ON_CALLOUT_MARKER = (
+        "AG127",
+        ERROR,
+        "`:::` on a callout's marker line (`> [!recall] q ::: a`)",
+        "start the item on the next line of the callout",
+    )
+    CHECK_WITHOUT_ITEM = (
+        "AG128",
+        ERROR,
+        "a `check` block with no item before it in its section",
+        "put it right after the item whose claim it proves",
+    )
+    MISSPELT_METADATA_FIELD = (
+        "AG130",
+        ERROR,
+        "a misspelt metadata field (`<!-- tag: core -->`; the likely field is named)",
+        "write `id:` or `tags:`",
+    )
+    UNKNOWN_METADATA_FIELD = (
+        "AG131",
+        ERROR,
+        "an unknown field in a metadata comment that has `id:`, `tags:` or `guid:`",
+        "remove the field; metadata knows only `id`, `tags` and `guid`",
+    )
+    METADATA_ID_WITH_SPACE = (
+        "AG132",
+        ERROR,
+        "a metadata `id` with white space",
+        "write the id as one word (`why-sync`)",
+    )
+    CLOZE_OUTSIDE_ITEM = (
+        "AG133",
+        WARNING,
+        "cloze syntax inside a list, table or quote outside any item: it makes no card",
+        "write the cloze item as a paragraph of its own, or put the text in `code` to show it "
+        "as written",
+    )
+    RESERVED_TAG = (
+        "AG134",
+        ERROR,
+        "a tag under `ankigen::` (any case, in front matter or a metadata comment): the "
+        "namespace of the release tags learners use to find removed notes",
+        "write another tag, without the `ankigen::` prefix",
+    )
+    METADATA_GUID = (
+        "AG138",
+        ERROR,
+        "a metadata `guid` that is not one word, does not percent-decode to printable text, or "
+        "holds a space",
+        "write the GUID percent-encoded (`ankigen import` does)",
+    )
+    QUESTION_AFTER_COLON = (
+        "AG140",
+        WARNING,
+        "a question of only a formula or image right after a prose paragraph ending in `:` "
+        "(section 5.3)",
+        "put that text in the question's paragraph",
+    )
+    PROSE_BEFORE_CHECK = (
+        "AG141",
+        WARNING,
+        "prose between an item and its `check` block: it is on no card (section 5.3)",
+        "move it into the answer, before the metadata comment, or below the check",
+    )
+    HEADING_CUTS_ANSWER = (
+        "AG142",
+        WARNING,
+        "an empty answer followed by a `#`/`##` heading and text (section 5.3)",
+        "write the heading as `###` or deeper to keep it in the answer",
+    )
+    HTML_SHOWN_AS_TEXT = (
+        "AG150",
+        WARNING,
+        "raw HTML a card may not hold (an element off the allow-list, an unclosed one, `<img>` "
+        "of a URL), shown as the text written (section 5.6)",
+        "write markdown, or an allowed element",
+    )
+    HTML_ATTRIBUTE_DROPPED = (
+        "AG151",
+        WARNING,
+        "an attribute of an allowed HTML element dropped by the sanitiser (section 5.6)",
+        "remove it: only `title` on `abbr`, `src` and `alt` on `img` pass",
+    )
+    UNVERIFIED_CLAIM = (
+        "AG201",
+        WARNING,
+        "unverified claim: a number or formula on the card that no check quotes or cites (12.12)",
+        "quote it in a check, or cite it",
+    )
+    QUOTE_NOT_IN_ITEM = (
+        "AG202",
+        ERROR,
+        "a check quotes a number or formula the item does not show (12.11)",
+        "quote it exactly as the item writes it",
+    )
+    BAD_QUOTE = (
+        "AG203",
+        ERROR,
+        "a malformed quote: not one of the number forms, or never closed (12.11)",
+        "quote one number as the card writes it, and close the quote",
+    )
+    CHECK_TEX_COMMAND = (
+        "AG204",
+        ERROR,
+        "a quoted formula uses a TeX command outside the subset a check reads (12.11)",
+        "rewrite it with the commands listed in the message, or cite it",
+    )
+    CHECK_TEX_SYNTAX = (
+        "AG205",
+        ERROR,
+        "a quoted formula does not parse, or a relation stands where a value must (12.11)",
+        "correct the TeX, or make the relation the whole assertion",
+    )
+    UNUSED_WHERE = (
+        "AG206",
+        WARNING,
+        "a `where` name occurs on neither side of its assertion (12.13)",
+        "correct the name (the message suggests one), or remove it",
+    )
+    LITERALS_ONLY = (
+        "AG207",
+        WARNING,
+        "an assertion compares only literals and quotes nothing (12.13)",
+        "quote the card's numbers, or compare names",
+    )
+    ONE_SIDED_LIMIT = (
+        "AG208",
+        ERROR,
+        "a limit at a finite point whose one-sided limits differ (12.8)",
+        "take the limit from one side, or at another point",
+    )
+    QUOTE_IN_FORMULAS = (
+        "AG209",
+        ERROR,
+        "a quote in a `formulas` block, which belongs to no item (12.11)",
+        "quote the card in the check block after its item",
+    )
+    CHECK_FAILED = (
+        "AG210",
+        ERROR,
+        "a check's assertion does not hold (both sides are shown)",
+        "correct the card or the check",
+    )
+    CHECK_SYNTAX = (
+        "AG211",
+        ERROR,
+        "a check statement does not follow the grammar of section 12 (`syntax error at column "
+        "N: …`, saying what is wrong)",
+        "correct the statement at that column",
+    )
+    CANNOT_DECIDE = (
+        "AG212",
+        ERROR,
+        "a check statement cannot be decided as written (a free symbol, division by zero, a "
+        "value that is not real, a name that cannot be defined, an empty `for` range, …; the "
+        "message says which)",
+        "give the missing names with `where`, or correct the statement",
+    )
+    CHECK_TIME_LIMIT = (
+        "AG213",
+        ERROR,
+        "a check statement took longer than `check-time-limit`",
+        "simplify it, give numbers with `where`, or raise the limit",
+    )
+    EXPRESSION_TOO_DEEP = (
+        "AG214",
+        ERROR,
+        "an expression nests too deeply (through its `let` names)",
+        "split it into shorter `let`s",
+    )
+    NUMBER_TOO_LARGE = (
+        "AG215",
+        ERROR,
+        "a number in a statement is too large to evaluate",
+        "use smaller numbers, or compare symbolically",
+    )
+    NOT_A_LET = (
+        "AG216",
+        ERROR,
+        "a `formulas` block holds something other than `let`",
+        "put asserts and cites in a `check` block",
+    )
+    ALREADY_DEFINED = (
+        "AG217",
+        ERROR,
+        "a name is defined twice (the first line is named)",
+        "give the second one another name",
+    )
+    ALGEBRA_FAILED = (
+        "AG218",
+        ERROR,
+        "the computer algebra failed on a statement (its error is named)",
+        "rewrite the statement more simply",
+    )
+    FORMULA_NOT_COMPILED = (
+        "AG219",
+        ERROR,
+        "a `formulas` name cannot be made into a function for figures (why is named)",
+        "correct the formula, or keep it out of `formulas`",
+    )
+    LOOSE_WITHIN = (
+        "AG230",
+        WARNING,
+        "a `within` over 10%, which accepts almost any value (18)",
+        "give the precision the card claims, or none",
+    )
+    CIRCULAR_WHERE = (
+        "AG231",
+        WARNING,
+        "a `where` gives a name the very value the assertion compares it with (`assert $L = 4$ "
+        "where L = 4`) (18)",
+        "derive the value from the deck's formulas or other quotes",
+    )
+    ONE_POINT_PROOF = (
+        "AG232",
+        WARNING,
+        "a relation the card states in general is proved only at one point of the check's own "
+        "choosing (18)",
+        "prove it for every value, over a range with `for`, or at the card's own values",
+    )
+    UNBOUND_PREMISE = (
+        "AG233",
+        WARNING,
+        "at claim level `all`, a number written in a check equals a number the card shows (a "
+        "premise not bound to the card) (18)",
+        "write it as a quote of the card's number",
+    )
+    FIGURE_LITERAL = (
+        "AG234",
+        WARNING,
+        "at claim level `all`, a number in a figure script equals a number on a card that "
+        "shows the figure (18)",
+        "define it in a `formulas` block and read it in the script from `formulas`",
+    )
+    QUOTED_TOO_OFTEN = (
+        "AG235",
+        ERROR,
+        "at claim level `all`, a check quotes a number or formula more often than the card "
+        "shows it (an occurrence was removed, or a quote reused) (18)",
+        "quote each occurrence once; name a number used twice with `let`",
+    )
+    FORMULA_NOT_DRAWN = (
+        "AG301",
+        ERROR,
+        "a formula cannot be drawn as an image (MathJax's message is named)",
+        "correct the TeX: Anki's MathJax would refuse it too",
+    )
+    UNBALANCED_BRACES = (
+        "AG302",
+        ERROR,
+        "unbalanced braces in a formula: a `}` with no `{`, or a `{` never closed",
+        "add or remove the brace the message names",
+    )
+    UNPAIRED_ENVIRONMENT = (
+        "AG303",
+        ERROR,
+        r"`\begin` and `\end` in a formula do not pair up (no name, no partner, or another "
+        "name)",
+        r"close each `\begin{env}` with `\end{env}`",
+    )
+    EMPTY_FORMULA = (
+        "AG304",
+        ERROR,
+        "an empty formula (`$ $`)",
+        "write the formula, or remove the dollars",
+    )
+    IMAGE_NOT_FOUND = (
+        "AG320",
+        ERROR,
+        "image file not found (the path it looked for is named, and the nearest existing image "
+        "when there is one)",
+        "correct the path, relative to the content file",
+    )
+    IMAGE_URL = (
+        "AG321",
+        ERROR,
+        "an image given by a URL (`https://…`, `//…`)",
+        "put the file next to the content and link it by a relative path",
+    )
+    IMAGE_NO_PATH = (
+        "AG322",
+        ERROR,
+        "an image with no path (`![alt]()`)",
+        "write the path of the image file",
+    )
+    IMAGE_ABSOLUTE_PATH = (
+        "AG323",
+        ERROR,
+        r"an image path that is absolute (`/…`, `C:\…`, `\…`)",
+        "use a path relative to the content file",
+    )
+    IMAGE_OUTSIDE_CONTENT = (
+        "AG324",
+        ERROR,
+        "an image path that leaves the content folder (`../…`, or a link to a file outside)",
+        "move the image into the content folder",
+    )
+    IMAGE_TYPE = (
+        "AG325",
+        ERROR,
+        "an image that is not a supported type (`.png`, `.jpg`, `.jpeg`, `.gif`, `.svg`, `.webp`)",
+        "convert it to one of those types",
+    )
+    FIGURE_RAISED = (
+        "AG330",
+        ERROR,
+        "a figure script raised an error (its traceback is shown)",
+        "fix the script",
+    )
+    UNKNOWN_FIGURE = (
+        "AG331",
+        ERROR,
+        "an unknown figure: there is no `figures/<id>.py` for its id",
+        "name an existing figure, or write its script",
+    )
+    FIGURE_NO_RESULT = (
+        "AG332",
+        ERROR,
+        "a figure's process ended without a result (it crashed, exited or was killed)",
+        "make the script finish normally (no `os._exit`, less memory)",
+    )
+    FIGURE_FORMULA_NAME = (
+        "AG333",
+        ERROR,
+        "a figure uses a `formulas` name that has an error (its error and line are named) or "
+        "that no `formulas` block defines (the nearest name is suggested)",
+        "correct the formula, or the name in the script",
+    )
+    PROMPT_SECTION_MISSING = (
+        "AG350",
+        WARNING,
+        "front matter `prompt:` names a section the file does not have",
+        "write the heading exactly as in `## ...`",
+    )
+    FRONT_MATTER_CONTEXT = (
+        "AG351",
+        ERROR,
+        "front matter `context` is neither `auto` nor `none`",
+        "write `context: auto` or `context: none`",
+    )
+    FRONT_MATTER_PROMPT = (
+        "AG352",
+        ERROR,
+        "front matter `prompt` is not a mapping of section headings to a line (or `none`)",
+        "write `prompt: {Heading: line shown}`",
+    )
+    CLOZE_NO_NUMBER = (
+        "AG501",
+        ERROR,
+        "cloze marker with no number, or number 0 (`{{c::`, `{{c0::`)",
+        "number it from 1 up, `{{c1::`",
+    )
+    CLOZE_UPPER_CASE = (
+        "AG502",
+        ERROR,
+        "cloze marker in upper case (`{{C1::`): Anki makes no card",
+        "write it in lower case, `{{c1::`",
+    )
+    CLOZE_EMPTY = (
+        "AG503",
+        ERROR,
+        "empty cloze (`{{c1::}}`)",
+        "write the hidden text inside it",
+    )
+    CLOZE_UNCLOSED = (
+        "AG504",
+        ERROR,
+        "cloze never closed with `}}`",
+        "end it with `}}`",
+    )
+    CLOZE_BRACES = (
+        "AG505",
+        ERROR,
+        "a cloze's own braces run into its closing `}}` (`{{c1::{H, T}}}`, "
+        r"`{{c1::\frac{a}{b}}}`)",
+        "put a space between the braces, `} }}`",
+    )
+    CLOZE_NESTED_IN_MATH = (
+        "AG506",
+        ERROR,
+        "a cloze inside a cloze in a formula",
+        "write the clozes one after the other, not one inside the other",
+    )
+    CLOZE_TOO_HIGH = (
+        "AG507",
+        ERROR,
+        "a cloze numbered above `c500` (`{{c501::`): Anki makes an empty card for it",
+        "number the clozes of an item from `c1` up, at most `c500`",
+    )
+    MARKS_TOO_HIGH = (
+        "AG508",
+        ERROR,
+        "`==marks==` numbered past `c500` (each takes the number after the item's highest)",
+        "number the item's clozes at most `c500`",
+    )
+    CLOZE_ONE_COLON = (
+        "AG510",
+        WARNING,
+        "near miss: cloze marker with one colon (`{{c1:x}}`)",
+        "write two colons, `{{c1::x}}`",
+    )
+    CLOZE_ONE_BRACE = (
+        "AG511",
+        WARNING,
+        "near miss: cloze marker with one opening brace (`{c1::x}}`)",
+        "write two braces, `{{c1::x}}`",
+    )
+    CLOZE_SPACED = (
+        "AG512",
+        WARNING,
+        "near miss: white space inside a cloze marker (`{{ c1::`, `{{c 1::`)",
+        "remove the white space",
+    )
+    SEPARATOR_GLUED = (
+        "AG520",
+        WARNING,
+        "near miss: `:::` glued to the text beside it (`mode?:::The`)",
+        "put a space on each side of `:::`",
+    )
+    SEPARATOR_LENGTH = (
+        "AG521",
+        WARNING,
+        "near miss: `::` or `::::` written as a separator",
+        "write three colons, `:::`",
+    )
+    SEPARATOR_TWO_COLONS_GLUED = (
+        "AG522",
+        WARNING,
+        "near miss: `::` glued to a side, where a separator was meant (`space?:: The`, "
+        "`Term::Definition`, `::answer` at a line's start)",
+        "write ` ::: ` with white space on both sides",
+    )
+    SEPARATOR_SPACED = (
+        "AG523",
+        WARNING,
+        "near miss: three colons split by white space (`: : :`, `:: :`)",
+        "write `:::` with no space between the colons",
+    )
+    QUESTION_ANSWER_LINES = (
+        "AG524",
+        WARNING,
+        "near miss: a `Q:` line with an `A:` line after it (a card written as labels)",
+        "write `question ::: answer`, without the labels",
+    )
+    QUESTION_MARK_LINE = (
+        "AG525",
+        WARNING,
+        "near miss: a line of only `?` or `??` (Obsidian's multi-line card)",
+        "start the answer's first line with `:::`",
+    )
+    MARK_NEAR_MISS = (
+        "AG530",
+        WARNING,
+        "near miss: `== text==` or `==text ==`, a mark that cannot open or close",
+        "let `==` touch the text it marks, `==text==`",
+    )
+    UNREAD_FILE = (
+        "AG540",
+        WARNING,
+        "near miss: a markdown file below a content folder that the build does not read",
+        "move it into the content folder, or name it as a path",
+    )
+    MATHJAX_DELIMITER = (
+        "AG600",
+        WARNING,
+        r"`\(` or `\[` (written `\\(`, `\(`, `&#92;(`...) in text: Anki's MathJax delimiter, "
+        "not math here (section 16)",
+        "write `$…$` or `$$…$$`",
+    )
+    TEX_COMMAND_REFUSED = (
+        "AG601",
+        ERROR,
+        "a formula uses a TeX command or environment that may not reach a card (section 16)",
+        "remove the command",
+    )
+    UNSAFE_SVG = (
+        "AG602",
+        ERROR,
+        "an SVG image holds something that could run, link or load (section 11)",
+        "remove scripts, links and external references from the SVG",
+    )
+    LINK_SCHEME = (
+        "AG603",
+        WARNING,
+        "a link with a scheme other than `https:`, `http:` or `mailto:` keeps its text and "
+        "loses its target (section 5.6)",
+        "link to an `https:` page, or a relative file",
+    )
+    IMAGE_LINK_LOOP = (
+        "AG611",
+        ERROR,
+        "an image path is a symbolic link that loops",
+        "replace the link by the file",
+    )
+    FORMULA_TOO_LONG = (
+        "AG612",
+        ERROR,
+        "a formula longer than 4000 characters",
+        "split it up",
+    )
+    FORMULA_BRACES_TOO_DEEP = (
+        "AG613",
+        ERROR,
+        "a formula nests braces more than 40 deep",
+        "flatten it",
+    )
+    SUBDECK_TOO_DEEP = (
+        "AG620",
+        ERROR,
+        "with `subdecks: true`, a `##` section makes a deck nested more than 11 levels (each "
+        "`::` nests one; Anki refuses the whole package), or a deck name over 1,000 characters",
+        "write fewer `::` in the heading, or shorten it",
+    )
+    DECK_TOO_DEEP = (
+        "AG621",
+        ERROR,
+        "the deck's name (front matter `deck` or the `#` title) is nested more than 11 levels "
+        "or over 1,000 characters",
+        "write fewer `::` in it, or shorten it",
+    )
+    YAML_ALIAS = (
+        "AG650",
+        ERROR,
+        "front matter uses a YAML anchor or alias",
+        "write each value out",
+    )
+    FRONT_MATTER_TOO_DEEP = (
+        "AG651",
+        ERROR,
+        "front matter nests lists or mappings more than 8 deep",
+        "write `key: value` lines and one list of tags",
+    )
+    FILE_LINK_OUTSIDE = (
+        "AG652",
+        ERROR,
+        "content file is a symbolic link to a file outside the content folder",
+        "copy the file into the folder",
+    )
+    DUPLICATE_DECK_KEY = (
+        "AG653",
+        ERROR,
+        "two content files of one build have the same deck key",
+        "give one of them another `key:`",
+    )
+    IMAGE_NAME_INVALID = (
+        "AG655",
+        ERROR,
+        "image path with a NUL character (`%00`) or a name too long for the file system",
+        "rename the file",
+    )
+    IMAGE_TOO_LARGE = (
+        "AG656",
+        ERROR,
+        "image file larger than 20 MB",
+        "shrink or compress the image",
+    )
+    IMAGE_UNREADABLE = (
+        "AG657",
+        ERROR,
+        "image file exists but cannot be read (the reason is named)",
+        "check its permissions",
+    )
+    FIGURE_TIME_LIMIT = (
+        "AG660",
+        ERROR,
+        "figure did not finish within `figure-time-limit`",
+        "make the script faster, or raise the limit",
+    )
+    CHECK_DECK_TIME_LIMIT = (
+        "AG661",
+        ERROR,
+        "the checks of a file used up `check-deck-time-limit`",
+        "simplify the slow statements, or raise the limit",
+    )
+    FORMULA_TIME_LIMIT = (
+        "AG662",
+        ERROR,
+        "drawing a formula took longer than `formula-time-limit`",
+        "simplify the formula, raise the limit, or use `math: mathjax`",
+    )
+    FORMULA_TOO_DEEP = (
+        "AG663",
+        ERROR,
+        "formula nests too deeply to draw as an image",
+        "flatten it",
+    )
+    FIGURE_DECK_TIME_LIMIT = (
+        "AG668",
+        ERROR,
+        "the figures of a file used up `figure-deck-time-limit` together; this figure was not "
+        "drawn",
+        "make the figures faster, use fewer, or raise the limit",
+    )
+    NOT_AN_IMAGE = (
+        "AG670",
+        ERROR,
+        "an image file whose bytes are not a PNG, JPEG, GIF, WebP or SVG image (or one cut "
+        "short or damaged), whatever its name says (section 11)",
+        "re-export the image",
+    )
+    MARKUP_AS_RASTER = (
+        "AG671",
+        ERROR,
+        "an image or figure whose bytes are markup (SVG or HTML) under a raster name (`.png`, "
+        "`.gif`, …) (section 11)",
+        "save an SVG drawing with the `.svg` extension",
+    )
+    IMAGE_TOO_MANY_PIXELS = (
+        "AG672",
+        ERROR,
+        "a raster image or figure that declares more than 16,384 pixels a side or 40,000,000 "
+        "pixels in all (section 11)",
+        "scale it down",
+    )
+    FIGURE_WRONG_FORMAT = (
+        "AG673",
+        ERROR,
+        "a figure whose bytes are not of the format asked for (`--figure-format`)",
+        "draw into the figure given, and let ankigen save it",
+    )
+    KIND_CHANGED = (
+        "AG701",
+        ERROR,
+        "with `--against`: the item changed between reveal and cloze under the same id",
+        "give it a new id",
+    )
+    NOTE_NOT_NEWER = (
+        "AG702",
+        WARNING,
+        "with `--against`: the note changed but is not newer than in the old release, so Anki "
+        "would keep the old one",
+        "build from a later commit (or a later `SOURCE_DATE_EPOCH`)",
+    )
+    NOTE_TYPE_CHANGED = (
+        "AG703",
+        WARNING,
+        "with `--against`: the note's note type has other fields or templates than in the old "
+        "release; Anki would copy the note type and skip the note",
+        "keep the fields and templates of the released note type",
+    )
+    NOT_CARRIED_OVER = (
+        "AG801",
+        WARNING,
+        "`ankigen import`: something of a source that the content file could not carry over (a "
+        "field, card type, sound, style, script, image outside the package), at the source's "
+        "file and line (for an `.apkg`: the note's number)",
+        "nothing, or write it by hand; see [import.md](import.md)",
+    )
+    MEDIA_NAME_TAKEN = (
+        "AG802",
+        WARNING,
+        "`ankigen import`: a media file of the same name already exists in `--out` with other "
+        "bytes; it is kept",
+        "import into an empty folder",
+    )
+    ANKDOWN_DOLLAR_MATH = (
+        "AG803",
+        WARNING,
+        r"`ankigen import --from ankdown`: a file with TeX between dollars and no `\(…\)` is "
+        "read with ankdown's `dollar` option (`$…$` as math)",
+        "nothing, if that is how the file was written",
+    )
