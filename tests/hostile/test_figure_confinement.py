@@ -140,6 +140,33 @@ def test_no_process_a_figure_starts_outlives_it(tmp_path: Path) -> None:
     assert processes_named(name) == []
 
 
+@needs_namespaces
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds processes in /proc")
+def test_a_figure_that_leaves_its_process_group_itself_is_killed_at_its_limit(
+    tmp_path: Path,
+) -> None:
+    """The script's own process calls ``setsid`` and sleeps: the build kills it by its id."""
+    name = f"ag-s{tmp_path.name[-10:]}".encode()[:15]
+    body = (
+        "import ctypes, os, time\n"
+        "os.setsid()\n"
+        f"ctypes.CDLL(None).prctl(15, {name!r}, 0, 0, 0)\n"
+        "while True:\n"
+        "    try:\n"
+        "        time.sleep(0.01)\n"
+        "    except BaseException:\n"
+        "        pass"
+    )
+    code, output = build(tmp_path, {"leaver": script(body)}, "figure-time-limit = 5\n")
+    assert code == 1, output
+    assert "figure 'leaver' did not finish within the figure time limit" in output
+    for _ in range(100):
+        if not processes_named(name):
+            break
+        time.sleep(0.05)
+    assert processes_named(name) == []
+
+
 def processes_named(name: bytes) -> list[int]:
     """Live processes whose name (``/proc/PID/comm``) is ``name``."""
     found = []

@@ -7,7 +7,6 @@ anything took. ``bad_input/`` holds the golden messages of each limit.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import subprocess
@@ -22,7 +21,7 @@ from ankigen.build.timelimit import TimeLimitExceeded, TimeLimits
 from ankigen.commands.build import BuildOptions, run
 from ankigen.errors import UsageError
 from ankigen.model import MathMode
-from ankigen.sandbox.child import ChildFailed, call_in_child
+from ankigen.sandbox.child import ChildFailed, Task, call_in_child
 from tests.reliability.support import run_cli
 
 #: Seconds before a test that should end at once is called hung (a guard, not a speed check).
@@ -31,45 +30,63 @@ HANG_GUARD_SECONDS = 120
 SLOW = "assert (a+b+c+d+e+f)^60 == (a+b+c+d+e+f)^59*(a+b+c+d+e+f) + 1"
 
 
-def _never_ends() -> None:
+#: A figure script that never ends: even the time limit's own exception is swallowed.
+NEVER_ENDS = """
     while True:
-        # The point: even the time limit's own exception is swallowed.
-        with contextlib.suppress(BaseException):
+        try:
             time.sleep(0.01)
+        except BaseException:
+            pass
+"""
+
+#: Seconds a child may take to start (a fresh interpreter importing matplotlib) and
+#: reach the script's loop before its limit: generous, the machine may be loaded.
+HANG_LIMIT = 5.0
 
 
-def test_child_returns_the_result() -> None:
-    assert call_in_child(lambda: b"drawn", 5.0) == b"drawn"
+def figure_task(tmp_path: Path, body: str) -> Task:
+    """The task of drawing a figure whose ``draw`` runs ``body`` (indented), then plots."""
+    script = tmp_path / "work.py"
+    script.write_text(
+        "import os, subprocess, time\n\ndef draw(fig, formulas):\n"
+        f"{body.rstrip()}\n    fig.add_subplot().plot([0, 1])\n",
+        "utf-8",
+    )
+    request = {"script": str(script), "shown": "work.py", "format": "svg", "formulas": []}
+    return Task("ankigen.sandbox.figure:draw", request)
 
 
-def test_child_that_swallows_everything_is_killed() -> None:
+def test_child_returns_the_result(tmp_path: Path) -> None:
+    drawn = call_in_child(figure_task(tmp_path, "    pass"), HANG_GUARD_SECONDS)
+    assert isinstance(drawn, bytes) and drawn.startswith(b"<?xml")
+
+
+def test_child_that_swallows_everything_is_killed(tmp_path: Path) -> None:
     with pytest.raises(TimeLimitExceeded):
-        call_in_child(_never_ends, 0.2)
+        call_in_child(figure_task(tmp_path, NEVER_ENDS), HANG_LIMIT)
 
 
-def test_child_that_exits_or_raises_is_a_failure() -> None:
+def test_child_that_exits_or_raises_is_a_failure(tmp_path: Path) -> None:
     with pytest.raises(ChildFailed, match="status 3"):
-        call_in_child(lambda: os._exit(3), 5.0)
-    with pytest.raises(ChildFailed, match="ZeroDivisionError"):
-        call_in_child(lambda: 1 // 0, 5.0)
+        call_in_child(figure_task(tmp_path, "    os._exit(3)"), HANG_GUARD_SECONDS)
+    with pytest.raises(ChildFailed, match="ValueError: a figure request"):
+        call_in_child(Task("ankigen.sandbox.figure:draw", "not a request"), HANG_GUARD_SECONDS)
+    with pytest.raises(ChildFailed, match="not a task of ankigen"):
+        call_in_child(Task("os:system", "true"), HANG_GUARD_SECONDS)
 
 
 @pytest.mark.parametrize("hangs", [False, True], ids=["returns", "hangs"])
 def test_processes_the_work_started_die_with_the_child(tmp_path: Path, hangs: bool) -> None:
     pid_file = tmp_path / "grandchild.pid"
-
-    def start_a_sleeper() -> str:
-        sleeper = subprocess.Popen(["sleep", "600"])
-        pid_file.write_text(str(sleeper.pid))
-        if hangs:
-            _never_ends()
-        return "done"
-
+    body = (
+        "    sleeper = subprocess.Popen(['sleep', '600'])\n"
+        f"    open({str(pid_file)!r}, 'w').write(str(sleeper.pid))\n"
+    )
     if hangs:
         with pytest.raises(TimeLimitExceeded):
-            call_in_child(start_a_sleeper, 0.5)
+            call_in_child(figure_task(tmp_path, body + NEVER_ENDS), HANG_LIMIT)
     else:
-        assert call_in_child(start_a_sleeper, 30) == "done"
+        assert isinstance(call_in_child(figure_task(tmp_path, body), HANG_GUARD_SECONDS), bytes)
     assert _dies(int(pid_file.read_text()))
 
 

@@ -15,11 +15,10 @@ from matplotlib.text import Text
 
 from ankigen.check import check_deck
 from ankigen.parse import parse_file
-from ankigen.render._figures import (  # the figure defaults themselves, under test
+from ankigen.render._figures import MIN_TEXT_PX, smallest_text_px
+from ankigen.sandbox.figure import (  # the figure defaults themselves, under test
     FIGURE_SIZE,
-    MIN_TEXT_PX,
-    _figure_rc,
-    smallest_text_px,
+    figure_rc,
 )
 
 SEED_FIGURES = Path(__file__).resolve().parents[2] / "figures"
@@ -54,7 +53,7 @@ def _load(path: Path) -> ModuleType:
 
 
 def _drawn(path: Path, formulas: Mapping[str, Callable[..., float]]) -> Figure:
-    with _figure_rc():
+    with figure_rc():
         fig = Figure(figsize=FIGURE_SIZE, dpi=100)
         _load(path).draw(fig, formulas)
         fig.canvas.draw_idle()
@@ -64,7 +63,7 @@ def _drawn(path: Path, formulas: Mapping[str, Callable[..., float]]) -> Figure:
 def test_a_default_figure_is_legible_on_a_phone(tmp_path: Path) -> None:
     script = tmp_path / "default.py"
     script.write_text(DEFAULT_SCRIPT, "utf-8")
-    with _figure_rc():
+    with figure_rc():
         fig = _drawn(script, {})
         assert smallest_text_px(fig) >= MIN_TEXT_PX
     # the same figure at matplotlib's own defaults (6.4 x 4.8 in, 10 pt) is not
@@ -75,13 +74,13 @@ def test_a_default_figure_is_legible_on_a_phone(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("figure_id", ["s01", "s02"])
 def test_seed_figures_are_legible_on_a_phone(figure_id: str) -> None:
-    with _figure_rc():
+    with figure_rc():
         fig = _drawn(SEED_FIGURES / f"{figure_id}.py", _seed_formulas())
         assert smallest_text_px(fig) >= MIN_TEXT_PX
 
 
 def test_s02_says_it_is_illustrative_and_starts_at_one() -> None:
-    with _figure_rc():
+    with figure_rc():
         fig = _drawn(SEED_FIGURES / "s02.py", _seed_formulas())
     texts = " ".join(t.get_text() for t in fig.findobj(Text))
     assert "illustrative" in texts
@@ -95,7 +94,7 @@ def test_s02_says_it_is_illustrative_and_starts_at_one() -> None:
 def test_s01_legend_covers_no_bar() -> None:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    with _figure_rc():
+    with figure_rc():
         fig = _drawn(SEED_FIGURES / "s01.py", _seed_formulas())
         canvas = FigureCanvasAgg(fig)
         canvas.draw()  # type: ignore[no-untyped-call]

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+import sympy
 from click.testing import CliRunner
 
+from ankigen.check._compile import CompiledFormula
 from ankigen.cli.app import main
 from ankigen.render import Failed, MediaCache, Place, Shipped, draw_figure
-from ankigen.sandbox.child import call_in_child
+from ankigen.sandbox.child import Task, call_in_child
+from ankigen.sandbox.formulas import formulas_from_wire, formulas_to_wire
 
 T = TypeVar("T")
 
@@ -40,9 +42,9 @@ def count_runs(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     started: list[object] = []
     real = call_in_child
 
-    def counted(work: Callable[[], T], *args: Any) -> T:
-        started.append(work)
-        return real(work, *args)
+    def counted(task: Task, *args: Any) -> object:
+        started.append(task)
+        return real(task, *args)
 
     monkeypatch.setattr("ankigen.render._figures.call_in_child", counted)
     return started
@@ -56,7 +58,7 @@ def test_a_figure_gives_the_same_bytes_every_time(
         result = draw_figure(
             "curve",
             figures,
-            {"S": lambda k: k / 2},
+            {"S": CompiledFormula("S", sympy.Symbol("k") / 2)},
             "let S = k/2",
             image_format,
             MediaCache(tmp_path / cache),
@@ -118,7 +120,7 @@ def test_a_failing_figure_runs_once_and_is_reported_at_each_reference(
         ("    import sys\n    sys.exit(0)\n", "figure 'bad' failed: SystemExit: 0"),
         (
             "    while True:\n        pass\n",
-            "figure 'bad' did not finish within the figure time limit of 0.3 s; "
+            "figure 'bad' did not finish within the figure time limit of 5 s; "
             "make it faster, or raise figure-time-limit in [tool.ankigen]",
         ),
     ],
@@ -127,7 +129,7 @@ def test_a_failing_figure_runs_once_and_is_reported_at_each_reference(
 def test_a_figure_that_exits_or_hangs_is_an_error(tmp_path: Path, body: str, message: str) -> None:
     (tmp_path / "bad.py").write_text(f"def draw(fig, formulas):\n{body}", "utf-8")
     cache = MediaCache(tmp_path / "cache")
-    result = draw_figure("bad", tmp_path, {}, "", "svg", cache, time_limit=0.3, place=HERE)
+    result = draw_figure("bad", tmp_path, {}, "", "svg", cache, time_limit=5, place=HERE)
     assert isinstance(result, Failed)
     assert result.diagnostic.message == message
     assert (result.diagnostic.file, result.diagnostic.line) == ("deck.md", 7)
@@ -162,3 +164,34 @@ def test_a_figure_svg_passes_the_svg_allow_list(tmp_path: Path) -> None:
     assert isinstance(result, Failed)
     assert result.diagnostic.code == "AG602"
     assert result.diagnostic.message.startswith("figure 'sneaky' is refused")
+
+
+def test_formulas_reach_the_figures_process_as_the_same_functions() -> None:
+    """The child has no sympy: it gets each formula's generated function as data."""
+    a, k = sympy.symbols("a k")
+    exprs = {
+        "roots": sympy.sqrt(a) + sympy.log(k) + sympy.exp(-a) + sympy.pi,
+        "pieces": sympy.Min(a, k) + sympy.Max(a, 2) + sympy.Abs(a - k) + sympy.floor(a),
+        "trig": sympy.sin(a) * sympy.cos(k) + sympy.Rational(1, 3) + sympy.E,
+        "list": sympy.Tuple(1, a, a * k),
+    }
+    compiled = {name: CompiledFormula(name, expr) for name, expr in exprs.items()}
+    sent = formulas_from_wire(json.loads(json.dumps(formulas_to_wire(compiled))))
+    for name, formula in compiled.items():
+        values = {p: 1.5 + n for n, p in enumerate(formula.parameters)}
+        assert sent[name](**values) == formula(**values)
+        exact = exprs[name].subs(values)
+        expected = tuple(float(x) for x in exact) if name == "list" else float(exact.evalf())
+        assert sent[name](**values) == pytest.approx(expected)
+    with pytest.raises(TypeError, match="takes a, k"):
+        sent["roots"](a=1.0)
+
+
+def test_a_formula_may_take_names_from_math_only() -> None:
+    """What comes back as a function is rebuilt from math and builtins, nothing else."""
+    wire = formulas_to_wire({"S": CompiledFormula("S", sympy.Symbol("k") / 2)})
+    wire[0]["names"] = [["system", "os", "system"]]
+    with pytest.raises(ValueError, match="math and builtins"):
+        formulas_from_wire(wire)
+    with pytest.raises(TypeError, match="cannot get"):
+        formulas_to_wire({"S": lambda k: k / 2})

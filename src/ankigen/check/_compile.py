@@ -10,40 +10,30 @@ its data from the deck rather than from numbers of its own.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import sympy
+
+from ankigen.sandbox.formulas import Formula, formula_code
 
 from ._sympy import Context, Definition, build
 
 
-class CompiledFormula:
-    """A formula as a float function of its free symbols, called with keywords."""
+class CompiledFormula(Formula):
+    """A formula as a float function of its free symbols, called with keywords.
+
+    The function ``sympy.lambdify`` generates is kept as data
+    (``ankigen.sandbox.formulas``), so a figure's process, which has no
+    sympy, calls the same function.
+    """
 
     def __init__(self, name: str, expr: sympy.Expr) -> None:
-        """Compile ``expr``; ``parameters`` lists its free symbols, sorted."""
-        self.name = name
+        """Compile ``expr``; ``parameters`` lists its free symbols, sorted.
+
+        ValueError if the generated function needs more than Python's ``math``.
+        """
         self.expr = expr
         symbols = sorted(expr.free_symbols, key=str)
-        self.parameters: tuple[str, ...] = tuple(str(s) for s in symbols)
-        self._function: Callable[..., object] = sympy.lambdify(
-            symbols, expr, modules="math", dummify=True
-        )
-
-    def __call__(self, **values: float) -> float:
-        """Evaluate with every free symbol given by keyword, e.g. ``f(k=4, M=1.0)``."""
-        missing = [p for p in self.parameters if p not in values]
-        unknown = [v for v in values if v not in self.parameters]
-        if missing or unknown:
-            takes = ", ".join(self.parameters) or "no arguments"
-            raise TypeError(
-                f"formula {self.name!r} takes {takes}; missing: {', '.join(missing) or 'none'};"
-                f" unexpected: {', '.join(unknown) or 'none'}"
-            )
-        result = self._function(*(values[p] for p in self.parameters))
-        if isinstance(result, tuple | list):
-            return tuple(float(item) for item in result)  # type: ignore[return-value]
-        return float(result)  # type: ignore[arg-type]
+        function = sympy.lambdify(symbols, expr, modules="math", dummify=True)
+        super().__init__(formula_code(name, tuple(str(s) for s in symbols), function))
 
     def __repr__(self) -> str:
         """``<formula S(T_comm, T_compute, k) = ...>``."""

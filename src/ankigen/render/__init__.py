@@ -28,7 +28,7 @@ from ankigen.cache import DEFAULT_TUNING, CacheTuning
 from ankigen.diagnostics import Diagnostic, Sink, sort_diagnostics
 from ankigen.model import Deck, MathMode, RenderedDeck
 from ankigen.render._figure_drawer import FigureDrawer
-from ankigen.render._figures import FIGURE_FONT_SIZE, MIN_TEXT_PX, Formulas, draw_figure
+from ankigen.render._figures import MIN_TEXT_PX, Formulas, draw_figure
 from ankigen.render._formula_drawing import DrawingLimitError, draw_within_limits, render_formula
 from ankigen.render._formula_html import cloze_variants, formula_img_html, math_cloze_html
 from ankigen.render._formula_image import RENDER_SETTINGS, FormulaError, RenderedFormula
@@ -39,6 +39,7 @@ from ankigen.render._note_cache import NoteCache
 from ankigen.render._notes import DeckFiller
 from ankigen.render._svg_safety import CleanSvg, RefusedSvg, SvgResult, sanitise_svg
 from ankigen.render._tex_policy import tex_problem
+from ankigen.sandbox.figure import FIGURE_FONT_SIZE
 
 #: Called as ``progress(done, total)`` while formulas and figures render.
 Progress = Callable[[int, int], None]

@@ -1,153 +1,129 @@
 """Run work that may be hostile (a figure script) in a child process killed at its time limit.
 
-Nothing the work does, not even ``except BaseException`` around ``sleep``,
-keeps it alive past the limit, and no process it starts outlives it: the
-child leads a process group of its own, killed as a whole at the end, and
-with a confinement (``ankigen.sandbox.confine``) the work runs, where Linux allows,
-as the first process of a process-id namespace of its own, so that when it
-ends the kernel ends every process it started, even one that left the group.
+The child is a fresh interpreter (``python -I``, ``ankigen.sandbox.runner``)
+started with ``subprocess``: it inherits nothing of the build but its
+standard streams, confines itself (``ankigen.sandbox.confine``) before it
+imports the task's module, and answers on a pipe with framed data, read
+here with a bound and checked, never unpickled. Nothing the work does, not
+even ``except BaseException`` around ``sleep``, keeps it alive past the limit,
+and no process it starts outlives it: the child leads a session and process
+group of its own, killed as a whole at the end, and with a confinement the
+work runs, where Linux allows, as the first process of a process-id namespace
+of its own, so that when it ends the kernel ends every process it started,
+even one that left the group.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import multiprocessing
 import os
 import select
+import selectors
 import signal
-import struct
-from collections.abc import Callable
-from multiprocessing.connection import Connection
-from typing import TypeVar
+import subprocess
+import time
+from dataclasses import dataclass
 
-from ankigen.build.timelimit import (
-    TimeLimitExceeded,
-    call_with_time_limit,
-    interrupts_held,
-    release_interrupts,
-)
-from ankigen.sandbox import confine
+from ankigen.build.timelimit import TimeLimitExceeded, interrupts_held
+from ankigen.sandbox import runner
 from ankigen.sandbox.confine import Confinement
 
-__all__ = ["ChildFailed", "call_in_child"]
+__all__ = ["MAX_ANSWER", "ChildFailed", "Task", "call_in_child"]
 
-T = TypeVar("T")
+MAX_ANSWER = runner.MAX_ANSWER
+
+#: The environment variables a child gets besides the build's: one thread for
+#: numpy's linear algebra (its thread buffers would count against the memory limit)
+#: and matplotlib's non-interactive backend, whatever the desktop offers.
+_CHILD_ENVIRONMENT = {
+    "OPENBLAS_NUM_THREADS": "1",
+    "OMP_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+    "MPLBACKEND": "agg",
+}
 
 
 class ChildFailed(Exception):
     """The child process ended without a result (it crashed, exited or was killed)."""
 
 
-def call_in_child(
-    work: Callable[[], T], seconds: float, confinement: Confinement | None = None
-) -> T:
-    """Return ``work()`` computed in a forked child process, killed after ``seconds``.
+@dataclass(frozen=True)
+class Task:
+    """Work for a child: ``function`` (``ankigen.module:function``) called with ``argument``.
 
-    ``work`` should catch its own errors and return bytes, or text, numbers,
-    lists and tuples (sent as JSON: a tuple comes back as a list); an
-    exception that escapes it becomes ChildFailed. The answer is read as data,
-    never unpickled (the work may be hostile and write to the pipe itself),
-    and at most :data:`MAX_ANSWER` bytes of it. What the child prints is
-    dropped. The child leads a session and process group of its own (no
-    controlling terminal), and the whole group is killed at the end, so
-    processes the work started do not outlive it either. With a
-    ``confinement`` (``ankigen.sandbox.confine``) the work runs under its limits, and
-    where Linux allows, as the first process of a process-id namespace of its
-    own: when it ends, the kernel ends every process it started, even one
-    that left the group. Without ``fork`` (Windows) the
-    work runs here, under ``call_with_time_limit``.
+    ``argument`` is JSON data; the function returns bytes or JSON data.
     """
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return call_with_time_limit(work, seconds)
-    context = multiprocessing.get_context("fork")
-    receiver, sender = context.Pipe(duplex=False)
-    # The child writes here the id of the process that runs the work (0: itself),
-    # then that process's exit status.
-    news_reader, news_writer = os.pipe()
-    child = context.Process(
-        target=_in_child, args=(work, sender, confinement, news_writer), daemon=True
-    )
-    with interrupts_held():
-        child.start()
-        pid = child.pid
-        assert pid is not None  # started
-    sender.close()
-    os.close(news_writer)
+
+    function: str
+    argument: object = None
+
+
+def call_in_child(task: Task, seconds: float, confinement: Confinement | None = None) -> object:
+    """Return the task's result computed in a fresh child process, killed after ``seconds``.
+
+    The result is the bytes the task returned, or its JSON data (a tuple comes
+    back as a list); an exception that escapes the task, or a child that ends
+    without an answer or with a malformed one, is ChildFailed; a child still
+    running after ``seconds`` (starting the interpreter included) is killed,
+    TimeLimitExceeded. With a ``confinement`` the child confines itself before
+    it runs the task.
+    """
+    request = json.dumps(
+        {
+            "task": task.function,
+            "argument": task.argument,
+            "confinement": None if confinement is None else confinement.to_json(),
+        }
+    ).encode()
+    deadline = time.monotonic() + seconds
+    # A confined child tells here the id of its namespace's first process, which
+    # runs the work (0: itself), then that process's exit status.
+    told = confinement is not None and os.name == "posix"  # Windows passes no pipe
+    news, news_writer = os.pipe() if told else (-1, -1)
+    mode = ["plain"] if confinement is None else ["confined", str(news_writer)]
     try:
-        if not receiver.poll(seconds):
-            raise TimeLimitExceeded
-        try:
-            ok, value = _decode(receiver.recv_bytes(MAX_ANSWER))
-        except EOFError:  # it ended without a word: exited, crashed or was killed
-            ok, value = False, None
-        except OSError:  # longer than MAX_ANSWER
-            ok, value = False, f"its answer is larger than {MAX_ANSWER >> 20} MiB"
+        with interrupts_held():  # a Ctrl-C now would leave the child running
+            child = subprocess.Popen(
+                runner.child_command(*mode),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                close_fds=True,
+                pass_fds=(news_writer,) if news_writer >= 0 else (),
+                start_new_session=True,  # its own process group, and no terminal to write to
+                env={**os.environ, **_CHILD_ENVIRONMENT},
+            )
+    except BaseException:
+        if news >= 0:
+            os.close(news)
+        raise
     finally:
-        # Also after a result: a thread or process the work left running must not
-        # keep the child. The child is not reaped before this, so its id is not reused.
-        status = _end_worker(news_reader)
-        with contextlib.suppress(OSError):
-            os.killpg(pid, signal.SIGKILL)
-        child.kill()
-        child.join()
-        receiver.close()
-    if not ok:
-        ended = child.exitcode if status is None else status
-        raise ChildFailed(str(value) if value else _ended(ended))
-    return value  # type: ignore[return-value]
-
-
-#: The largest answer a child may send (a figure's image and its traceback fit well).
-MAX_ANSWER = 64 << 20
-_BYTES, _JSON, _FAILED = b"B", b"J", b"F"
-
-
-def _encode(ok: bool, value: object) -> bytes:
-    """The child's answer as bytes: a tag, then the bytes, or JSON, or the failure's text."""
-    if not ok:
-        return _FAILED + str(value).encode("utf-8", "replace")
-    if isinstance(value, bytes):
-        return _BYTES + value
-    return _JSON + json.dumps(value).encode()
-
-
-def _decode(answer: bytes) -> tuple[bool, object]:
-    """What the child said; anything malformed is a failure, never an exception here."""
-    tag, body = answer[:1], answer[1:]
-    if tag == _BYTES:
-        return True, body
-    if tag == _FAILED:
-        return False, body.decode("utf-8", "replace")
-    if tag == _JSON:
-        try:
-            return True, json.loads(body)
-        except (ValueError, RecursionError):
-            pass
-    return False, "its answer could not be read"
-
-
-def _ended(status: int | None) -> str:
-    if status is not None and status < 0:
-        return f"the process was killed by signal {-status} ({_signal_name(-status)})"
-    return f"the process ended with status {status}"
-
-
-def _signal_name(number: int) -> str:
+        if news_writer >= 0:
+            os.close(news_writer)
+    status: int | None = None
     try:
-        return signal.Signals(number).name
-    except ValueError:
-        return "unknown"
-
-
-_NEWS = struct.Struct("<i")
+        try:
+            answer = _exchange(child, request, deadline)
+        finally:
+            # Also after an answer: a thread or process the work left running must not
+            # keep the child. Neither is reaped before this, so their ids are their own.
+            status = _end_worker(news) if news >= 0 else None
+        if answer is None and status is None:
+            status = _exit_status(child, deadline)
+    finally:
+        _kill_group(child)
+    if answer is None:
+        raise ChildFailed(_ended(child.returncode if status is None else status))
+    return _decode(answer)
 
 
 def _end_worker(news: int) -> int | None:
     """Kill the namespace's first process, if the child made one; its exit status.
 
     The child waits for it without reaping it, so its id stays its own until
-    the child is killed after this.
+    the child is killed after this. Killed by its id, it ends even if the
+    script took it out of the child's process group.
     """
     try:
         worker = _read_news(news)
@@ -163,81 +139,126 @@ def _end_worker(news: int) -> int | None:
 def _read_news(news: int) -> int | None:
     """One number from the child, None when it said nothing in 5 s (or closed the pipe)."""
     data = b""
-    while len(data) < _NEWS.size:
+    while len(data) < runner.NEWS.size:
         ready, _, _ = select.select([news], [], [], 5.0)
-        chunk = os.read(news, _NEWS.size - len(data)) if ready else b""
+        chunk = os.read(news, runner.NEWS.size - len(data)) if ready else b""
         if not chunk:
             return None
         data += chunk
-    value: int = _NEWS.unpack(data)[0]
+    value: int = runner.NEWS.unpack(data)[0]
     return value
 
 
-def _in_child(
-    work: Callable[[], object],
-    sender: Connection,
-    confinement: Confinement | None,
-    news: int,
-) -> None:
-    """The child's side: quiet, default signals, one message back."""
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    # A session of its own: its own process group (killed as a whole at the end),
-    # and no controlling terminal to read keys from or write escapes to (/dev/tty).
-    # Until this runs, the parent's kill of the group misses it but kills it by id.
-    try:
-        os.setsid()
-    except OSError:
-        os.setpgid(0, 0)
-    release_interrupts()
-    quiet = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(quiet, 1)
-    os.dup2(quiet, 2)
-    if confinement is not None and confine.enter_namespaces().processes:
-        worker = os.fork()
-        if worker:  # this process stays outside: it waits and tells the parent
-            sender.close()
-            _watch_worker(worker, news)
-        os.close(news)
-        _run_confined(work, sender, confinement)
-        os._exit(0)
-    os.write(news, _NEWS.pack(0))
-    os.close(news)
-    if confinement is not None:
-        _run_confined(work, sender, confinement)
-        return
-    _send_outcome(work, sender)
-
-
-def _watch_worker(worker: int, news: int) -> None:
-    """Tell the parent the worker's id, wait for it to end (not reaping it), tell its status."""
-    os.write(news, _NEWS.pack(worker))
-    while True:
+def _exchange(child: subprocess.Popen[bytes], request: bytes, deadline: float) -> bytes | None:
+    """Send the request, read the framed answer; None when the child closed without one."""
+    assert child.stdin is not None and child.stdout is not None
+    if os.name == "nt":  # no select() on pipes: read it whole (Windows confines nothing)
         try:
-            ended = os.waitid(os.P_PID, worker, os.WEXITED | os.WNOWAIT)
-        except InterruptedError:
-            continue
-        if ended is not None:
-            break
-    status = -ended.si_status if ended.si_code != os.CLD_EXITED else ended.si_status
-    os.write(news, _NEWS.pack(status))
-    os.close(news)
-    while True:  # killed by the parent, which reaps this process and frees the worker's id
-        signal.pause()
+            answer, _ = child.communicate(request, timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            raise TimeLimitExceeded from None
+        return answer if len(answer) >= runner.HEADER.size else None
+    to_send = memoryview(request)
+    received = bytearray()
+    wanted = runner.HEADER.size
+    with selectors.DefaultSelector() as selector:
+        os.set_blocking(child.stdin.fileno(), False)
+        selector.register(child.stdin, selectors.EVENT_WRITE)
+        selector.register(child.stdout, selectors.EVENT_READ)
+        while len(received) < wanted:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeLimitExceeded
+            for key, _ in selector.select(remaining):
+                if key.fileobj is child.stdin:
+                    to_send = _send_some(child, to_send, selector)
+                    continue
+                chunk = os.read(child.stdout.fileno(), min(1 << 20, wanted - len(received)))
+                if not chunk:  # it ended, or closed its answer, with no word or half a one
+                    return None if len(received) < runner.HEADER.size else bytes(received)
+                received += chunk
+                if len(received) == runner.HEADER.size:
+                    wanted += _body_length(received)
+    return bytes(received)
 
 
-def _run_confined(work: Callable[[], object], sender: Connection, confinement: Confinement) -> None:
-    """Run the work under the confinement's limits and file rules, then report."""
-    confine.disarm_inherited_files(frozenset({sender.fileno()}))
-    confine.apply_limits(confinement)
-    confine.restrict_files(confinement)
-    _send_outcome(work, sender)
-
-
-def _send_outcome(work: Callable[[], object], sender: Connection) -> None:
+def _send_some(
+    child: subprocess.Popen[bytes], to_send: memoryview, selector: selectors.BaseSelector
+) -> memoryview:
+    """Write what the pipe takes of the request; close standard input when all is sent."""
+    assert child.stdin is not None
     try:
-        answer = _encode(True, work())
-    except BaseException as exc:  # reported to the parent, never raised in the child
-        answer = _encode(False, f"{type(exc).__name__}: {exc}")
-    sender.send_bytes(answer)
-    sender.close()
+        written = os.write(child.stdin.fileno(), to_send)
+    except BrokenPipeError:  # it ended before reading it all: its answer (or status) tells
+        written = len(to_send)
+    to_send = to_send[written:]
+    if not to_send:
+        selector.unregister(child.stdin)
+        with contextlib.suppress(BrokenPipeError):
+            child.stdin.close()
+    return to_send
+
+
+def _body_length(header: bytearray) -> int:
+    """The body's length a well-formed header gives; 0 for any other header (then refused)."""
+    magic, tag, length = runner.HEADER.unpack(bytes(header))
+    if magic != runner.MAGIC or tag not in (runner.BYTES, runner.JSON, runner.FAILED):
+        return 0
+    return int(length) if length <= MAX_ANSWER else 0
+
+
+def _decode(answer: bytes) -> object:
+    """The task's result; anything malformed is ChildFailed, never another exception."""
+    magic, tag, length = runner.HEADER.unpack(answer[: runner.HEADER.size])
+    body = answer[runner.HEADER.size :]
+    if magic == runner.MAGIC and length > MAX_ANSWER:
+        raise ChildFailed(f"its answer is larger than {MAX_ANSWER >> 20} MiB")
+    if magic != runner.MAGIC or length != len(body):
+        raise ChildFailed("its answer could not be read")
+    if tag == runner.BYTES:
+        return body
+    if tag == runner.FAILED:
+        raise ChildFailed(body.decode("utf-8", "replace"))
+    if tag == runner.JSON:
+        with contextlib.suppress(ValueError, RecursionError):
+            return json.loads(body)
+    raise ChildFailed("its answer could not be read")
+
+
+def _exit_status(child: subprocess.Popen[bytes], deadline: float) -> int | None:
+    """How the child ended, once it has, without reaping it (None where that cannot be seen)."""
+    if not hasattr(os, "waitid"):
+        return None
+    while True:
+        ended = os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT | os.WNOHANG)
+        if ended is not None:
+            return ended.si_status if ended.si_code == os.CLD_EXITED else -ended.si_status
+        if time.monotonic() >= deadline:
+            raise TimeLimitExceeded
+        time.sleep(0.005)  # it closed its answer as it ended: a moment at most
+
+
+def _kill_group(child: subprocess.Popen[bytes]) -> None:
+    """Kill the child's process group, then the child, and reap it."""
+    if hasattr(os, "killpg"):
+        with contextlib.suppress(OSError):
+            os.killpg(child.pid, signal.SIGKILL)
+    child.kill()
+    child.wait()
+    for stream in (child.stdin, child.stdout):
+        if stream is not None:
+            with contextlib.suppress(OSError):
+                stream.close()
+
+
+def _ended(status: int | None) -> str:
+    if status is not None and status < 0:
+        return f"the process was killed by signal {-status} ({_signal_name(-status)})"
+    return f"the process ended with status {status}"
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return "unknown"

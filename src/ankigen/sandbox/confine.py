@@ -29,6 +29,7 @@ import contextlib
 import math
 import os
 import stat
+import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -43,6 +44,7 @@ __all__ = [
     "apply_limits",
     "disarm_inherited_files",
     "enter_namespaces",
+    "no_core_dump",
     "restrict_files",
     "support",
 ]
@@ -69,17 +71,39 @@ _SYSTEM_READS = (
 class Confinement:
     """What a confined child may use.
 
-    ``memory`` is the address space in bytes it may add to what it starts
-    with (it starts as a copy of the build process), ``cpu_seconds`` its CPU
-    time, ``readable`` the folders of the project it may read (Python's own
-    folders and the system's libraries are added), ``workdir`` its working
-    folder, the only place it may write.
+    ``memory`` is the address space in bytes it may add to what it holds when
+    it confines itself (a fresh interpreter, before the task's imports),
+    ``cpu_seconds`` its CPU time, ``readable`` the folders it may read besides
+    Python's own folders, ankigen and the system's libraries (the project,
+    matplotlib's data), ``workdir`` its working folder, the only place it may
+    write.
     """
 
     memory: int
     cpu_seconds: float
     readable: tuple[Path, ...]
     workdir: Path
+
+    def to_json(self) -> dict[str, object]:
+        """This confinement as JSON-ready data, for the child's request."""
+        return {
+            "memory": self.memory,
+            "cpu_seconds": self.cpu_seconds,
+            "readable": [str(p) for p in self.readable],
+            "workdir": str(self.workdir),
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> Confinement:
+        """The confinement :meth:`to_json` gave; ValueError if ``data`` is malformed."""
+        if not isinstance(data, dict) or not isinstance(data.get("readable"), list):
+            raise ValueError("a confinement must be an object with readable folders")
+        return cls(
+            int(data["memory"]),
+            float(data["cpu_seconds"]),
+            tuple(Path(str(p)) for p in data["readable"]),
+            Path(str(data["workdir"])),
+        )
 
 
 @dataclass(frozen=True)
@@ -95,7 +119,7 @@ def enter_namespaces() -> Layers:
     """Move this process into new network and process-id namespaces (Linux).
 
     The network namespace holds from now on; the process-id one holds for the
-    next child this process forks, which becomes its first process. Call it in
+    next process this one starts, which becomes its first process. Call it in
     a single-threaded child; as root, or with unprivileged user namespaces.
     """
     libc = landlock.libc()
@@ -132,22 +156,31 @@ def apply_limits(confinement: Confinement) -> None:
         return
     cpu = math.ceil(confinement.cpu_seconds) + 1
     _set_limit(resource, resource.RLIMIT_CPU, cpu, cpu + 1)
-    _set_limit(resource, resource.RLIMIT_CORE, 0, 0)
+    no_core_dump()
     _set_limit(resource, resource.RLIMIT_FSIZE, confinement.memory, confinement.memory)
     if hasattr(resource, "RLIMIT_AS"):
         space = _address_space() + confinement.memory
         _set_limit(resource, resource.RLIMIT_AS, space, space)
 
 
+def no_core_dump() -> None:
+    """No core file when this process dies of a signal (Unix)."""
+    try:
+        import resource
+    except ImportError:  # Windows: no core files
+        return
+    _set_limit(resource, resource.RLIMIT_CORE, 0, 0)
+
+
 def disarm_inherited_files(keep: frozenset[int]) -> None:
     """Point every file descriptor the child inherited at ``/dev/null``, but ``keep``.
 
-    A forked child holds the build's open files: the pipes of its worker pools
-    (whose messages the build unpickles), files it writes. Only files open for
-    reading alone (the fonts matplotlib keeps open) stay as they are; Landlock
-    cannot take back a file that is already open.
+    The child is started with only its standard streams (``close_fds``), but a
+    descriptor that is open anyway (one the interpreter or a wrapper left)
+    must not lead back to the build. Only files open for reading alone stay
+    as they are; Landlock cannot take back a file that is already open.
     """
-    import fcntl  # Unix only: a child is only forked there
+    import fcntl  # Unix only: Windows has no confinement
 
     null = os.open(os.devnull, os.O_RDWR)
     try:
@@ -205,37 +238,43 @@ def restrict_files(confinement: Confinement) -> bool:
 
 
 def _readable(confinement: Confinement) -> list[Path]:
-    """The project's folders, Python's folders (``sys.path``) and the system's libraries."""
+    """The confinement's folders, Python's (``sys.path``), ankigen's and the system's libraries."""
     paths = [Path(p) for p in _SYSTEM_READS]
-    entries: list[str | Path] = [*confinement.readable, *sys.path, sys.prefix, sys.exec_prefix]
+    import ankigen
+
+    package = Path(ankigen.__file__).resolve().parent
+    entries: list[str | Path] = [
+        *confinement.readable,
+        *sys.path,
+        sys.prefix,
+        sys.exec_prefix,
+        package,
+    ]
     for entry in entries:
         path = Path(entry)
         # A relative entry is the current folder; the root would be everything.
         if path.is_absolute() and path != Path(path.anchor):
             paths.append(path)
-    with contextlib.suppress(ImportError):
-        import matplotlib
-
-        paths += [Path(matplotlib.get_data_path()), Path(matplotlib.get_cachedir())]
     return paths
 
 
 def support() -> Layers:
     """The layers this system gives a confined child (each tried in a throwaway child)."""
-    if not hasattr(os, "fork") or landlock.libc() is None:
+    if landlock.libc() is None:
         return Layers()
-    reader, writer = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child reports through the pipe
-        os.close(reader)
-        layers = enter_namespaces()
-        files = landlock.abi() > 0
-        os.write(writer, bytes((layers.network, layers.processes, files)))
-        os._exit(0)
-    os.close(writer)
-    answer = os.read(reader, 3)
-    os.close(reader)
-    os.waitpid(pid, 0)
+    from ankigen.sandbox.runner import child_command
+
+    try:
+        answer = subprocess.run(
+            child_command("layers"),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=60,
+            check=False,
+            start_new_session=True,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return Layers()
     if len(answer) != 3:
         return Layers()
     return Layers(network=bool(answer[0]), processes=bool(answer[1]), files=bool(answer[2]))
