@@ -17,8 +17,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from ankigen.build import reuse
-from ankigen.build.pool import DEFAULT_POOL_TUNING, BuildPool, PoolTuning
-from ankigen.build.timelimit import ignore_interrupts
+from ankigen.build.pool import DEFAULT_POOL_TUNING, BuildPool, PoolTuning, start_worker
 from ankigen.cli.app import main
 from ankigen.commands import build as build_command
 from tests.perf.parallel_support import benchmark_bank
@@ -44,7 +43,7 @@ class _RecordedExecutor(ProcessPoolExecutor):
         super().__init__(
             max_workers=workers,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=ignore_interrupts,
+            initializer=start_worker,
         )
         self._pools = pools
 

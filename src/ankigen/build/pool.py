@@ -18,7 +18,7 @@
   block, which drops the work not started and waits for the rest. A worker
   keeps SIGTERM's default: ``concurrent.futures`` ends the workers of a broken
   pool with SIGTERM and then waits for them, so a worker that ignored it
-  would hang the build (``_start_worker``).
+  would hang the build (``start_worker``).
 * **A worker that dies** breaks the executor: the work it held fails with
   ``BrokenProcessPool`` (the drawing does it in the build's process) and the
   next submission starts a new executor.
@@ -39,7 +39,7 @@ from typing import ParamSpec, TypeVar
 
 from ankigen.build.timelimit import interrupts_held, release_interrupts
 
-__all__ = ["DEFAULT_POOL_TUNING", "BuildPool", "PoolTuning", "spawned_executor"]
+__all__ = ["DEFAULT_POOL_TUNING", "BuildPool", "PoolTuning", "spawned_executor", "start_worker"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -69,7 +69,7 @@ def _each(work: Callable[[T], R], items: Sequence[T]) -> list[R]:
     return [work(item) for item in items]
 
 
-def _start_worker() -> None:
+def start_worker() -> None:
     """In a new worker: Ctrl-C is the build's; SIGTERM ends the worker (the pool's own
     way to end it); both let through again after ``interrupts_held``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -95,7 +95,7 @@ def spawned_executor(workers: int) -> Executor:
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=_start_worker,
+        initializer=start_worker,
     )
 
 

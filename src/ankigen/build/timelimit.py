@@ -200,13 +200,6 @@ def _note_interrupts(noted: list[int]) -> dict[int, Any]:
     return {signum: signal.signal(signum, note) for signum in sorted(_INTERRUPTS)}
 
 
-def ignore_interrupts() -> None:
-    """For worker processes: the parent handles Ctrl-C and SIGTERM and stops them."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    release_interrupts()
-
-
 def release_interrupts() -> None:
     """Let Ctrl-C and SIGTERM through again (after :func:`interrupts_held`, in a child)."""
     if hasattr(signal, "pthread_sigmask"):
