@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ankigen.diagnostics import Code, Diagnostic, Severity, Sink, error, warning
 from ankigen.diagnostics.table import HEADER, code_table, with_code_table
+from tests.source_strings import spelled_in
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src" / "ankigen"
@@ -131,30 +132,9 @@ def _sites() -> dict[str, list[Site]]:
     return sites
 
 
-def _docstrings(tree: ast.Module) -> set[int]:
-    """The ids of the docstring nodes of a module, its classes and functions."""
-    owners = [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef | ast.FunctionDef))]
-    return {
-        id(owner.body[0].value)
-        for owner in owners
-        if owner.body
-        and isinstance(owner.body[0], ast.Expr)
-        and isinstance(owner.body[0].value, ast.Constant)
-    }
-
-
 def _spelled_codes(path: Path) -> list[str]:
     """Where a module's strings (docstrings aside) spell a code's identifier."""
-    tree = ast.parse(path.read_text("utf-8"))
-    skip = _docstrings(tree)
-    return [
-        f"{path.relative_to(SRC).as_posix()}:{node.lineno}: {node.value!r}"
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Constant)
-        and isinstance(node.value, str)
-        and id(node) not in skip
-        and _SPELLED.search(node.value)
-    ]
+    return spelled_in(path, _SPELLED.search, SRC)
 
 
 def test_only_the_registry_spells_a_code() -> None:

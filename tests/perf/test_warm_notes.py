@@ -12,7 +12,6 @@ depends on outside the item (an image file, the math mode, a cached image).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ import pytest
 from ankigen.cache import Store
 from ankigen.commands import build
 from ankigen.diagnostics import Diagnostic
+from tests.perf.edits import Edit, replace_in_deck
 
 DECK = """\
 ---
@@ -57,48 +57,36 @@ CHART = (
     '<rect width="{w}" height="5"/></svg>'
 )
 
-Edit = Callable[[Path], None]
-
-
-def _replace(old: str, new: str) -> Edit:
-    def edit(project: Path) -> None:
-        source = project / "content" / "deck.md"
-        text = source.read_text("utf-8")
-        assert old in text, old
-        source.write_text(text.replace(old, new, 1), "utf-8")
-
-    return edit
-
 
 def _chart_redrawn(project: Path) -> None:
     (project / "content" / "chart.svg").write_text(CHART.format(w=7), "utf-8")
 
 
 def _formula_image_lost(project: Path) -> None:
-    _replace("4 on 4 devices", "4 on four devices")(project)
+    replace_in_deck("4 on 4 devices", "4 on four devices")(project)
     for image in (project / "out" / ".cache").glob("ag-math-*.svg"):
         image.unlink()
         break
 
 
 EDITS: dict[str, Edit] = {
-    "answer": _replace("about 4 on 4", "about 4.0 on 4"),
-    "inline formula": _replace("$S = k$", "$S = k + 0$"),
-    "display formula": _replace("\\sqrt{x^\\top x}", "\\sqrt{x^\\top x + 0}"),
-    "formula in a cloze": _replace("{{c1::$L = -\\log p$}}", "{{c1::$L = -\\log q$}}"),
-    "cloze in a formula": _replace("{{c1::\\frac{1}{n} }}", "{{c2::\\frac{1}{n} }}"),
-    "formula refused": _replace("$S = k$", "$\\href{x}{S}$"),
-    "formula cannot be drawn": _replace("$S = k$", "$" + "{" * 30 + "S" + "}" * 30 + "$"),
-    "context line": _replace("Spot the error: Find the mistake", "Spot the error: none"),
-    "heading": _replace("## Formulas", "## Formulae"),
-    "front matter tags": _replace("tags: [notes]", "tags: [notes, edited]"),
-    "front matter subdecks": _replace("tags: [notes]\n", "tags: [notes]\nsubdecks: true\n"),
-    "line added above": _replace("# Notes deck", "# Notes deck\n\nA new line."),
-    "item moved": _replace(
+    "answer": replace_in_deck("about 4 on 4", "about 4.0 on 4"),
+    "inline formula": replace_in_deck("$S = k$", "$S = k + 0$"),
+    "display formula": replace_in_deck("\\sqrt{x^\\top x}", "\\sqrt{x^\\top x + 0}"),
+    "formula in a cloze": replace_in_deck("{{c1::$L = -\\log p$}}", "{{c1::$L = -\\log q$}}"),
+    "cloze in a formula": replace_in_deck("{{c1::\\frac{1}{n} }}", "{{c2::\\frac{1}{n} }}"),
+    "formula refused": replace_in_deck("$S = k$", "$\\href{x}{S}$"),
+    "formula cannot be drawn": replace_in_deck("$S = k$", "$" + "{" * 30 + "S" + "}" * 30 + "$"),
+    "context line": replace_in_deck("Spot the error: Find the mistake", "Spot the error: none"),
+    "heading": replace_in_deck("## Formulas", "## Formulae"),
+    "front matter tags": replace_in_deck("tags: [notes]", "tags: [notes, edited]"),
+    "front matter subdecks": replace_in_deck("tags: [notes]\n", "tags: [notes]\nsubdecks: true\n"),
+    "line added above": replace_in_deck("# Notes deck", "# Notes deck\n\nA new line."),
+    "item moved": replace_in_deck(
         "What is the speedup on $k$ devices? ::: $S = k$, about 4 on 4 devices.\n\n", ""
     ),
     "image file changed": _chart_redrawn,
-    "image reference removed": _replace(", ![bar chart](chart.svg) by", " by"),
+    "image reference removed": replace_in_deck(", ![bar chart](chart.svg) by", " by"),
     "formula image lost from the cache": _formula_image_lost,
 }
 
@@ -164,7 +152,9 @@ def test_a_build_reusing_notes_after_an_edit_equals_a_cold_one(
 
 @pytest.mark.parametrize("mode", ["mathjax", "image"])
 def test_switching_the_math_mode_reuses_no_note_of_the_other(env: Path, mode: str) -> None:
-    _warm_equals_cold(_project(env, mode), _replace(f"math: {mode}", f"math: {MODE_SWITCH[mode]}"))
+    _warm_equals_cold(
+        _project(env, mode), replace_in_deck(f"math: {mode}", f"math: {MODE_SWITCH[mode]}")
+    )
 
 
 def test_the_deck_holds_what_the_edits_are_about(env: Path) -> None:

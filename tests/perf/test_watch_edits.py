@@ -10,7 +10,6 @@ same diagnostics and write the same deck bytes and the same preview page.
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -26,18 +25,7 @@ from ankigen.model import MathMode
 from ankigen.preview import deck as preview_deck
 from ankigen.preview import outline as preview_outline
 from ankigen.preview import page as preview_page
-
-Edit = Callable[[Path], None]
-
-
-def _replace(old: str, new: str) -> Edit:
-    def edit(project: Path) -> None:
-        source = project / "content" / "deck.md"
-        text = source.read_text("utf-8")
-        assert old in text, old
-        source.write_text(text.replace(old, new, 1), "utf-8")
-
-    return edit
+from tests.perf.edits import Edit, replace_in_deck
 
 
 def _recolour_image(project: Path) -> None:
@@ -54,25 +42,25 @@ def _redraw_figure(project: Path) -> None:
 BROKEN = "\nA broken item? :::\n"
 
 EDITS: list[tuple[str, Edit]] = [
-    ("an answer", _replace("the answer appears below it.", "the answer appears under it.")),
-    ("a formula", _replace("has the area $A = {{c1::", "has the area $A={{c1::")),
+    ("an answer", replace_in_deck("the answer appears below it.", "the answer appears under it.")),
+    ("a formula", replace_in_deck("has the area $A = {{c1::", "has the area $A={{c1::")),
     ("an image", _recolour_image),
     ("a figure", _redraw_figure),
     (
         "a new item",
-        _replace("## Cloze items\n", "## Cloze items\n\nNew? ::: Yes. <!-- id: new -->\n"),
+        replace_in_deck("## Cloze items\n", "## Cloze items\n\nNew? ::: Yes. <!-- id: new -->\n"),
     ),
     (
         "a deleted item",
-        _replace(
+        replace_in_deck(
             "The ==median== is not moved by one extreme value. ::: The mean is. "
             "<!-- id: cloze-shorthand -->\n",
             "",
         ),
     ),
-    ("an id change", _replace("<!-- id: reveal-inline;", "<!-- id: reveal-first;")),
-    ("a broken item", _replace("## Cloze items\n", f"## Cloze items\n{BROKEN}")),
-    ("its repair", _replace(BROKEN, "\n")),
+    ("an id change", replace_in_deck("<!-- id: reveal-inline;", "<!-- id: reveal-first;")),
+    ("a broken item", replace_in_deck("## Cloze items\n", f"## Cloze items\n{BROKEN}")),
+    ("its repair", replace_in_deck(BROKEN, "\n")),
 ]
 
 

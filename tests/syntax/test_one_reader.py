@@ -7,14 +7,11 @@ per syntax). Docstrings may show markers; code may not.
 
 from __future__ import annotations
 
-import ast
 import re
 from pathlib import Path
 
-import ankigen
 from ankigen.syntax import cloze
-
-SRC = Path(ankigen.__file__).parent
+from tests.source_strings import SRC, spelled_in
 
 #: Modules that imitate Anki's own field parser on purpose. They model what
 #: Anki reads in a finished field (``{{cN::`` only, in lower case, nested),
@@ -31,17 +28,6 @@ DOCUMENTATION = {
 }
 
 
-def _docstrings(tree: ast.Module) -> set[int]:
-    """The ids of the docstring nodes of a module, its classes and functions."""
-    owners = [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef | ast.FunctionDef))]
-    found: set[int] = set()
-    for owner in owners:
-        body = owner.body
-        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-            found.add(id(body[0].value))
-    return found
-
-
 #: ``{{c`` (plain or escaped for a regex) not starting a word such as ``{{cloze:``.
 _OPENER_SPELLED = re.compile(r"\\?\{\\?\{c(?:\\d|[^a-z]|$)", re.IGNORECASE)
 
@@ -52,16 +38,7 @@ def spells_an_opener(literal: str) -> bool:
 
 
 def _openers_in(path: Path) -> list[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    skip = _docstrings(tree)
-    return [
-        f"{path.relative_to(SRC).as_posix()}:{node.lineno}: {node.value!r}"
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Constant)
-        and isinstance(node.value, str)
-        and id(node) not in skip
-        and spells_an_opener(node.value)
-    ]
+    return spelled_in(path, spells_an_opener)
 
 
 def test_the_detector_sees_plain_and_escaped_openers() -> None:

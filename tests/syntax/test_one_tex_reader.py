@@ -7,12 +7,7 @@ expressions; each says why, and each is left to move onto ``syntax/tex.py``.
 
 from __future__ import annotations
 
-import ast
-from pathlib import Path
-
-import ankigen
-
-SRC = Path(ankigen.__file__).parent
+from tests.source_strings import SRC, strings_in
 
 #: Modules that still spell a control-word pattern of their own, and why.
 STILL_OWN_PATTERNS = {
@@ -24,14 +19,15 @@ _PATTERNS = ("\\\\[A-Za-z]", "\\\\[a-zA-Z]")
 
 
 def _spellers() -> set[str]:
-    found = set()
-    for path in SRC.rglob("*.py"):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            literal = node.value if isinstance(node, ast.Constant) else None
-            if isinstance(literal, str) and any(pattern in literal for pattern in _PATTERNS):
-                found.add(path.relative_to(SRC).as_posix())
-    return found
+    return {
+        path.relative_to(SRC).as_posix()
+        for path in SRC.rglob("*.py")
+        if any(
+            pattern in literal
+            for _, literal in strings_in(path, docstrings=True)
+            for pattern in _PATTERNS
+        )
+    }
 
 
 def test_only_syntax_tex_spells_a_control_word_pattern() -> None:
