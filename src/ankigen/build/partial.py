@@ -84,11 +84,6 @@ def leave_out_broken(
     return Partial(kept, tuple(out), tuple(left_out), frozenset(unmade), blocked)
 
 
-def is_left_out(diagnostic: Diagnostic) -> bool:
-    """True for the line that reports an item left out (not a reason to write nothing)."""
-    return diagnostic.is_error and diagnostic.message.startswith(LEFT_OUT)
-
-
 def _item_line(deck: Deck, line: int) -> int | None:
     """The first line of the item whose lines hold ``line`` (None: no item's)."""
     for block in deck.formulas:

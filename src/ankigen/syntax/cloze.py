@@ -281,15 +281,6 @@ def find_in_math(tex: str) -> list[Cloze]:
     return out
 
 
-def math_problem(tex: str) -> Finding | None:
-    """The first cloze problem of a formula (what :func:`find_in_math` raises), or None."""
-    try:
-        find_in_math(tex)
-    except ClozeSyntaxError as exc:
-        return exc.finding
-    return None
-
-
 def _check_math_braces(tex: str, opener: re.Match[str], close: int, text: str) -> None:
     """Raise when the cloze's TeX holds ``}}`` or ends in ``}`` before its ``}}``.
 

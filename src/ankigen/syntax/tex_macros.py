@@ -64,11 +64,6 @@ class ExpansionError:
     macro: str
 
 
-def unknown_command(name: str) -> str:
-    """The message for a command that is neither standard nor defined."""
-    return f"unknown command {name}: {HOW_TO_DEFINE}"
-
-
 def uses_macro(tex: str, macros: Macros) -> bool:
     """True when ``tex`` names any of ``macros`` (the cheap test before expanding)."""
     return bool(macros) and any(
