@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,26 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 #: Regenerate golden files with `UPDATE_GOLDEN=1 pytest`; then review the diff.
 UPDATE_GOLDEN = os.environ.get("UPDATE_GOLDEN") == "1"
+
+
+#: The session's state folder (``$XDG_STATE_HOME``), removed when the session ends.
+_STATE_HOME = pytest.StashKey[str]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Builds seal their cache rows with this user's key (``ankigen.cache.seal``), kept in
+    ``$XDG_STATE_HOME``: the tests keep theirs in a folder of the session, not the home folder.
+    """
+    state = tempfile.mkdtemp(prefix="ankigen-test-state-")
+    config.stash[_STATE_HOME] = state
+    os.environ["XDG_STATE_HOME"] = state
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove the session's state folder."""
+    state = config.stash.get(_STATE_HOME, None)
+    if state is not None:
+        shutil.rmtree(state, ignore_errors=True)
 
 
 def compare_golden(actual: str, golden: Path) -> None:

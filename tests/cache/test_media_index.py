@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.cache import CacheFolder, recipe
+from ankigen.cache import recipe
 from ankigen.render import MediaCache
 from ankigen.render import _media_index as media_index
 from ankigen.render._media_index import MediaIndex
@@ -31,7 +31,7 @@ def test_a_settled_unchanged_file_is_not_read_again(
     cache.put("ag-math-a.svg", b"<svg>a</svg>", (1.0, 2.0, 0.25))
     cache.save_index()
     monkeypatch.setattr(media_index, "_file_digest", _never_read)
-    index = MediaIndex(CacheFolder(tmp_path), began_ns=_later())
+    index = MediaIndex(MediaCache(tmp_path), began_ns=_later())
     assert index.holds("ag-math-a.svg")
     assert index.sizes("ag-math-a.svg") == (1.0, 2.0, 0.25)
 
@@ -43,7 +43,7 @@ def test_a_file_changed_since_is_read_and_judged_by_its_digest(tmp_path: Path) -
     cache.save_index()
     (tmp_path / "ag-math-a.svg").write_bytes(b"<svg onload='x'>a</svg>")  # poisoned
     (tmp_path / "ag-math-b.svg").write_bytes(b"<svg>b</svg>")  # rewritten, same bytes
-    index = MediaIndex(CacheFolder(tmp_path), began_ns=_later())
+    index = MediaIndex(MediaCache(tmp_path), began_ns=_later())
     assert not index.holds("ag-math-a.svg")
     assert index.holds("ag-math-b.svg")
     index.save()  # the new identity of b is recorded
@@ -64,7 +64,7 @@ def test_a_file_written_just_before_the_build_is_read(
         return digest(path)
 
     monkeypatch.setattr(media_index, "_file_digest", counted)
-    assert MediaIndex(CacheFolder(tmp_path)).holds("ag-math-a.svg")
+    assert MediaIndex(MediaCache(tmp_path)).holds("ag-math-a.svg")
     assert reads == ["ag-math-a.svg"]
 
 
@@ -76,5 +76,5 @@ def test_a_damaged_row_is_no_entry(tmp_path: Path) -> None:
     assert cache.indexed() == ["ag-math-a.svg", "ag-math-b.svg"]
     cache.store.put("media", recipe.code_fingerprint(), b"ag-math-a.svg", b"junk")
     cache.store.put("media", recipe.code_fingerprint(), b"ag-math-b.svg", marshal.dumps((1, 2)))
-    index = MediaIndex(CacheFolder(tmp_path))
+    index = MediaIndex(MediaCache(tmp_path))
     assert not index.holds("ag-math-a.svg") and not index.holds("ag-math-b.svg")

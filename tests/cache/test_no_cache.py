@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.cache import SECRET_NAME, STORE_NAME
+from ankigen.cache import STORE_NAME
 from tests.reliability.support import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -124,12 +124,12 @@ def test_no_cache_builds_what_the_cache_builds(
     assert bool(fresh[1]) == fixture.builds, fresh[0]
 
 
-#: What a cache folder may hold besides media files: the store and the folder's secret.
-STORE_FILES = {STORE_NAME, f"{STORE_NAME}-wal", f"{STORE_NAME}-shm", SECRET_NAME}
+#: What a cache folder may hold besides media files: the store (with SQLite's own files).
+STORE_FILES = {STORE_NAME, f"{STORE_NAME}-wal", f"{STORE_NAME}-shm"}
 
 
 def _holds_only_the_store_and_media(cache: Path) -> None:
-    """The one store (with SQLite's own files and its secret), and media files named by hash."""
+    """The one store (with SQLite's own files), and media files named by hash: no key, no lock."""
     assert (cache / STORE_NAME).is_file()
     others = [p.name for p in cache.iterdir() if p.name not in STORE_FILES]
     assert all(name.startswith("ag-") and (cache / name).is_file() for name in others), others

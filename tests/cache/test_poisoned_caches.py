@@ -1,10 +1,11 @@
-"""A poisoned cache never reaches a deck: each row of the store is sealed with the folder's secret.
+"""A poisoned cache never reaches a deck: each row of the store is sealed with this user's key.
 
 The attacker here can write every file of ``OUT/.cache`` (the store too) but
-cannot read its secret (as with a CI cache restored from another branch, or a
-shared folder): each test rewrites the rows of one cache as such an attacker
-would, resealing them with a key of their own, or replaces the media files,
-then makes an unrelated edit and builds.
+cannot read the user's cache key, kept outside the folder (as with a CI cache
+restored from another branch, a cache folder in an archive, or a shared
+folder): each test rewrites the rows of one cache as such an attacker would,
+resealing them with a key of their own, or replaces the media files, then
+makes an unrelated edit and builds.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from ankigen.render import _media_index as media_index
 from ankigen.render import _svg_store as svgs
 from ankigen.render._svg_store import svg_name
 
-ATTACKER = Sealer(b"attacker's own key, not the folder's"[:32])
+ATTACKER = Sealer(b"attacker's own key, not the user's"[:32])
 POISON = "POISON"
 HOSTILE_SVG = f'<svg xmlns="http://www.w3.org/2000/svg" onload="{POISON}()"/>'.encode()
 DECK = """# Poison

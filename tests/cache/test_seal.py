@@ -1,4 +1,4 @@
-"""The build folder's secret: private, made once, replaced when it cannot be trusted."""
+"""This user's cache key: outside the build folders, private, made once, replaced if untrusted."""
 
 from __future__ import annotations
 
@@ -8,25 +8,43 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.cache import SECRET_NAME, Sealer, seal
+from ankigen.cache import KEY_NAME, Sealer, key_path
 
 
-def test_the_secret_is_private_and_kept(tmp_path: Path) -> None:
-    first = Sealer.for_folder(tmp_path / ".cache")
-    secret = tmp_path / ".cache" / SECRET_NAME
-    assert stat.S_IMODE(secret.stat().st_mode) == 0o600
+@pytest.fixture
+def state_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A state folder of this test's own (``$XDG_STATE_HOME``)."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    return tmp_path / "state"
+
+
+def test_the_key_is_private_kept_and_outside_the_build_folder(state_home: Path) -> None:
+    first = Sealer.for_user()
+    key = state_home / "ankigen" / KEY_NAME
+    assert key_path() == key
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
     seal_ = first.mac(b"record", b"payload")
-    assert Sealer.for_folder(tmp_path / ".cache").matches(seal_, b"record", b"payload")
+    assert Sealer.for_user().matches(seal_, b"record", b"payload")
 
 
-def test_another_folder_cannot_open_it(tmp_path: Path) -> None:
-    seal_ = Sealer.for_folder(tmp_path / "a").mac(b"payload")
-    assert not Sealer.for_folder(tmp_path / "b").matches(seal_, b"payload")
+def test_without_xdg_state_home_it_is_under_the_home_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert key_path() == tmp_path / ".local" / "state" / "ankigen" / KEY_NAME
+
+
+def test_another_users_key_cannot_open_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "a"))
+    seal_ = Sealer.for_user().mac(b"payload")
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "b"))
+    assert not Sealer.for_user().matches(seal_, b"payload")
 
 
 @pytest.mark.parametrize("damage", ["flipped byte", "truncated", "moved", "resealed"])
-def test_a_changed_record_does_not_match(tmp_path: Path, damage: str) -> None:
-    sealer = Sealer.for_folder(tmp_path)
+def test_a_changed_record_does_not_match(state_home: Path, damage: str) -> None:
+    sealer = Sealer.for_user()
     fields = [b"kind", b"payload"]
     seal_ = bytearray(sealer.mac(*fields))
     if damage == "flipped byte":
@@ -42,31 +60,26 @@ def test_a_changed_record_does_not_match(tmp_path: Path, damage: str) -> None:
 
 @pytest.mark.skipif(os.name != "posix", reason="file modes and symlinks")
 @pytest.mark.parametrize("kind", ["readable by others", "symlink", "wrong size"])
-def test_an_untrusted_secret_is_replaced(tmp_path: Path, kind: str) -> None:
-    folder = tmp_path / ".cache"
-    folder.mkdir()
-    secret = folder / SECRET_NAME
+def test_an_untrusted_key_is_replaced(state_home: Path, kind: str) -> None:
+    key = state_home / "ankigen" / KEY_NAME
+    key.parent.mkdir(parents=True)
     planted = b"p" * 32
     if kind == "symlink":
-        (tmp_path / "elsewhere").write_bytes(planted)
-        (tmp_path / "elsewhere").chmod(0o600)
-        secret.symlink_to(tmp_path / "elsewhere")
+        elsewhere = state_home / "elsewhere"
+        elsewhere.write_bytes(planted)
+        elsewhere.chmod(0o600)
+        key.symlink_to(elsewhere)
     else:
-        secret.write_bytes(planted if kind != "wrong size" else b"short")
-        secret.chmod(0o644 if kind == "readable by others" else 0o600)
+        key.write_bytes(planted if kind != "wrong size" else b"short")
+        key.chmod(0o644 if kind == "readable by others" else 0o600)
     forged = Sealer(planted).mac(b"poison")
-    sealer = Sealer.for_folder(folder)
-    assert not sealer.matches(forged, b"poison")
-    assert not secret.is_symlink() and stat.S_IMODE(secret.stat().st_mode) == 0o600
-    assert secret.read_bytes() != planted
+    assert not Sealer.for_user().matches(forged, b"poison")
+    assert not key.is_symlink() and stat.S_IMODE(key.stat().st_mode) == 0o600
+    assert key.read_bytes() != planted
 
 
-@pytest.mark.skipif(os.name != "posix", reason="file modes")
-def test_where_the_file_system_keeps_no_modes_a_file_of_ours_is_private(tmp_path: Path) -> None:
-    """A Windows drive in WSL shows every file as 0777: the secret is kept there too."""
-    secret = tmp_path / SECRET_NAME
-    secret.write_bytes(b"k" * 32)
-    secret.chmod(0o777)
-    assert seal._read_private(secret) is None
-    assert seal._read_private(secret, modes=False) == b"k" * 32
-    assert seal._keeps_modes(tmp_path)  # this one does keep them
+def test_where_no_key_can_be_kept_nothing_is_reused(state_home: Path) -> None:
+    state_home.write_text("a file, not a folder")
+    first = Sealer.for_user().mac(b"payload")  # a key of this process only
+    assert Sealer.for_user().matches(first, b"payload")  # the same within the process
+    assert not Sealer(b"k" * 32).matches(first, b"payload")

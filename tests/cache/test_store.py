@@ -6,6 +6,8 @@ import multiprocessing
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from ankigen.cache import Sealer
 from ankigen.cache.store import STORE_NAME, Rows, Store
 
@@ -28,9 +30,9 @@ def test_values_are_kept_by_kind_scope_and_key(tmp_path: Path) -> None:
     assert again.scope("notes", "deck") == {} == again.scope("notes", "other")
 
 
-def test_a_row_not_sealed_with_the_folders_secret_is_a_miss(tmp_path: Path) -> None:
+def test_a_row_not_sealed_with_this_users_key_is_a_miss(tmp_path: Path) -> None:
     Store(tmp_path).put("stamp", "deck", b"k", b"genuine")
-    attacker = Sealer(b"an attacker's key, not the folder"[:32])
+    attacker = Sealer(b"an attacker's key, not the user's"[:32])
     with sqlite3.connect(tmp_path / STORE_NAME) as db:
         forged_seal = attacker.mac(b"stamp", b"deck", b"k", b"forged")
         db.execute("UPDATE records SET value=?, seal=?", (b"forged", forged_seal))
@@ -41,8 +43,12 @@ def test_a_row_not_sealed_with_the_folders_secret_is_a_miss(tmp_path: Path) -> N
     assert Store(tmp_path).get("stamp", "other", b"k") is None
 
 
-def test_a_store_copied_from_another_folder_is_not_trusted(tmp_path: Path) -> None:
-    Store(tmp_path / "a").put("stamp", "deck", b"k", b"v")
+def test_a_store_copied_from_another_user_or_machine_is_not_trusted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "their-state"))
+    Store(tmp_path / "a").put("stamp", "deck", b"k", b"v")  # sealed with their key
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "our-state"))
     (tmp_path / "b").mkdir()
     (tmp_path / "b" / STORE_NAME).write_bytes((tmp_path / "a" / STORE_NAME).read_bytes())
     assert Store(tmp_path / "b").get("stamp", "deck", b"k") is None
@@ -82,7 +88,7 @@ def _write_many(folder: Path, scope: str) -> None:
 
 
 def test_two_processes_write_one_store_at_once(tmp_path: Path) -> None:
-    Sealer.for_folder(tmp_path)  # the secret both processes seal with
+    Sealer.for_user()  # the key both processes seal with, made before they start
     context = multiprocessing.get_context("spawn")
     writers = [context.Process(target=_write_many, args=(tmp_path, s)) for s in ("a", "b")]
     for writer in writers:

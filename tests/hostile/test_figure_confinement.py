@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from ankigen.cache import key_path
 from ankigen.sandbox.confine import support
 from tests.reliability.support import run_cli
 
@@ -54,17 +55,28 @@ def script(body: str) -> str:
 
 
 @needs_files
-@pytest.mark.parametrize("target", ["outside", "/etc/passwd", "home"])
-def test_a_figure_cannot_read_outside_the_project(tmp_path: Path, target: str) -> None:
+@pytest.mark.parametrize("target", ["outside", "/etc/passwd", "home", "cache key"])
+def test_a_figure_cannot_read_outside_the_project(
+    tmp_path: Path, target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     secret = tmp_path / "outside" / "secret.txt"
     secret.parent.mkdir()
     secret.write_text(SECRET, "utf-8")
-    path = {"outside": str(secret), "/etc/passwd": "/etc/passwd", "home": str(Path.home())}[target]
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    key = key_path()  # the key that seals the build's cache rows: made by the build
+    path = {
+        "outside": str(secret),
+        "/etc/passwd": "/etc/passwd",
+        "home": str(Path.home()),
+        "cache key": str(key),
+    }[target]
     read = f"os.listdir({path!r}) if os.path.isdir({path!r}) else open({path!r}).read()"
     code, output = build(tmp_path, {"spy": script(f"import os\nraise RuntimeError(repr({read}))")})
     assert code == 1, output
     assert "PermissionError" in output
     assert SECRET not in output and "root:" not in output
+    if target == "cache key":
+        assert key.is_file()  # it was there to read
 
 
 @needs_files

@@ -1,19 +1,18 @@
-"""What every cache of a build shares: one key recipe, and seals no content can forge.
+"""What every cache of a build shares: one key recipe, one store, seals no content can forge.
 
 ``recipe`` says what a cached result was made by (``code_fingerprint``,
 ``build_key``); ``store`` keeps every cache's records in one SQLite database
-(``Store``), each row sealed with the folder's secret (``seal``: ``Sealer``);
+(``Store``), each row sealed with this user's cache key (``seal``: ``Sealer``);
 ``codec`` writes the model's frozen types as the store's values (``Codec``);
-``folder`` writes the media files beside it (``CacheFolder``); ``tuning`` holds
-the thresholds of the caches (``CacheTuning``: memory held, when a file counts
-as settled). ``docs/architecture.md`` lists what each stage keeps there.
+``tuning`` holds the thresholds of the caches (``CacheTuning``: memory held,
+when a file counts as settled). ``docs/architecture.md`` lists what each
+stage keeps there.
 """
 
 from __future__ import annotations
 
 from ankigen.cache import recipe
 from ankigen.cache.codec import Codec
-from ankigen.cache.folder import CacheFolder
 from ankigen.cache.recipe import (
     DRAWING_DISTRIBUTIONS,
     SHAPING_DISTRIBUTIONS,
@@ -21,18 +20,17 @@ from ankigen.cache.recipe import (
     code_fingerprint,
     distribution_versions,
 )
-from ankigen.cache.seal import MAC_SIZE, SECRET_NAME, Sealer
+from ankigen.cache.seal import KEY_NAME, MAC_SIZE, Sealer, key_path
 from ankigen.cache.store import STORE_NAME, Rows, Store
 from ankigen.cache.tuning import DEFAULT_TUNING, CacheTuning
 
 __all__ = [
     "DEFAULT_TUNING",
     "DRAWING_DISTRIBUTIONS",
+    "KEY_NAME",
     "MAC_SIZE",
-    "SECRET_NAME",
     "SHAPING_DISTRIBUTIONS",
     "STORE_NAME",
-    "CacheFolder",
     "CacheTuning",
     "Codec",
     "Rows",
@@ -41,5 +39,6 @@ __all__ = [
     "build_key",
     "code_fingerprint",
     "distribution_versions",
+    "key_path",
     "recipe",
 ]

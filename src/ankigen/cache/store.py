@@ -13,10 +13,10 @@ failing or losing each other's rows, and a reader never sees a half-written
 deck. A file that is not this store (damaged, another program's database,
 another layout) is removed and made anew: a cache is never worth a failed build.
 
-Each row carries a seal: an HMAC of its kind, scope, key and value under the
-build folder's secret (``cache.seal``), so a row written by anyone without
-the secret (a database copied from elsewhere, restored from another branch's
-CI cache, or forged) is a miss, never trusted.
+Each row carries a seal: an HMAC of its kind, scope, key and value under
+this user's cache key (``cache.seal``), kept outside the build folder, so a
+row written by anyone without the key (a database copied from elsewhere,
+restored from a CI cache, or forged) is a miss, never trusted.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ class Store:
     """The store of one cache folder, opened on first use (in each process that uses it)."""
 
     def __init__(self, folder: Path, sealer: Sealer | None = None) -> None:
-        """``sealer``: the folder's (made from its secret on first use when not given)."""
+        """``sealer``: this user's (``Sealer.for_user``) when not given."""
         self.folder = folder
         self.path = folder / STORE_NAME
         self._sealer = sealer
@@ -64,9 +64,9 @@ class Store:
 
     @property
     def sealer(self) -> Sealer:
-        """The folder's sealer (its secret made on first use)."""
+        """The sealer of the rows (this user's key, made on first use)."""
         if self._sealer is None:
-            self._sealer = Sealer.for_folder(self.folder)
+            self._sealer = Sealer.for_user()
         return self._sealer
 
     def get(self, kind: str, scope: str, key: bytes) -> bytes | None:

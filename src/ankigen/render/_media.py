@@ -7,11 +7,13 @@ made from) or ``Failed`` (a ``Diagnostic`` at the ``Place`` that referenced it).
 from __future__ import annotations
 
 import hashlib
+import os
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ankigen.cache import DEFAULT_TUNING, CacheFolder, CacheTuning, Sealer, Store
+from ankigen.cache import DEFAULT_TUNING, CacheTuning, Store
 from ankigen.diagnostics import Diagnostic, error
 from ankigen.model import MediaFile
 from ankigen.render._media_index import MediaIndex
@@ -75,22 +77,13 @@ class MediaCache:
         self.folder = folder
         self.tuning = tuning
         self._held = 0
-        self._files = CacheFolder(folder)
-        self._index = MediaIndex(self._files, settled_ns=tuning.settled_ns)
-
-    @property
-    def sealer(self) -> Sealer:
-        """The folder's sealer (its secret made on first use)."""
-        return self._files.sealer
-
-    @property
-    def store(self) -> Store:
-        """The folder's store of every cache's records (``ankigen.cache.store``)."""
-        return self._files.store
+        #: The folder's store of every cache's records (``ankigen.cache.store``), opened when used.
+        self.store = Store(folder)
+        self._index = MediaIndex(self, settled_ns=tuning.settled_ns)
 
     def close(self) -> None:
         """Close the folder's store (it opens again if used)."""
-        self._files.close()
+        self.store.close()
 
     def hold(self, name: str, data: bytes) -> MediaFile:
         """Media that needs no cache file: kept in memory, or cached once too many are held.
@@ -131,8 +124,20 @@ class MediaCache:
         self._index.save()
 
     def write(self, name: str, data: bytes | Sequence[bytes]) -> Path:
-        """Store bytes (or pieces) under ``name`` atomically (``CacheFolder.write``)."""
-        return self._files.write(name, data)
+        """Store bytes (or pieces written one after the other) under ``name`` atomically:
+        written to a temporary name and renamed, so a crash never leaves half a file."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        target = self.path(name)
+        fd, temp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                for piece in (data,) if isinstance(data, bytes) else data:
+                    handle.write(piece)
+            os.replace(temp, target)
+        except BaseException:
+            Path(temp).unlink(missing_ok=True)
+            raise
+        return target
 
     def get(self, name: str) -> MediaFile:
         """The cached media file ``name`` (check ``has`` first)."""
