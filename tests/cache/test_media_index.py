@@ -74,7 +74,7 @@ def test_a_damaged_row_is_no_entry(tmp_path: Path) -> None:
     cache.put("ag-math-b.svg", b"<svg>b</svg>", (2.0,))
     cache.save_index()
     assert cache.indexed() == ["ag-math-a.svg", "ag-math-b.svg"]
-    cache.store.put("media", recipe.code_fingerprint(), b"ag-math-a.svg", b"junk")
-    cache.store.put("media", recipe.code_fingerprint(), b"ag-math-b.svg", marshal.dumps((1, 2)))
+    junk = {b"ag-math-a.svg": b"junk", b"ag-math-b.svg": marshal.dumps((1, 2))}
+    cache.store.write("media", recipe.code_fingerprint(), junk)
     index = MediaIndex(MediaCache(tmp_path))
     assert not index.holds("ag-math-a.svg") and not index.holds("ag-math-b.svg")

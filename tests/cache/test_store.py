@@ -9,29 +9,25 @@ from pathlib import Path
 import pytest
 
 from ankigen.cache import Sealer
-from ankigen.cache.store import STORE_NAME, Rows, Store
+from ankigen.cache.store import STORE_NAME, Store
 
 
 def test_values_are_kept_by_kind_scope_and_key(tmp_path: Path) -> None:
     store = Store(tmp_path)
-    store.replace("notes", "deck", {b"a": b"1", b"b": b"2"})
-    store.put("notes", "other", b"a", b"3")
+    store.write("notes", "deck", {b"a": b"1", b"b": b"2"})
+    store.write("notes", "other", {b"a": b"3"})
     store.close()
     again = Store(tmp_path)
     assert again.scope("notes", "deck") == {b"a": b"1", b"b": b"2"}
-    assert again.keys("notes", "deck") == {b"a", b"b"}
     assert again.get("notes", "other", b"a") == b"3"
     assert again.get("checks", "deck", b"a") is None
-    again.replace("notes", "deck", {b"c": b"4"})  # the deck's rows: only these now
-    assert again.scope("notes", "deck") == {b"c": b"4"}
-    again.update("notes", "deck", {b"d": b"5"})
-    assert again.scope("notes", "deck") == {b"c": b"4", b"d": b"5"}
-    again.delete("notes")
-    assert again.scope("notes", "deck") == {} == again.scope("notes", "other")
+    again.write("notes", "deck", {b"c": b"4", b"a": b"5"}, gone=[b"b"])  # in one transaction
+    assert again.scope("notes", "deck") == {b"a": b"5", b"c": b"4"}
+    assert again.scope("notes", "other") == {b"a": b"3"}
 
 
 def test_a_row_not_sealed_with_this_users_key_is_a_miss(tmp_path: Path) -> None:
-    Store(tmp_path).put("stamp", "deck", b"k", b"genuine")
+    Store(tmp_path).write("stamp", "deck", {b"k": b"genuine"})
     attacker = Sealer(b"an attacker's key, not the user's"[:32])
     with sqlite3.connect(tmp_path / STORE_NAME) as db:
         forged_seal = attacker.mac(b"stamp", b"deck", b"k", b"forged")
@@ -47,7 +43,7 @@ def test_a_store_copied_from_another_user_or_machine_is_not_trusted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "their-state"))
-    Store(tmp_path / "a").put("stamp", "deck", b"k", b"v")  # sealed with their key
+    Store(tmp_path / "a").write("stamp", "deck", {b"k": b"v"})  # sealed with their key
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "our-state"))
     (tmp_path / "b").mkdir()
     (tmp_path / "b" / STORE_NAME).write_bytes((tmp_path / "a" / STORE_NAME).read_bytes())
@@ -58,7 +54,7 @@ def test_a_damaged_or_foreign_file_is_made_anew(tmp_path: Path) -> None:
     (tmp_path / STORE_NAME).write_bytes(b"not a database at all" * 100)
     store = Store(tmp_path)
     assert store.get("stamp", "deck", b"k") is None
-    store.put("stamp", "deck", b"k", b"v")
+    store.write("stamp", "deck", {b"k": b"v"})
     assert Store(tmp_path).get("stamp", "deck", b"k") == b"v"
     store.close()
 
@@ -69,22 +65,22 @@ def test_a_damaged_or_foreign_file_is_made_anew(tmp_path: Path) -> None:
     db.close()
     foreign = Store(tmp_path)
     assert foreign.get("stamp", "deck", b"k") is None
-    foreign.put("stamp", "deck", b"k", b"mine")
+    foreign.write("stamp", "deck", {b"k": b"mine"})
     assert Store(tmp_path).get("stamp", "deck", b"k") == b"mine"
 
 
 def test_a_folder_that_cannot_hold_it_gives_misses(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("a file, not a folder")
     store = Store(tmp_path / "file" / ".cache", Sealer(b"k" * 32))
-    store.put("stamp", "deck", b"k", b"v")
+    store.write("stamp", "deck", {b"k": b"v"})
     assert store.get("stamp", "deck", b"k") is None
 
 
 def _write_many(folder: Path, scope: str) -> None:
     store = Store(folder)
     for n in range(50):
-        store.put("notes", scope, str(n).encode(), scope.encode() * 100)
-        store.replace("checks", "shared", {scope.encode(): str(n).encode()})
+        store.write("notes", scope, {str(n).encode(): scope.encode() * 100})
+        store.write("checks", "shared", {scope.encode(): str(n).encode()})
 
 
 def test_two_processes_write_one_store_at_once(tmp_path: Path) -> None:
@@ -100,40 +96,4 @@ def test_two_processes_write_one_store_at_once(tmp_path: Path) -> None:
     for scope in ("a", "b"):
         rows = store.scope("notes", scope)
         assert rows == {str(n).encode(): scope.encode() * 100 for n in range(50)}
-    assert store.scope("checks", "shared") in ({b"a": b"49"}, {b"b": b"49"})
-
-
-def test_rows_save_only_what_the_build_kept_and_only_when_changed(tmp_path: Path) -> None:
-    store = Store(tmp_path)
-    store.replace("notes", "deck", {b"a": b"1", b"b": b"2"})
-    rows = Rows(store, "notes", "deck")
-    assert rows.get(b"a") == b"1"
-    rows.keep(b"a", b"1")
-    rows.keep(b"b", b"2")
-    store.delete("notes")  # to show that rows the store holds already are not written again
-    rows.save()
-    assert store.scope("notes", "deck") == {}
-    store.replace("notes", "deck", {b"a": b"1", b"b": b"2"})
-    rows = Rows(store, "notes", "deck")
-    rows.keep(b"a", b"1")
-    rows.keep(b"c", b"3")
-    assert rows.get(b"c") == b"3"
-    rows.save()
-    assert store.scope("notes", "deck") == {b"a": b"1", b"c": b"3"}  # b is no longer kept
-    unkept = Rows(None, "notes", "deck")
-    unkept.keep(b"d", b"4")
-    unkept.save()
-    assert unkept.get(b"d") is None and store.keys("notes", "deck") == {b"a", b"c"}
-
-
-def test_a_replace_given_what_was_read_writes_only_the_rows_that_differ(tmp_path: Path) -> None:
-    store = Store(tmp_path)
-    store.replace("notes", "deck", {b"a": b"1", b"b": b"2", b"c": b"3"})
-    last = store.scope("notes", "deck")
-    with sqlite3.connect(tmp_path / STORE_NAME) as db:  # as if another build changed a row
-        db.execute("UPDATE records SET value=x'00' WHERE key=x'61'")
-    db.close()
-    store.replace("notes", "deck", {b"a": b"1", b"b": b"9"}, last)
-    assert store.keys("notes", "deck") == {b"a", b"b"}  # c removed
-    assert store.get("notes", "deck", b"b") == b"9"  # b rewritten
-    assert store.get("notes", "deck", b"a") is None  # a, unchanged here, was not rewritten
+    assert store.scope("checks", "shared") == {b"a": b"49", b"b": b"49"}  # each one's last

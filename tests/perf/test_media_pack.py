@@ -60,9 +60,9 @@ def test_a_damaged_entry_is_ignored(tmp_path: Path) -> None:
     with MediaPack(cache, "deck") as pack:
         pack.deflated(file)
         pack.save()
-    (key,) = cache.store.keys("pack", "deck")
+    (key,) = cache.store.scope("pack", "deck")
     for junk in (b"", b"\x05\x00\x00\x00{bad", b"\xff\xff\xff\xff", marshal.dumps((1, 2))):
-        cache.store.put("pack", "deck", key, junk)
+        cache.store.write("pack", "deck", {key: junk})
         with MediaPack(cache, "deck") as pack:
             assert pack.deflated(file) == deflate(b"<svg/>")
             assert pack.reused == 0

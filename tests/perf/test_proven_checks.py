@@ -87,6 +87,6 @@ def test_a_damaged_record_is_ignored(tmp_path: Path) -> None:
     keys = list(store.scope("checks", "p"))
     assert len(keys) == 2
     for junk in (b"", b"junk", b"\xe9\x00\x00\x00\x00", b"[\x01\x00\x00\x00\xda\x04Item"):
-        store.replace("checks", "p", dict.fromkeys(keys, junk))
+        store.write("checks", "p", dict.fromkeys(keys, junk))
         assert ProvenChecks(store, "p").known(_deck(), 5.0) == {}
     assert check_deck(_deck(), proven=ProvenChecks(store, "p")) == check_deck(_deck())

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ankigen.cache import Store, recipe
-from ankigen.parse import ParseResult, SectionCache, parse_text, sections
+from ankigen.parse import ParseResult, SectionCache, parse_text, section_cache, sections
 from ankigen.parse.sections import split_sections
 from tests.conftest import ROOT
 
@@ -52,9 +52,9 @@ def _parse(text: str, cache: SectionCache | None) -> ParseResult:
 
 def _cached(text: str, file: Path) -> tuple[ParseResult, int]:
     """A parse with the sections the store in ``file.parent`` keeps for the deck ``file.stem``."""
-    with SectionCache(Store(file.parent), file.stem) as cache:
-        result = _parse(text, cache)
-        cache.save()
+    cache = section_cache(Store(file.parent), file.stem)
+    result = _parse(text, cache)
+    cache.save()
     return result, cache.hits
 
 
@@ -96,7 +96,7 @@ def test_a_damaged_record_is_ignored(tmp_path: Path) -> None:
     assert len(keys) == len(split_sections(MIXED) or ())
     foreign = b"[\x02\x00\x00\x00\xda\x0dSectionResult\xda\x01x"  # too few fields
     for junk in (b"", b"not marshal", b"\xe9\x00\x00\x00\x00", foreign):
-        store.replace("sections", "deck", dict.fromkeys(keys, junk))
+        store.write("sections", "deck", dict.fromkeys(keys, junk))
         assert _cached(MIXED, file) == (_parse(MIXED, None), 0)
 
 
@@ -140,7 +140,8 @@ def test_a_cache_never_serves_a_stale_section(
     """Each edit of a file (one line replaced), parsed with the cache the versions
     before it left, parses as a fresh parse does."""
     file = tmp_path / "stale.sections"
-    Store(tmp_path).delete("sections")
+    store = Store(tmp_path)
+    store.write("sections", "stale", {}, gone=store.scope("sections", "stale"))
     _cached("\n".join(lines) + "\n", file)
     for index, piece in edits:
         lines[index % len(lines)] = piece

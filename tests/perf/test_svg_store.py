@@ -147,7 +147,7 @@ def test_a_damaged_or_foreign_store_is_read_again(
         damaged = b"\xff\xff\x00\x00not a store"
     if damaged:
         assert damaged != raw
-        cache.store.put("svgs", "deck", key, damaged)
+        cache.store.write("svgs", "deck", {key: damaged})
     else:
         monkeypatch.setattr(recipe, "code_fingerprint", lambda *_: "another version")
     reads = _counting_reads(monkeypatch)
@@ -164,12 +164,13 @@ def test_the_store_keeps_only_what_the_deck_shows_and_is_not_rewritten_unchanged
     written = cache.store.scope("svgs", "deck")
     store = SvgStore(cache, "deck")
     _ship(root, cache, store)
-    cache.store.delete("svgs")  # to show that an unchanged store is not written again
+    # to show that an unchanged store is not written again
+    cache.store.write("svgs", "deck", {}, gone=written)
     store.save()
     assert cache.store.scope("svgs", "deck") == {}
-    cache.store.replace("svgs", "deck", written)
+    cache.store.write("svgs", "deck", written)
     SvgStore(cache, "deck").save()  # a build that no longer shows the image
-    assert SvgStore(cache, "deck")._rows.last == {}
+    assert cache.store.scope("svgs", "deck") == {}
 
 
 def test_past_the_memory_budget_nothing_is_stored(

@@ -95,12 +95,12 @@ def test_a_damaged_or_foreign_row_is_ignored(tmp_path: Path, mode: MathMode, dam
     rows = _rows(tmp_path)
     store = Store(tmp_path / "cache")
     if damage == "forged":  # sealed with a key of an attacker's own
-        store = Store(tmp_path / "cache", Sealer(b"an attacker's key, not the folder"[:32]))
+        store = Store(tmp_path / "cache", Sealer(b"an attacker's key, not the user's"[:32]))
         rows = {key: marshal.dumps(("<b>forged</b>", "", ())) for key in rows}
     else:
         junk = {"not marshal": b"\xff\x00 not", "not a tuple": marshal.dumps([1, 2, 3])}
         rows = dict.fromkeys(rows, junk.get(damage, b""))
-    store.replace("notes", "n", rows)
+    store.write("notes", "n", rows)
     report = _render(tmp_path, deck)
     assert report.notes_reused == 0 and report.decks == fresh.decks
     assert _render(tmp_path, deck).notes_reused == STORED  # the build wrote good ones again
@@ -112,7 +112,7 @@ def test_a_record_of_the_wrong_shape_is_ignored_and_the_others_reused(
     deck = _deck(tmp_path, mode)
     fresh = _render(tmp_path, deck)
     keys = sorted(_rows(tmp_path))
-    Store(tmp_path / "cache").update(
+    Store(tmp_path / "cache").write(
         "notes",
         "n",
         {

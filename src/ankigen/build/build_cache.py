@@ -65,7 +65,7 @@ def build_caches(options: BuildOptions) -> Iterator[BuildCaches]:
     faster, but reuses nothing else: it always parses and proves all.
     """
     if options.cache:
-        cache = MediaCache(options.out_dir / ".cache", options.cache_tuning)
+        cache = MediaCache(options.out_dir / ".cache", options.cache_tuning, options.decoded)
         try:
             yield BuildCaches(cache, cache if options.write else None)
         finally:

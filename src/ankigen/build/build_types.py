@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ankigen.build.pool import DEFAULT_POOL_TUNING, PoolTuning
 from ankigen.build.timelimit import TimeLimits
-from ankigen.cache import DEFAULT_TUNING, CacheTuning
+from ankigen.cache import DEFAULT_TUNING, CacheTuning, Decoded
 from ankigen.commands.diff import DeckDiff
 from ankigen.diagnostics import Diagnostic
 from ankigen.errors import AnkigenError
@@ -50,6 +50,9 @@ class BuildOptions:
     cache: bool = True
     #: The thresholds of the caches (memory held, settled files); never changes a deck.
     cache_tuning: CacheTuning = DEFAULT_TUNING
+    #: Values decoded from the caches by earlier builds of this process (``ankigen watch``
+    #: keeps one between rounds); never changes a deck.
+    decoded: Decoded | None = field(default=None, compare=False)
     #: When work goes to the process pool (``build/pool.py``); never changes a deck.
     pool_tuning: PoolTuning = DEFAULT_POOL_TUNING
 

@@ -16,7 +16,7 @@ from ankigen.build.paths import display_path
 from ankigen.build.timelimit import TimeLimits
 from ankigen.check import ProvenChecks, check_deck
 from ankigen.model import CheckReport, ClaimLevel, Deck, MathMode
-from ankigen.parse import ParseResult, SectionCache, parse_file
+from ankigen.parse import ParseResult, parse_file, section_cache
 from ankigen.render import MediaCache
 from ankigen.syntax.tex_macros import NO_MACROS, Macros
 
@@ -42,17 +42,17 @@ def parse_source(
             default_claims=default_claims,
             macros=macros,
         )
-    with SectionCache(cache.store, source.path.stem) as sections:
-        parsed = parse_file(
-            source.path,
-            source.root,
-            shown,
-            default_math,
-            sections,
-            default_claims=default_claims,
-            macros=macros,
-        )
-        sections.save()
+    sections = section_cache(cache.store, source.path.stem, cache.decoded)
+    parsed = parse_file(
+        source.path,
+        source.root,
+        shown,
+        default_math,
+        sections,
+        default_claims=default_claims,
+        macros=macros,
+    )
+    sections.save()
     return parsed
 
 
@@ -60,7 +60,7 @@ def check_source(deck: Deck, limits: TimeLimits, cache: MediaCache | None) -> Ch
     """Check one deck; with a ``cache``, items whose checks passed unchanged are not run."""
     proven = None
     if cache is not None:
-        proven = ProvenChecks(cache.store, deck.stem)
+        proven = ProvenChecks(cache.store, deck.stem, cache.decoded)
     return check_deck(
         deck, time_limit=limits.check_statement, deck_time_limit=limits.check_deck, proven=proven
     )

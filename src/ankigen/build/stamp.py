@@ -96,4 +96,4 @@ def is_up_to_date(stamp: Stamp | None, inputs: str, deck: Path) -> bool:
 
 def save_stamp(cache: MediaCache, stem: str, stamp: Stamp) -> None:
     """Record a successful build of ``stem``."""
-    cache.store.put("stamp", stem, b"", _CODEC.dumps(stamp))
+    cache.store.write("stamp", stem, {b"": _CODEC.dumps(stamp)})

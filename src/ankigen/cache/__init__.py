@@ -4,6 +4,8 @@
 ``build_key``); ``store`` keeps every cache's records in one SQLite database
 (``Store``), each row sealed with this user's cache key (``seal``: ``Sealer``);
 ``codec`` writes the model's frozen types as the store's values (``Codec``);
+``memo`` reads and keeps one cache's values for one deck (``Memo``; ``Decoded``
+keeps decoded values between the builds of one process);
 ``tuning`` holds the thresholds of the caches (``CacheTuning``: memory held,
 when a file counts as settled). ``docs/architecture.md`` lists what each
 stage keeps there.
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 from ankigen.cache import recipe
 from ankigen.cache.codec import Codec
+from ankigen.cache.memo import Decoded, Memo
 from ankigen.cache.recipe import (
     DRAWING_DISTRIBUTIONS,
     SHAPING_DISTRIBUTIONS,
@@ -21,7 +24,7 @@ from ankigen.cache.recipe import (
     distribution_versions,
 )
 from ankigen.cache.seal import KEY_NAME, MAC_SIZE, Sealer, key_path
-from ankigen.cache.store import STORE_NAME, Rows, Store
+from ankigen.cache.store import STORE_NAME, Store
 from ankigen.cache.tuning import DEFAULT_TUNING, CacheTuning
 
 __all__ = [
@@ -33,7 +36,8 @@ __all__ = [
     "STORE_NAME",
     "CacheTuning",
     "Codec",
-    "Rows",
+    "Decoded",
+    "Memo",
     "Sealer",
     "Store",
     "build_key",

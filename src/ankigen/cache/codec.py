@@ -36,7 +36,7 @@ import types
 import typing
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ankigen import model
 from ankigen.diagnostics import Diagnostic, Severity
@@ -55,6 +55,7 @@ MODEL_TYPES: tuple[type, ...] = (
     Diagnostic,
     Severity,
 )
+T = TypeVar("T")
 _PLAIN = frozenset({str, int, float, bool, type(None), bytes})
 _PATH_TAG = "Path"
 
@@ -97,6 +98,17 @@ class Codec:
         except EOFError as damaged:
             raise ValueError("a damaged value") from damaged
         return self.decode(encoded, base)
+
+    def reader(self, cls: type[T]) -> Callable[[bytes, int], T]:
+        """``loads`` for values of ``cls`` only: one of another type raises TypeError."""
+
+        def loads(data: bytes, base: int) -> T:
+            value = self.loads(data, base)
+            if not isinstance(value, cls):
+                raise TypeError(f"not a {cls.__name__}")
+            return value
+
+        return loads
 
     def encode(self, value: object, base: int = 0) -> Any:
         """``value`` as builtin values (see the module's docstring)."""

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from ankigen.cache.seal import Sealer
 
-__all__ = ["STORE_NAME", "Rows", "Store"]
+__all__ = ["STORE_NAME", "Store"]
 
 #: The database's name in the cache folder (SQLite adds ``-wal`` and ``-shm`` beside it).
 STORE_NAME = "cache.sqlite"
@@ -84,57 +84,24 @@ class Store:
         )
         return self._opened(kind, scope, rows)
 
-    def keys(self, kind: str, scope: str) -> set[bytes]:
-        """The keys of ``kind`` stored for ``scope``, values unread (``get`` checks each seal)."""
-        db = self._connection()
-        if db is None:
-            return set()
-        try:
-            rows = db.execute(
-                "SELECT key FROM records WHERE kind=? AND scope=?", (kind, scope)
-            ).fetchall()
-        except sqlite3.Error:
-            return set()
-        return {row[0] for row in rows if isinstance(row[0], bytes)}
-
-    def put(self, kind: str, scope: str, key: bytes, value: bytes) -> None:
-        """Store one value (in place of the one under that key, if any)."""
-        self._write(kind, scope, {key: value}, replace=False)
-
-    def replace(
+    def write(
         self,
         kind: str,
         scope: str,
         values: Mapping[bytes, bytes],
-        last: Mapping[bytes, bytes] | None = None,
+        gone: Iterable[bytes] = (),
     ) -> None:
-        """Make ``values`` all that ``kind`` stores for ``scope``, in one transaction.
-
-        ``last``: what the caller read of them (``scope``); then only the rows that
-        differ are written or removed (an edit of one note rewrites one row, not all).
-        """
-        if last is None:
-            self._write(kind, scope, values, replace=True)
-            return
-        changed = {key: value for key, value in values.items() if last.get(key) != value}
-        gone = [(kind, scope, key) for key in last.keys() - values.keys()]
-        if not changed and not gone:
-            return
-        self._write(kind, scope, changed, replace=False, gone=gone)
-
-    def update(self, kind: str, scope: str, values: Mapping[bytes, bytes]) -> None:
-        """Add ``values`` to what ``kind`` stores for ``scope`` (keys given replace theirs)."""
-        self._write(kind, scope, values, replace=False)
-
-    def delete(self, kind: str, scope: str | None = None) -> None:
-        """Forget every row of ``kind`` (for ``scope``, or for every scope)."""
+        """Store ``values`` (each in place of the one under its key) and forget the keys
+        ``gone``, in one transaction."""
+        rows = [(kind, scope, k, v, self._seal(kind, scope, k, v)) for k, v in values.items()]
         with self._transaction() as db:
             if db is None:
                 return
-            if scope is None:
-                db.execute("DELETE FROM records WHERE kind=?", (kind,))
-            else:
-                db.execute("DELETE FROM records WHERE kind=? AND scope=?", (kind, scope))
+            db.executemany(
+                "DELETE FROM records WHERE kind=? AND scope=? AND key=?",
+                [(kind, scope, key) for key in gone],
+            )
+            db.executemany("INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?)", rows)
 
     def close(self) -> None:
         """Close the connection (it is opened again when used)."""
@@ -167,25 +134,6 @@ class Store:
         except sqlite3.Error:
             return []  # locked past the timeout, or damaged since opened: a miss
         return [row for row in rows if isinstance(row[0], bytes) and isinstance(row[1], bytes)]
-
-    def _write(
-        self,
-        kind: str,
-        scope: str,
-        values: Mapping[bytes, bytes],
-        *,
-        replace: bool,
-        gone: list[tuple[str, str, bytes]] | None = None,
-    ) -> None:
-        rows = [(kind, scope, k, v, self._seal(kind, scope, k, v)) for k, v in values.items()]
-        with self._transaction() as db:
-            if db is None:
-                return
-            if replace:
-                db.execute("DELETE FROM records WHERE kind=? AND scope=?", (kind, scope))
-            if gone:
-                db.executemany("DELETE FROM records WHERE kind=? AND scope=? AND key=?", gone)
-            db.executemany("INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?)", rows)
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection | None]:
@@ -222,37 +170,6 @@ class Store:
             except (sqlite3.Error, OSError):
                 return None
         return None
-
-
-class Rows:
-    """One cache's rows for one deck: the last build's, and the ones this build keeps.
-
-    ``save`` makes the kept rows all the store holds for the deck (the rows of
-    what the deck no longer has go), and writes nothing when they are the
-    rows the store holds already.
-    """
-
-    def __init__(self, store: Store | None, kind: str, scope: str) -> None:
-        """``store``: None keeps nothing (a build without a cache)."""
-        self._store, self._kind, self._scope = store, kind, scope
-        self.last = store.scope(kind, scope) if store is not None else {}
-        self.kept: dict[bytes, bytes] = {}
-        self._changed = False
-
-    def get(self, key: bytes) -> bytes | None:
-        """The value kept now for ``key``, else the last build's, else None."""
-        return self.kept.get(key) or self.last.get(key)
-
-    def keep(self, key: bytes, value: bytes) -> None:
-        """Keep ``value`` under ``key`` for the next build."""
-        if self._store is not None:
-            self._changed = self._changed or self.last.get(key) != value
-            self.kept[key] = value
-
-    def save(self) -> None:
-        """Put the kept rows in place of the last build's: only those that differ."""
-        if self._store is not None and (self._changed or self.kept.keys() != self.last.keys()):
-            self._store.replace(self._kind, self._scope, self.kept, self.last)
 
 
 def _open(path: Path) -> sqlite3.Connection:

@@ -14,21 +14,19 @@ the run. Lines are stored counted from the item's, so an item that only moved
 time-out may pass another time). A field added to ``model.Item`` is in the key
 unless it is named in ``_UNREAD``: a new field never makes a stale hit.
 
-The records are rows of the build cache's store (``ankigen.cache.store``,
-kind ``checks``, one scope per deck), written by its codec and sealed with the
-build folder's secret: a row written by anyone else is a miss, so no forged
-run hides a failing check.
+The records are rows of kind ``checks`` in the build cache's store
+(``ankigen.cache``: one memo per deck, sealed rows): a row no build of this
+user wrote is a miss, so no forged run hides a failing check.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import marshal
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ankigen.cache import Codec, Store, build_key
+from ankigen.cache import Codec, Decoded, Memo, Store, build_key
 from ankigen.diagnostics import Diagnostic
 from ankigen.model import Deck, Item
 
@@ -62,46 +60,38 @@ _CODEC = Codec([ItemRun])
 class ProvenChecks:
     """The passing item runs of one deck's last check, in the store."""
 
-    def __init__(self, store: Store | None, stem: str) -> None:
+    def __init__(self, store: Store | None, stem: str, decoded: Decoded | None = None) -> None:
         """``store``: the build cache's (None: nothing is reused or kept); ``stem``: the deck's."""
-        self._store = store
-        self._stem = stem
+        self._rows = (store, stem, decoded)
+        self._memo = self._read()
         #: The keys of the last deck asked about (``known`` and then ``record`` want them).
         self._last: tuple[Deck, float, dict[int, bytes]] | None = None
-        #: The rows ``known`` read, so ``record`` writes nothing when they stay the same.
-        self._stored: dict[bytes, bytes] | None = None
+
+    def _read(self) -> Memo[ItemRun]:
+        """The runs the store holds now."""
+        store, stem, decoded = self._rows
+        return Memo(store, _KIND, stem, _CODEC.dumps, _CODEC.reader(ItemRun), decoded)
 
     def known(self, deck: Deck, time_limit: float) -> dict[int, ItemRun]:
         """The recorded runs of ``deck``'s items that have checks, by item index."""
-        if self._store is None:
-            return {}
-        stored = self._stored = self._store.scope(_KIND, self._stem)
-        if not stored:
-            return {}
         found: dict[int, ItemRun] = {}
+        self._memo = self._read()
+        if not self._memo.last:
+            return found
         for index, key in self._keys(deck, time_limit).items():
-            value = stored.get(key)
-            if value is None:
-                continue
-            try:
-                run = _CODEC.loads(value, deck.items[index].line)
-            except (TypeError, ValueError):
-                continue
-            if isinstance(run, ItemRun):
+            run = self._memo.get(key, deck.items[index].line) if key in self._memo else None
+            if run is not None:
                 found[index] = run
         return found
 
     def record(self, deck: Deck, time_limit: float, runs: Mapping[int, ItemRun]) -> None:
         """Keep the passing ``runs`` (by item index) of this check of ``deck``, and only those."""
-        if self._store is None:
-            return
         keys = self._keys(deck, time_limit)
-        passing: dict[bytes, bytes] = {}
+        self._memo.kept.clear()  # a run known but not given is not kept
         for index, run in runs.items():
             if index in keys and run.passed:
-                with contextlib.suppress(TypeError, ValueError):  # not kept: run next time
-                    passing[keys[index]] = _CODEC.dumps(run, deck.items[index].line)
-        self._store.replace(_KIND, self._stem, passing, self._stored)
+                self._memo.put(keys[index], run, deck.items[index].line)
+        self._memo.save()
 
     def _keys(self, deck: Deck, time_limit: float) -> dict[int, bytes]:
         """``_keys`` of this deck, worked out once (the same deck object, the same limit)."""

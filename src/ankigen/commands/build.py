@@ -158,6 +158,7 @@ def _start_render(
             pool=pool,
             project=options.project,
             cache_tuning=options.cache_tuning,
+            decoded=options.decoded,
         ),
     )
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ankigen.build.discover import discover
+from ankigen.cache import Decoded
 from ankigen.commands.build import BuildOptions, BuildResult, run
 from ankigen.commands.preview import PreviewPage, ShownMedia, preview, write_pages
 from ankigen.errors import AnkigenError
@@ -46,12 +47,15 @@ class WatchState:
     """What the watch process keeps in memory from one round to the next.
 
     The build's own caches (sections, proven checks, notes, media) live in
-    ``OUT/.cache``; the preview keeps each section's outline and each note's
-    cards by their text (``preview.outline``, ``preview.deck``), and this, the
-    media files it already left in the preview folder.
+    ``OUT/.cache``, and the values decoded from them stay in ``decoded``, so a
+    round decodes only what the last one did not hold; the preview keeps each
+    section's outline and each note's cards by their text (``preview.outline``,
+    ``preview.deck``), and this, the media files it already left in the
+    preview folder.
     """
 
     shown: ShownMedia = field(default_factory=ShownMedia)
+    decoded: Decoded = field(default_factory=Decoded)
 
 
 def watched_folders(options: BuildOptions) -> tuple[Path, ...]:
@@ -76,6 +80,8 @@ def rebuild(
     ``state``: what the earlier rounds of this process left (None: nothing).
     """
     shown = state.shown if state is not None else None
+    if state is not None:
+        options = dataclasses.replace(options, decoded=state.decoded)
     try:
         result = run(options)
         # The decks are all or nothing; their pages show every card that can be made

@@ -26,7 +26,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 
-from ankigen.cache import Codec, build_key
+from ankigen.cache import Codec, Memo, build_key
 from ankigen.model import MediaFile
 from ankigen.package.zip_writer import Deflated, deflate
 from ankigen.render import MediaCache
@@ -51,18 +51,16 @@ class MediaPack:
     """
 
     def __init__(self, cache: MediaCache | None, stem: str) -> None:
-        self._cache = cache
-        self._stem = stem
-        #: The keys the store holds for this deck (None: not asked yet).
-        self._old: set[bytes] | None = None
-        self._new: dict[bytes, bytes] = {}
+        # Not kept decoded between builds (``Decoded``): decoding one is a copy of its bytes.
+        store = cache.store if cache is not None else None
+        self._memo: Memo[Deflated] = Memo(store, _KIND, stem, _CODEC.dumps, _CODEC.reader(Deflated))
         self.reused = 0
 
     def __enter__(self) -> MediaPack:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._old = None
+        self._memo.last = {}
 
     def deflated(self, file: MediaFile) -> Deflated:
         """The deflated bytes of a media file: from the pack when unchanged, else fresh.
@@ -134,33 +132,18 @@ class MediaPack:
 
     def save(self) -> None:
         """Keep this build's entries (only what the deck holds now), if anything changed."""
-        if self._cache is None:
-            return
-        if self.reused == len(self._new) == len(self._stored()):
-            return  # every entry came from the store as it is
-        self._cache.store.replace(_KIND, self._stem, self._new)
+        self._memo.save()
 
     def _keep(self, name: str, version: tuple[int, int], deflated: Deflated) -> Deflated:
-        self._new[_key(name, version)] = _CODEC.dumps(deflated)
+        key = _key(name, version)
+        if key not in self._memo.kept:  # a reused entry is kept as it was stored
+            self._memo.put(key, deflated)
         return deflated
-
-    def _stored(self) -> set[bytes]:
-        """The keys the store holds for this deck."""
-        if self._old is None:
-            self._old = set() if self._cache is None else self._cache.store.keys(_KIND, self._stem)
-        return self._old
 
     def _read(self, name: str, version: tuple[int, int]) -> Deflated | None:
         """The stored entry of this name and file version; None when none, or damaged."""
-        key = _key(name, version)
-        if self._cache is None or key not in self._stored():
-            return None
-        stored = self._cache.store.get(_KIND, self._stem, key)
-        try:
-            deflated = _CODEC.loads(stored) if stored is not None else None
-        except (ValueError, TypeError):
-            return None
-        return deflated if isinstance(deflated, Deflated) and deflated.size == version[0] else None
+        deflated = self._memo.get(_key(name, version))
+        return deflated if deflated is not None and deflated.size == version[0] else None
 
 
 def _key(name: str, version: tuple[int, int]) -> bytes:

@@ -23,7 +23,7 @@ from ankigen.parse.headings import (
 )
 from ankigen.parse.lost_text import joined_sections
 from ankigen.parse.markdown import content_parser
-from ankigen.parse.section_cache import SectionCache, SectionResult, section_key
+from ankigen.parse.section_cache import SectionCache, SectionResult, section_cache, section_key
 from ankigen.parse.section_text import SectionText
 from ankigen.parse.sections import OutsideSection, Section, section_bounds, section_starts
 from ankigen.syntax.cloze import written
@@ -36,6 +36,7 @@ __all__ = [
     "note_guid",
     "parse_file",
     "parse_text",
+    "section_cache",
 ]
 
 
@@ -219,7 +220,7 @@ def _section(
     macros: Macros,
 ) -> SectionResult:
     """One section's result: from the cache if it holds it, else parsed and frozen."""
-    cache_key = section_key(*shape, section.text) if cache is not None else ""
+    cache_key = section_key(*shape, section.text) if cache is not None else b""
     cached = cache.get(cache_key, section.start) if cache is not None else None
     if cached is not None:
         return cached

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ankigen.build.pool import BuildPool
 from ankigen.build.timelimit import TimeLimits
-from ankigen.cache import DEFAULT_TUNING, CacheTuning
+from ankigen.cache import DEFAULT_TUNING, CacheTuning, Decoded
 from ankigen.diagnostics import Diagnostic, Sink, sort_diagnostics
 from ankigen.model import Deck, MathMode, RenderedDeck
 from ankigen.render._figure_drawer import FigureDrawer
@@ -61,6 +61,8 @@ class RenderSettings:
     project: Path | None = None
     #: The thresholds of the caches in ``cache_dir`` (memory held, settled files).
     cache_tuning: CacheTuning = DEFAULT_TUNING
+    #: Values decoded from the caches by earlier builds of this process (``ankigen watch``).
+    decoded: Decoded | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -85,7 +87,9 @@ class Rendering:
     """
 
     def __init__(self, decks: list[Deck], settings: RenderSettings) -> None:
-        cache = self._cache = MediaCache(settings.cache_dir, settings.cache_tuning)
+        cache = self._cache = MediaCache(
+            settings.cache_dir, settings.cache_tuning, settings.decoded
+        )
         self._maths = MathRenderer(cache, settings.limits.formula)
         self._figures = FigureDrawer(
             settings.figures_dir,
@@ -166,7 +170,7 @@ def _stored_notes(deck: Deck, settings: RenderSettings, cache: MediaCache) -> No
     """The deck's rendered notes of the last build, when this build reuses them."""
     if not settings.reuse_notes:
         return None
-    return NoteCache(cache.store, deck)
+    return NoteCache(cache.store, deck, cache.decoded)
 
 
 __all__ = [

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ankigen.cache import DEFAULT_TUNING, CacheTuning, Store
+from ankigen.cache import DEFAULT_TUNING, CacheTuning, Decoded, Store
 from ankigen.diagnostics import Diagnostic, error
 from ankigen.model import MediaFile
 from ankigen.render._media_index import MediaIndex
@@ -72,10 +72,14 @@ class MediaCache:
     keeps its records in the same store (``store``).
     """
 
-    def __init__(self, folder: Path, tuning: CacheTuning = DEFAULT_TUNING) -> None:
-        """``tuning``: the thresholds of this folder's caches (memory held, settled files)."""
+    def __init__(
+        self, folder: Path, tuning: CacheTuning = DEFAULT_TUNING, decoded: Decoded | None = None
+    ) -> None:
+        """``tuning``: the thresholds of this folder's caches (memory held, settled files);
+        ``decoded``: values decoded from the store by earlier builds of this process."""
         self.folder = folder
         self.tuning = tuning
+        self.decoded = decoded
         self._held = 0
         #: The folder's store of every cache's records (``ankigen.cache.store``), opened when used.
         self.store = Store(folder)

@@ -108,7 +108,7 @@ class MediaIndex:
         if not self._added:
             return
         rows = {_name_key(name): _CODEC.dumps(entry) for name, entry in self._added.items()}
-        self._folder.store.update(_KIND, recipe.code_fingerprint(), rows)
+        self._folder.store.write(_KIND, recipe.code_fingerprint(), rows)
         self._added = {}
 
     def _verify(self, name: str) -> bool:

@@ -21,10 +21,8 @@ cold one would. Lines never reach the stored HTML (the source field and the
 note's line are made fresh from the item), so a note that only moved is
 still a hit.
 
-The notes are rows of the build cache's store (``ankigen.cache.store``, kind
-``notes``, one scope per deck), each sealed with the build folder's secret: a
-row written by anyone else, which no one judged, is never reused, and a row
-of the wrong shape is a miss.
+The notes are rows of kind ``notes`` in the build cache's store (``ankigen.cache``:
+one memo per deck, sealed rows); a row of the wrong shape is a miss.
 """
 
 from __future__ import annotations
@@ -33,7 +31,7 @@ import dataclasses
 import marshal
 from typing import NamedTuple
 
-from ankigen.cache import Codec, Rows, Store, build_key
+from ankigen.cache import Codec, Decoded, Memo, Store, build_key
 from ankigen.model import Deck, Item
 from ankigen.render._formula_image import RENDER_SETTINGS
 
@@ -63,10 +61,15 @@ class CachedNote(NamedTuple):
 class NoteCache:
     """The clean notes of one deck's last render, and this render's for the next."""
 
-    def __init__(self, store: Store, deck: Deck) -> None:
-        self._rows = Rows(store, _KIND, deck.stem)
+    def __init__(self, store: Store, deck: Deck, decoded: Decoded | None = None) -> None:
+        self._memo: Memo[CachedNote] = Memo(store, _KIND, deck.stem, _dumps, _loads, decoded)
         self._shared = build_key(_KIND, str(_FORMAT), RENDER_SETTINGS, deck.math.value)
-        self.hits = 0
+        #: The stored note for a key, or None (missing, or of the wrong shape).
+        self.get = self._memo.get
+        #: Keep a note (reused or filled now) for the next render.
+        self.put = self._memo.put
+        #: Put this render's notes (only those) in place of the last ones, if they changed.
+        self.save = self._memo.save
 
     def key(self, item: Item) -> bytes | None:
         """The key of ``item``'s note; None when it shows an image or figure (never stored)."""
@@ -83,27 +86,21 @@ class NoteCache:
         key: bytes = digest.digest()
         return key
 
-    def get(self, key: bytes) -> CachedNote | None:
-        """The stored note for ``key``, or None (missing, or of the wrong shape)."""
-        stored = self._rows.last.get(key)
-        if stored is None:
-            return None
-        try:
-            front, back, media = marshal.loads(stored)
-        except (ValueError, EOFError, TypeError):
-            return None
-        # marshal builds builtins only, never a subclass: `type(x) is str` is isinstance here,
-        # and cheaper for the 100,000 notes of a big deck.
-        if type(front) is not str or type(back) is not str or type(media) is not tuple:
-            return None
-        if media and not all(type(name) is str for name in media):
-            return None
-        return CachedNote(front, back, media)
 
-    def put(self, key: bytes, note: CachedNote) -> None:
-        """Keep ``note`` (reused or filled now) for the next render."""
-        self._rows.keep(key, marshal.dumps(tuple(note)))
+def _dumps(note: CachedNote, base: int) -> bytes:
+    return marshal.dumps(tuple(note))
 
-    def save(self) -> None:
-        """Put this render's notes (only those) in place of the last ones, if they changed."""
-        self._rows.save()
+
+def _loads(stored: bytes, base: int) -> CachedNote:
+    """A stored note; bytes of another shape raise ValueError."""
+    try:
+        front, back, media = marshal.loads(stored)
+    except (EOFError, TypeError) as other:
+        raise ValueError("not a stored note") from other
+    # marshal builds builtins only, never a subclass: `type(x) is str` is isinstance here,
+    # and cheaper for the 100,000 notes of a big deck.
+    if type(front) is not str or type(back) is not str or type(media) is not tuple:
+        raise ValueError("not a stored note")
+    if media and not all(type(name) is str for name in media):
+        raise ValueError("not a stored note")
+    return CachedNote(front, back, media)

@@ -16,10 +16,9 @@ began is not stored: a second change within the same tick of the file
 system's clock would keep its times. And the bytes are sanitised bytes
 only: each is checked, when the build takes it, to hash to the media name
 it ships under, so a damaged row is read again rather than trusted. A row's
-key holds ankigen's code fingerprint (``ankigen.cache.recipe``): a new
-allow-list judges every file again. And each row is sealed with the build
-folder's secret (``ankigen.cache.seal``): a row written by anyone else
-(which no allow-list judged) is ignored, and its image is read again.
+key holds the code fingerprint (``ankigen.cache.recipe``): a new allow-list
+judges every file again; and rows are sealed (``ankigen.cache``): a row no
+build of this user wrote, which no allow-list judged, is read again.
 """
 
 from __future__ import annotations
@@ -29,7 +28,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ankigen.cache import Codec, Rows, build_key
+from ankigen.cache import Codec, Memo, build_key
 from ankigen.model import MediaFile
 from ankigen.render._media import MediaCache, content_hash
 
@@ -68,7 +67,11 @@ class SvgStore:
         self._cache = cache
         self._began_ns = time.time_ns()
         self._settled_ns = cache.tuning.settled_ns
-        self._rows = Rows(cache.store, _KIND, stem)
+        self._memo: Memo[_Stored] = Memo(
+            cache.store, _KIND, stem, _CODEC.dumps, _CODEC.reader(_Stored), cache.decoded
+        )
+        #: Keep this build's entries (only the images the deck shows now), if they changed.
+        self.save = self._memo.save
 
     def get(self, source: Path, stat: os.stat_result) -> MediaFile | None:
         """The sanitised image of ``source`` stored for this identity, or None.
@@ -76,19 +79,9 @@ class SvgStore:
         The bytes must still hash to the name stored with them: a damaged row
         is read again, never shipped.
         """
-        key = _key(source)
-        stored = self._rows.get(key)
-        if stored is None:
+        entry = self._memo.get(_key(source))
+        if entry is None or entry.identity != identity(stat) or svg_name(entry.data) != entry.name:
             return None
-        try:
-            entry = _CODEC.loads(stored)
-        except (TypeError, ValueError):
-            return None
-        if not isinstance(entry, _Stored) or entry.identity != identity(stat):
-            return None
-        if svg_name(entry.data) != entry.name:
-            return None
-        self._rows.keep(key, stored)
         return self._cache.hold(entry.name, entry.data)
 
     def put(
@@ -105,11 +98,7 @@ class SvgStore:
             return  # past the memory budget, or changing while read
         if self._began_ns - newest < self._settled_ns:
             return  # changed too recently: read again next time
-        self._rows.keep(_key(source), _CODEC.dumps(_Stored(version, media.name, media.data)))
-
-    def save(self) -> None:
-        """Keep this build's entries (only the images the deck shows now), if they changed."""
-        self._rows.save()
+        self._memo.put(_key(source), _Stored(version, media.name, media.data))
 
 
 def _key(source: Path) -> bytes:

@@ -1,0 +1,98 @@
+"""One cache's values for one deck: the last build's, read by key; this build's, kept for the next.
+
+Every cache that reuses a stage's work goes through a ``Memo``: ``get`` a value
+the last build stored (decoded, its lines moved to ``base``), ``put`` one made
+now, and ``save`` to make this build's values all the store holds for the
+deck (writing only the rows that differ). A value of another shape is a miss;
+a value the format cannot write is not kept (it is made again next time).
+
+A long-lived process (``ankigen watch``) hands its builds one ``Decoded``: the
+values decoded (or put) in an earlier round, by their stored bytes, so the
+next round does not decode them again. The same bytes and base always decode
+to the same frozen value, so a value taken from it is the one decoding gives.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from ankigen.cache.store import Store
+
+__all__ = ["Decoded", "Memo"]
+
+T = TypeVar("T")
+
+
+class Decoded:
+    """Values decoded in earlier builds of one process, by kind, deck, key, bytes and base."""
+
+    def __init__(self) -> None:
+        self._values: dict[tuple[str, str], dict[bytes, tuple[bytes, int, Any]]] = {}
+
+    def of(self, kind: str, scope: str) -> dict[bytes, tuple[bytes, int, Any]]:
+        """The values of one cache for one deck: key -> (stored bytes, base, value)."""
+        return self._values.setdefault((kind, scope), {})
+
+
+class Memo(Generic[T]):
+    """One cache's rows for one deck (``kind``, ``scope``), read and written as values."""
+
+    def __init__(
+        self,
+        store: Store | None,
+        kind: str,
+        scope: str,
+        dumps: Callable[[T, int], bytes],
+        loads: Callable[[bytes, int], T],
+        decoded: Decoded | None = None,
+    ) -> None:
+        """``store``: None keeps nothing (a build without a cache). ``loads`` raises
+        ValueError or TypeError for bytes of another shape."""
+        self._store, self._kind, self._scope = store, kind, scope
+        self._dumps, self._loads = dumps, loads
+        self.last = store.scope(kind, scope) if store is not None else {}
+        self.kept: dict[bytes, bytes] = {}
+        self._decoded = decoded.of(kind, scope) if decoded is not None else {}
+        self.hits = 0
+
+    def __contains__(self, key: bytes) -> bool:
+        return key in self.last
+
+    def get(self, key: bytes, base: int = 0) -> T | None:
+        """The last build's value for ``key`` (lines counted from ``base``); None: a miss."""
+        stored = self.last.get(key)
+        if stored is None:
+            return None
+        known = self._decoded.get(key)
+        if known is not None and known[0] == stored and known[1] == base:
+            value: T = known[2]
+        else:
+            try:
+                value = self._loads(stored, base)
+            except (TypeError, ValueError):
+                return None
+            self._decoded[key] = (stored, base, value)
+        self.hits += 1
+        self.kept[key] = stored
+        return value
+
+    def put(self, key: bytes, value: T, base: int = 0) -> None:
+        """Keep ``value`` (lines counted from ``base``) under ``key`` for the next build."""
+        if self._store is None:
+            return
+        with contextlib.suppress(TypeError, ValueError):  # not written: made again next time
+            stored = self.kept[key] = self._dumps(value, base)
+            self._decoded[key] = (stored, base, value)
+
+    def save(self) -> None:
+        """Make the kept values all the store holds for the deck, writing only what differs."""
+        for key in self._decoded.keys() - self.kept.keys():
+            del self._decoded[key]  # a long-lived process holds this build's values only
+        if self._store is None:
+            return
+        changed = {k: v for k, v in self.kept.items() if self.last.get(k) != v}
+        gone = self.last.keys() - self.kept.keys()
+        if changed or gone:
+            self._store.write(self._kind, self._scope, changed, gone)

@@ -1,0 +1,104 @@
+"""A cache's values for one deck: read by key, kept for the next build, saved only when changed."""
+
+from __future__ import annotations
+
+import marshal
+from pathlib import Path
+
+from ankigen.cache import Decoded, Memo, Store
+
+
+def _dumps(value: tuple[str, int], base: int) -> bytes:
+    return marshal.dumps((value[0], value[1] - base))
+
+
+def _loads(stored: bytes, base: int) -> tuple[str, int]:
+    text, line = marshal.loads(stored)
+    if type(text) is not str or type(line) is not int:
+        raise ValueError("another shape")
+    return text, line + base
+
+
+def _memo(store: Store | None, decoded: Decoded | None = None) -> Memo[tuple[str, int]]:
+    return Memo(store, "notes", "deck", _dumps, _loads, decoded)
+
+
+def test_values_come_back_with_their_lines_moved_to_the_base(tmp_path: Path) -> None:
+    memo = _memo(Store(tmp_path))
+    memo.put(b"a", ("alpha", 12), base=10)
+    memo.save()
+    again = _memo(Store(tmp_path))
+    assert again.get(b"a", base=20) == ("alpha", 22)
+    assert again.get(b"b") is None and again.hits == 1
+
+
+def test_save_keeps_only_what_this_build_kept(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    first = _memo(store)
+    for key in (b"a", b"b", b"c"):
+        first.put(key, (key.decode(), 1))
+    first.save()
+    second = _memo(store)
+    assert second.get(b"a") == ("a", 1)  # reused: kept
+    second.put(b"d", ("d", 1))  # new
+    second.save()  # b and c are no longer kept
+    assert set(store.scope("notes", "deck")) == {b"a", b"d"}
+
+
+def test_an_unchanged_build_writes_nothing(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    first = _memo(store)
+    first.put(b"a", ("a", 1))
+    first.save()
+    second = _memo(store)
+    assert second.get(b"a") == ("a", 1)
+    store.write("notes", "deck", {}, gone=[b"a"])  # so a write would show
+    second.save()
+    assert store.scope("notes", "deck") == {}
+
+
+def test_a_value_of_another_shape_is_a_miss_and_one_it_cannot_write_is_not_kept(
+    tmp_path: Path,
+) -> None:
+    store = Store(tmp_path)
+    store.write("notes", "deck", {b"a": marshal.dumps(["not", "a", "pair"])})
+    memo = _memo(store)
+    assert memo.get(b"a") is None and memo.hits == 0
+    memo.put(b"b", ("b", object()))  # type: ignore[arg-type]  # marshal cannot write it
+    memo.save()
+    assert store.scope("notes", "deck") == {}
+
+
+def test_without_a_store_nothing_is_read_or_kept(tmp_path: Path) -> None:
+    memo = _memo(None)
+    memo.put(b"a", ("a", 1))
+    memo.save()
+    assert memo.get(b"a") is None and memo.kept == {}
+
+
+def test_decoded_values_are_reused_for_the_same_bytes_and_base(tmp_path: Path) -> None:
+    calls: list[bytes] = []
+
+    def counting(stored: bytes, base: int) -> tuple[str, int]:
+        calls.append(stored)
+        return _loads(stored, base)
+
+    store, decoded = Store(tmp_path), Decoded()
+    first = Memo(store, "notes", "deck", _dumps, counting, decoded)
+    made = ("alpha", 3)
+    first.put(b"a", made, base=1)
+    first.save()
+    second = Memo(store, "notes", "deck", _dumps, counting, decoded)
+    assert second.get(b"a", base=1) is made and calls == []  # put in an earlier round
+    assert second.get(b"a", base=5) == ("alpha", 7) and len(calls) == 1  # another base
+    second.save()
+    store.write("notes", "deck", {b"a": _dumps(("beta", 3), 1)})  # the row changed since
+    third = Memo(store, "notes", "deck", _dumps, counting, decoded)
+    assert third.get(b"a", base=1) == ("beta", 3) and len(calls) == 2
+
+
+def test_decoded_holds_only_the_last_builds_values() -> None:
+    decoded = Decoded()
+    memo = Memo(None, "notes", "deck", _dumps, _loads, decoded)
+    memo.save()
+    assert decoded.of("notes", "deck") == {}
