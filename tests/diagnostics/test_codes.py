@@ -115,6 +115,17 @@ def _fallback_nodes(tree: ast.Module) -> set[int]:
     return ids
 
 
+def _message_calls(tree: ast.AST) -> list[tuple[ast.expr, ast.Call]]:
+    """The ``X.message(...)`` calls in ``tree``, with their ``X`` (a code, or a name for one)."""
+    return [
+        (node.func.value, node)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "message"
+    ]
+
+
 def _sites() -> dict[str, list[Site]]:
     modules = _modules()
     del modules[REGISTRY]
@@ -122,6 +133,8 @@ def _sites() -> dict[str, list[Site]]:
     sites: dict[str, list[Site]] = defaultdict(list)
     for name, tree in modules.items():
         definitions = {id(node.value) for node in tree.body if isinstance(node, ast.Assign)}
+        # ``Code.X.message(...)`` writes a message: where it is reported names the code
+        definitions |= {id(receiver) for receiver, _ in _message_calls(tree)}
         fallbacks = _fallback_nodes(tree)
         for node in ast.walk(tree):
             code = _named_code(node, aliases) if id(node) not in definitions else None

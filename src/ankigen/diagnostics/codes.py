@@ -19,11 +19,21 @@ a new code.
 from __future__ import annotations
 
 from enum import StrEnum
+from string import Formatter
 
 from ankigen.diagnostics.diagnostic import Severity
 
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING
+
+
+def template_fields(template: str) -> frozenset[str]:
+    """The names of the fields of a ``str.format`` template (``"{name!r}"`` names ``name``)."""
+    return frozenset(
+        field.partition(".")[0].partition("[")[0]
+        for _, field, _, _ in Formatter().parse(template)
+        if field is not None
+    )
 
 
 class Code(StrEnum):
@@ -40,50 +50,77 @@ class Code(StrEnum):
     summary: str
     #: How to fix the input.
     fix: str
+    #: The message, as a ``str.format`` template with named fields (see :meth:`message`).
+    template: str
+    #: The names of the template's fields, which :meth:`message` must be given exactly.
+    fields: frozenset[str]
 
-    def __new__(cls, identifier: str, severity: Severity, summary: str, fix: str) -> Code:
+    def __new__(
+        cls, identifier: str, severity: Severity, summary: str, fix: str, template: str = ""
+    ) -> Code:
         member = str.__new__(cls, identifier)
         member._value_ = identifier
         member.severity = severity
         member.summary = summary
         member.fix = fix
+        member.template = template
+        member.fields = template_fields(template)
         return member
+
+    def message(self, **fields: object) -> str:
+        """The message of this code: its template filled in with ``fields``.
+
+        ``fields`` must name exactly the template's fields (a ``TypeError``
+        otherwise: a bug of the stage, not of the content), so a template and
+        its call sites cannot drift apart.
+        """
+        if fields.keys() != self.fields:
+            given, wanted = sorted(fields), sorted(self.fields)
+            raise TypeError(f"{self.name}.message() takes the fields {wanted}, not {given}")
+        return self.template.format(**fields)
 
     FILE_UNREADABLE = (
         "AG101",
         ERROR,
         "a content file cannot be read",
         "check that the file exists and is readable",
+        "cannot read file: {reason}",
     )
     FILE_NOT_UTF8 = (
         "AG102",
         ERROR,
         "a content file is not UTF-8 (the byte and its line are named)",
         "save the file as UTF-8",
+        "not UTF-8 text (byte 0x{byte:02x}); save the file as UTF-8",
     )
     NO_ITEMS = (
         "AG103",
         WARNING,
         "a content file holds no items: its deck would be empty",
         "write `question ::: answer` or a cloze such as `{{c1::word}}`",
+        "no items: the deck will be empty; write 'question ::: answer' or a cloze such as "
+        "'{cloze}' to make cards",
     )
     UNKNOWN_FRONT_MATTER_KEY = (
         "AG104",
         ERROR,
         "an unknown front matter key (the known ones are listed)",
         "correct the key's spelling, or remove it",
+        "unknown front matter key '{key}' (known: {known})",
     )
     EMPTY_QUESTION = (
         "AG105",
         ERROR,
         "an empty question before `:::`",
         "write the question before `:::`",
+        "empty question before ':::'",
     )
     EMPTY_ANSWER = (
         "AG106",
         ERROR,
         "an empty answer after `:::`",
         "write the answer after `:::`",
+        "empty answer: write the answer after ':::'",
     )
     DUPLICATE_GUID = (
         "AG107",
@@ -91,66 +128,77 @@ class Code(StrEnum):
         "two items of one deck with the same GUID (same id, or same question without an id); "
         "reported at both",
         "give one of them a different `id:`",
+        "duplicate note: same {same} as the item at line {other}; give one of them a different id",
     )
     UNCLOSED_DOLLAR = (
         "AG108",
         ERROR,
         "an unclosed `$`",
         r"close the formula with `$`, or write `\$` for a dollar sign",
+        "unclosed '$': close the formula with '$', or write '\\$' for a dollar sign",
     )
     MACROS_FILE_UNREADABLE = (
         "AG109",
         ERROR,
         "the project's macros file (`[tool.ankigen] macros`) cannot be read (section 9.4)",
         "check its name and that it is UTF-8 text",
+        "cannot read the macros file ([tool.ankigen] macros): {reason}",
     )
     FRONT_MATTER_NOT_YAML = (
         "AG110",
         ERROR,
         "front matter is not valid YAML (the YAML error is named)",
         "correct the YAML between the `---` lines",
+        "front matter: {problem}",
     )
     FRONT_MATTER_NOT_MAPPING = (
         "AG111",
         ERROR,
         "front matter is not a mapping",
         "write `key: value` lines",
+        "front matter must be a mapping of 'key: value' lines",
     )
     FRONT_MATTER_NOT_A_NAME = (
         "AG112",
         ERROR,
         "front matter `deck` or `key` is not a non-empty string",
         "write one name after the key",
+        "front matter '{key}' must be a non-empty string",
     )
     FRONT_MATTER_TAGS_NOT_WORDS = (
         "AG113",
         ERROR,
         "front matter `tags` is not a list of words",
         "write `tags: [ml, gpu]` or `tags: ml gpu`",
+        "front matter 'tags' must be a list of words, e.g. tags: [ml, gpu]",
     )
     FRONT_MATTER_TAG_WITH_SPACE = (
         "AG114",
         ERROR,
         "a front matter tag holds white space",
         "write each tag as one word (`year-one`)",
+        "front matter tag '{tag}' must be one word without spaces",
     )
     FRONT_MATTER_NOT_BOOLEAN = (
         "AG115",
         ERROR,
         "front matter `subdecks` is not `true` or `false`",
         "write `true` or `false`",
+        "front matter '{key}' must be true or false",
     )
     FRONT_MATTER_MATH_MODE = (
         "AG116",
         ERROR,
         "front matter `math` is not `image` or `mathjax`",
         "write `math: image` or `math: mathjax`",
+        "front matter 'math' must be 'image' or 'mathjax', not '{value}'",
     )
     FRONT_MATTER_MACRO_SHAPE = (
         "AG117",
         ERROR,
         "a front matter macro of the wrong shape (section 9.4)",
         r"write `\name: replacement` or `\name: {body: '…#1…', args: 1}`",
+        "{detail}",
     )
     MACROS_FILE_CONTENT = (
         "AG118",
@@ -158,41 +206,49 @@ class Code(StrEnum):
         r"the project's macros file holds something other than `\newcommand`, `\renewcommand`, "
         r"`\def` and `\DeclareMathOperator` definitions (section 9.4)",
         "keep only those definitions (and `%` comments) in it",
+        "{detail}",
     )
     MACRO_EXPANSION = (
         "AG119",
         ERROR,
         "a macro that expands forever, or is given too few arguments (section 9.4)",
         "make its body not use itself; write each argument in braces",
+        "{detail}",
     )
     FRONT_MATTER_CLAIM_LEVEL = (
         "AG120",
         ERROR,
         "front matter `claims` is not a claim level",
         "write `claims: answers`, `claims: all` or `claims: off`",
+        "front matter 'claims' must be {levels}, not '{value}'",
     )
     UNCLOSED_DOUBLE_DOLLAR = (
         "AG121",
         ERROR,
         "an unclosed `$$`",
         r"close the display formula with `$$`, or write `\$` for a dollar sign",
+        "unclosed '$$': close the display formula with '$$', or write '\\$' for a dollar sign",
     )
     UNCLOSED_FENCE = (
         "AG122",
         ERROR,
         "a code block whose closing fence is missing (it would swallow the rest of the file)",
         "close it with the same fence it opened with",
+        "code block opened with '{fence}' is never closed",
     )
     IMAGE_URL_TARGET = (
         "AG123",
         ERROR,
         "an image written with a URL target (`![a](https://…)`, `javascript:`…)",
         "put the file next to the content and use a relative path",
+        "image '{target}' is a URL; put the file next to the content and use a relative path",
     )
     CLOZE_IN_ANSWER_BLOCK = (
         "AG124",
         ERROR,
         "cloze syntax inside a list, table or quote of an answer",
+        "write the cloze item as a paragraph of its own",
+        "cloze syntax inside a list, table or quote of an answer is not a cloze; "
         "write the cloze item as a paragraph of its own",
     )
     CLOZE_AFTER_SEPARATOR = (
@@ -200,23 +256,29 @@ class Code(StrEnum):
         ERROR,
         "cloze syntax after the `:::` of a reveal item",
         "put the cloze before `:::` (the text after it is the Extra field)",
+        "cloze syntax after ':::' is not a cloze: "
+        "put the cloze before ':::' (the text after it is the Extra field)",
     )
     CLOZE_IN_EXTRA = (
         "AG126",
         ERROR,
         "cloze syntax in the Extra of a cloze item (after its `:::`)",
         "move the cloze before `:::`",
+        "cloze syntax in the Extra (after ':::') is not a cloze; move it before ':::'",
     )
     SEPARATOR_ON_CALLOUT_MARKER = (
         "AG127",
         ERROR,
         "`:::` on a callout's marker line (`> [!recall] q ::: a`)",
         "start the item on the next line of the callout",
+        "':::' on a callout's marker line: start the item on the next line",
     )
     CHECK_WITHOUT_ITEM = (
         "AG128",
         ERROR,
         "a `check` block with no item before it in its section",
+        "put it right after the item whose claim it proves",
+        "check block has no item before it in this section; "
         "put it right after the item whose claim it proves",
     )
     MISSPELT_METADATA_FIELD = (
@@ -224,18 +286,21 @@ class Code(StrEnum):
         ERROR,
         "a misspelt metadata field (`<!-- tag: core -->`; the likely field is named)",
         "write `id:` or `tags:`",
+        "unknown metadata field '{field}' (did you mean '{meant}'?)",
     )
     UNKNOWN_METADATA_FIELD = (
         "AG131",
         ERROR,
         "an unknown field in a metadata comment that has `id:`, `tags:` or `guid:`",
         "remove the field; metadata knows only `id`, `tags` and `guid`",
+        "unknown metadata field '{field}' (known: id, tags, guid)",
     )
     METADATA_ID_WITH_SPACE = (
         "AG132",
         ERROR,
         "a metadata `id` with white space",
         "write the id as one word (`why-sync`)",
+        "metadata id '{id}' must be one word, without spaces",
     )
     CLOZE_OUTSIDE_ITEM = (
         "AG133",
@@ -243,6 +308,8 @@ class Code(StrEnum):
         "cloze syntax inside a list, table or quote outside any item: it makes no card",
         "write the cloze item as a paragraph of its own, or put the text in `code` to show it "
         "as written",
+        "cloze syntax inside a list, table or quote outside any item makes no card; "
+        "write the cloze item as a paragraph of its own, or the text in `code` to show it",
     )
     RESERVED_TAG = (
         "AG134",
@@ -250,6 +317,8 @@ class Code(StrEnum):
         "a tag under `ankigen::` (any case, in front matter or a metadata comment): the "
         "namespace of the release tags learners use to find removed notes",
         "write another tag, without the `ankigen::` prefix",
+        "tag '{tag}' is in ankigen's own namespace 'ankigen::', which holds the release "
+        "tags learners use to find removed notes: write another tag, e.g. '{meant}'",
     )
     METADATA_GUID = (
         "AG138",
@@ -257,6 +326,8 @@ class Code(StrEnum):
         "a metadata `guid` that is not one word, does not percent-decode to printable text, or "
         "holds a space",
         "write the GUID percent-encoded (`ankigen import` does)",
+        "metadata guid '{guid}' must be one word of at most {most} printable "
+        "characters (no space), percent-encoded where it holds ';', '-', '%' or white space",
     )
     QUESTION_AFTER_COLON = (
         "AG140",
@@ -264,18 +335,27 @@ class Code(StrEnum):
         "a question of only a formula or image right after a prose paragraph ending in `:` "
         "(section 5.3)",
         "put that text in the question's paragraph",
+        "this question is only a formula or an image, and the paragraph at line {prose_line} "
+        "before it ends in ':' but is not part of it (it is prose, or the end of the answer "
+        "before): put that text in the question's paragraph (no blank line between them)",
     )
     PROSE_BEFORE_CHECK = (
         "AG141",
         WARNING,
         "prose between an item and its `check` block: it is on no card (section 5.3)",
         "move it into the answer, before the metadata comment, or below the check",
+        "prose between the item at line {item_line} and its check block at line "
+        "{check_line} is on no card (the item ended before it): move the text into the "
+        "answer, before the item's metadata comment, or below the check block",
     )
     HEADING_CUTS_ANSWER = (
         "AG142",
         WARNING,
         "an empty answer followed by a `#`/`##` heading and text (section 5.3)",
         "write the heading as `###` or deeper to keep it in the answer",
+        "the answer is empty and the heading at line {heading_line} after it ends the item "
+        "(a '#' or '##' heading ends an item), so the text below it is on no card: "
+        "write the heading as '###' or deeper to keep it in the answer",
     )
     HTML_SHOWN_AS_TEXT = (
         "AG150",
@@ -283,12 +363,15 @@ class Code(StrEnum):
         "raw HTML a card may not hold (an element off the allow-list, an unclosed one, `<img>` "
         "of a URL), shown as the text written (section 5.6)",
         "write markdown, or an allowed element",
+        "HTML <{element}> {why}, so it shows as the text you wrote: {fix}",
     )
     HTML_ATTRIBUTE_DROPPED = (
         "AG151",
         WARNING,
         "an attribute of an allowed HTML element dropped by the sanitiser (section 5.6)",
         "remove it: only `title` on `abbr`, `src` and `alt` on `img` pass",
+        "attribute {attributes} of HTML <{element}> dropped (only title on abbr, src and "
+        "alt on img pass): remove it",
     )
     UNVERIFIED_CLAIM = (
         "AG201",
@@ -540,42 +623,51 @@ class Code(StrEnum):
         WARNING,
         "front matter `prompt:` names a section the file does not have",
         "write the heading exactly as in `## ...`",
+        "front matter 'prompt' names the section '{section}', which has no items; "
+        "write the heading exactly as in '## ...'",
     )
     FRONT_MATTER_CONTEXT = (
         "AG351",
         ERROR,
         "front matter `context` is neither `auto` nor `none`",
         "write `context: auto` or `context: none`",
+        "front matter 'context' must be 'auto' or 'none', not '{value}'",
     )
     FRONT_MATTER_PROMPT = (
         "AG352",
         ERROR,
         "front matter `prompt` is not a mapping of section headings to a line (or `none`)",
         "write `prompt: {Heading: line shown}`",
+        "front matter 'prompt' maps section headings to the line shown on their "
+        "cards, e.g. prompt: {{Spot the error: Find the mistake and fix it}} (none for no line)",
     )
     CLOZE_NO_NUMBER = (
         "AG501",
         ERROR,
         "cloze marker with no number, or number 0 (`{{c::`, `{{c0::`)",
         "number it from 1 up, `{{c1::`",
+        "cloze '{written}' needs a number from 1 up, e.g. '{{{{c1::'",
     )
     CLOZE_UPPER_CASE = (
         "AG502",
         ERROR,
         "cloze marker in upper case (`{{C1::`): Anki makes no card",
         "write it in lower case, `{{c1::`",
+        "cloze '{written}' must be lower case, '{{{{c{digits}::', or Anki makes no card for it",
     )
     CLOZE_EMPTY = (
         "AG503",
         ERROR,
         "empty cloze (`{{c1::}}`)",
         "write the hidden text inside it",
+        "empty cloze '{written}' would make an empty card",
     )
     CLOZE_UNCLOSED = (
         "AG504",
         ERROR,
         "cloze never closed with `}}`",
         "end it with `}}`",
+        "cloze '{written}' is never closed: end it with '}}}}'",
     )
     CLOZE_BRACES = (
         "AG505",
@@ -583,54 +675,67 @@ class Code(StrEnum):
         "a cloze's own braces run into its closing `}}` (`{{c1::{H, T}}}`, "
         r"`{{c1::\frac{a}{b}}}`)",
         "put a space between the braces, `} }}`",
+        "{detail}",
     )
     CLOZE_NESTED_IN_MATH = (
         "AG506",
         ERROR,
         "a cloze inside a cloze in a formula",
         "write the clozes one after the other, not one inside the other",
+        "a cloze inside a cloze is not supported in math",
     )
     CLOZE_TOO_HIGH = (
         "AG507",
         ERROR,
         "a cloze numbered above `c500` (`{{c501::`): Anki makes an empty card for it",
         "number the clozes of an item from `c1` up, at most `c500`",
+        "cloze '{written}' is numbered above c{most}, the highest Anki makes a "
+        "card for: number the clozes of an item from c1 up, at most c{most}",
     )
     MARKS_TOO_HIGH = (
         "AG508",
         ERROR,
         "`==marks==` numbered past `c500` (each takes the number after the item's highest)",
         "number the item's clozes at most `c500`",
+        "this item's ==marks== are numbered past c{most}, the highest Anki makes a card for "
+        "(a mark takes the number after the item's highest): number its clozes at most c{most}",
     )
     CLOZE_ONE_COLON = (
         "AG510",
         WARNING,
         "near miss: cloze marker with one colon (`{{c1:x}}`)",
         "write two colons, `{{c1::x}}`",
+        "'{written}' is not a cloze Anki reads (it has one colon): write '{meant}'",
     )
     CLOZE_ONE_BRACE = (
         "AG511",
         WARNING,
         "near miss: cloze marker with one opening brace (`{c1::x}}`)",
         "write two braces, `{{c1::x}}`",
+        "'{written}' is not a cloze Anki reads (it opens with one brace): write '{meant}'",
     )
     CLOZE_SPACED = (
         "AG512",
         WARNING,
         "near miss: white space inside a cloze marker (`{{ c1::`, `{{c 1::`)",
         "remove the white space",
+        "'{written}' is not a cloze Anki reads (it has white space inside the marker): "
+        "write '{meant}'",
     )
     SEPARATOR_GLUED = (
         "AG520",
         WARNING,
         "near miss: `:::` glued to the text beside it (`mode?:::The`)",
         "put a space on each side of `:::`",
+        "'{before}:::{after}' is not a separator: write "
+        "'{before} ::: {after}', with white space on both sides",
     )
     SEPARATOR_LENGTH = (
         "AG521",
         WARNING,
         "near miss: `::` or `::::` written as a separator",
         "write three colons, `:::`",
+        "'{written}' is not a separator: write ':::', as in 'question ::: answer'",
     )
     SEPARATOR_TWO_COLONS_GLUED = (
         "AG522",
@@ -638,30 +743,39 @@ class Code(StrEnum):
         "near miss: `::` glued to a side, where a separator was meant (`space?:: The`, "
         "`Term::Definition`, `::answer` at a line's start)",
         "write ` ::: ` with white space on both sides",
+        "'{written}' is not a separator: write '{meant}', three colons with white space on "
+        "both sides",
     )
     SEPARATOR_SPACED = (
         "AG523",
         WARNING,
         "near miss: three colons split by white space (`: : :`, `:: :`)",
         "write `:::` with no space between the colons",
+        "'{written}' is not a separator: write ':::', three colons with no space between them",
     )
     QUESTION_ANSWER_LINES = (
         "AG524",
         WARNING,
         "near miss: a `Q:` line with an `A:` line after it (a card written as labels)",
         "write `question ::: answer`, without the labels",
+        "'{question}' and '{answer}' lines make no card: write the question, "
+        "then ':::' and the answer ('question ::: answer'), without the labels",
     )
     QUESTION_MARK_LINE = (
         "AG525",
         WARNING,
         "near miss: a line of only `?` or `??` (Obsidian's multi-line card)",
         "start the answer's first line with `:::`",
+        "a line of only '{mark}' is not a separator (Obsidian's mark of {habit}): "
+        "write ':::' at the start of the answer's first line instead",
     )
     MARK_NEAR_MISS = (
         "AG530",
         WARNING,
         "near miss: `== text==` or `==text ==`, a mark that cannot open or close",
         "let `==` touch the text it marks, `==text==`",
+        "'{written}' is not a cloze: '==' must touch the text it marks on the inside, "
+        "write '=={inner}=='",
     )
     UNREAD_FILE = (
         "AG540",
@@ -675,6 +789,8 @@ class Code(StrEnum):
         r"`\(` or `\[` (written `\\(`, `\(`, `&#92;(`...) in text: Anki's MathJax delimiter, "
         "not math here (section 16)",
         "write `$…$` or `$$…$$`",
+        "'{spelling}' is Anki's MathJax delimiter, not math in this format "
+        "(it is shown as written): write {meant} for a formula",
     )
     TEX_COMMAND_REFUSED = (
         "AG601",
@@ -694,6 +810,8 @@ class Code(StrEnum):
         "a link with a scheme other than `https:`, `http:` or `mailto:` keeps its text and "
         "loses its target (section 5.6)",
         "link to an `https:` page, or a relative file",
+        "link '{href}' shows as text with no target: only https:, http:, "
+        "mailto: and relative links keep theirs on a card",
     )
     IMAGE_LINK_LOOP = (
         "AG611",
@@ -719,6 +837,7 @@ class Code(StrEnum):
         "with `subdecks: true`, a `##` section makes a deck nested more than 11 levels (each "
         "`::` nests one; Anki refuses the whole package), or a deck name over 1,000 characters",
         "write fewer `::` in the heading, or shorten it",
+        "{what} makes a deck {why}",
     )
     DECK_TOO_DEEP = (
         "AG621",
@@ -726,11 +845,14 @@ class Code(StrEnum):
         "the deck's name (front matter `deck` or the `#` title) is nested more than 11 levels "
         "or over 1,000 characters",
         "write fewer `::` in it, or shorten it",
+        "{what} makes a deck {why}",
     )
     YAML_ALIAS = (
         "AG650",
         ERROR,
         "front matter uses a YAML anchor or alias",
+        "write each value out",
+        "front matter: YAML anchors and aliases (&name, *name) are not allowed; "
         "write each value out",
     )
     FRONT_MATTER_TOO_DEEP = (
@@ -738,6 +860,8 @@ class Code(StrEnum):
         ERROR,
         "front matter nests lists or mappings more than 8 deep",
         "write `key: value` lines and one list of tags",
+        "front matter nests lists or mappings more than {most} deep; "
+        "front matter is 'key: value' lines and one list of tags",
     )
     FILE_LINK_OUTSIDE = (
         "AG652",
