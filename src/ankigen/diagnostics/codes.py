@@ -536,12 +536,14 @@ class Code(StrEnum):
         ERROR,
         "a formula cannot be drawn as an image (MathJax's message is named)",
         "correct the TeX: Anki's MathJax would refuse it too",
+        "{detail}",
     )
     UNBALANCED_BRACES = (
         "AG302",
         ERROR,
         "unbalanced braces in a formula: a `}` with no `{`, or a `{` never closed",
         "add or remove the brace the message names",
+        "unbalanced braces: {which}",
     )
     UNPAIRED_ENVIRONMENT = (
         "AG303",
@@ -549,12 +551,14 @@ class Code(StrEnum):
         r"`\begin` and `\end` in a formula do not pair up (no name, no partner, or another "
         "name)",
         r"close each `\begin{env}` with `\end{env}`",
+        "{detail}",
     )
     EMPTY_FORMULA = (
         "AG304",
         ERROR,
         "an empty formula (`$ $`)",
         "write the formula, or remove the dollars",
+        "empty formula",
     )
     IMAGE_NOT_FOUND = (
         "AG320",
@@ -562,54 +566,63 @@ class Code(StrEnum):
         "image file not found (the path it looked for is named, and the nearest existing image "
         "when there is one)",
         "correct the path, relative to the content file",
+        "image file '{image}' not found (looked for '{path}'): {hint}",
     )
     IMAGE_URL = (
         "AG321",
         ERROR,
         "an image given by a URL (`https://…`, `//…`)",
         "put the file next to the content and link it by a relative path",
+        "image '{target}' is a URL; put the file next to the content and use a relative path",
     )
     IMAGE_NO_PATH = (
         "AG322",
         ERROR,
         "an image with no path (`![alt]()`)",
         "write the path of the image file",
+        "image has no path",
     )
     IMAGE_ABSOLUTE_PATH = (
         "AG323",
         ERROR,
         r"an image path that is absolute (`/…`, `C:\…`, `\…`)",
         "use a path relative to the content file",
+        "image path '{path}' is absolute; use a path relative to the content file",
     )
     IMAGE_OUTSIDE_CONTENT = (
         "AG324",
         ERROR,
         "an image path that leaves the content folder (`../…`, or a link to a file outside)",
         "move the image into the content folder",
+        "image path '{path}' leaves the content folder '{folder}'",
     )
     IMAGE_TYPE = (
         "AG325",
         ERROR,
         "an image that is not a supported type (`.png`, `.jpg`, `.jpeg`, `.gif`, `.svg`, `.webp`)",
         "convert it to one of those types",
+        "image '{image}' is not a supported image type ({types})",
     )
     FIGURE_RAISED = (
         "AG330",
         ERROR,
         "a figure script raised an error (its traceback is shown)",
         "fix the script",
+        "figure '{figure}' failed: {error}",
     )
     UNKNOWN_FIGURE = (
         "AG331",
         ERROR,
         "an unknown figure: there is no `figures/<id>.py` for its id",
         "name an existing figure, or write its script",
+        "unknown figure '{figure}': there is no {expected}",
     )
     FIGURE_NO_RESULT = (
         "AG332",
         ERROR,
         "a figure's process ended without a result (it crashed, exited or was killed)",
         "make the script finish normally (no `os._exit`, less memory)",
+        "figure '{figure}' failed: {why}{hint}",
     )
     FIGURE_FORMULA_NAME = (
         "AG333",
@@ -617,6 +630,7 @@ class Code(StrEnum):
         "a figure uses a `formulas` name that has an error (its error and line are named) or "
         "that no `formulas` block defines (the nearest name is suggested)",
         "correct the formula, or the name in the script",
+        "figure '{figure}' {problem}",
     )
     PROMPT_SECTION_MISSING = (
         "AG350",
@@ -797,12 +811,14 @@ class Code(StrEnum):
         ERROR,
         "a formula uses a TeX command or environment that may not reach a card (section 16)",
         "remove the command",
+        "{detail}",
     )
     UNSAFE_SVG = (
         "AG602",
         ERROR,
         "an SVG image holds something that could run, link or load (section 11)",
         "remove scripts, links and external references from the SVG",
+        "{reason}",
     )
     LINK_SCHEME = (
         "AG603",
@@ -818,18 +834,21 @@ class Code(StrEnum):
         ERROR,
         "an image path is a symbolic link that loops",
         "replace the link by the file",
+        "image '{image}' is a symbolic link that loops",
     )
     FORMULA_TOO_LONG = (
         "AG612",
         ERROR,
         "a formula longer than 4000 characters",
         "split it up",
+        "formula is too long ({length:,} characters; at most {most:,}): split it up",
     )
     FORMULA_BRACES_TOO_DEEP = (
         "AG613",
         ERROR,
         "a formula nests braces more than 40 deep",
         "flatten it",
+        "formula nests braces {depth} deep (at most {most})",
     )
     SUBDECK_TOO_DEEP = (
         "AG620",
@@ -880,24 +899,30 @@ class Code(StrEnum):
         ERROR,
         "image path with a NUL character (`%00`) or a name too long for the file system",
         "rename the file",
+        "image path '{path}' {problem}",
     )
     IMAGE_TOO_LARGE = (
         "AG656",
         ERROR,
         "image file larger than 20 MB",
         "shrink or compress the image",
+        "image '{image}' is larger than the {limit} MB limit for images; "
+        "shrink or compress it (the limit cannot be raised)",
     )
     IMAGE_UNREADABLE = (
         "AG657",
         ERROR,
         "image file exists but cannot be read (the reason is named)",
         "check its permissions",
+        "image '{image}' cannot be read: {reason}",
     )
     FIGURE_TIME_LIMIT = (
         "AG660",
         ERROR,
         "figure did not finish within `figure-time-limit`",
         "make the script faster, or raise the limit",
+        "figure '{figure}' did not finish within the figure time limit of "
+        "{limit:g} s; make it faster, or raise figure-time-limit in [tool.ankigen]",
     )
     CHECK_DECK_TIME_LIMIT = (
         "AG661",
@@ -910,12 +935,15 @@ class Code(StrEnum):
         ERROR,
         "drawing a formula took longer than `formula-time-limit`",
         "simplify the formula, raise the limit, or use `math: mathjax`",
+        "drawing it took longer than the formula time limit of {limit:g} s; "
+        "simplify it, or raise formula-time-limit in [tool.ankigen]",
     )
     FORMULA_TOO_DEEP = (
         "AG663",
         ERROR,
         "formula nests too deeply to draw as an image",
         "flatten it",
+        "it is too deeply nested to draw as an image: flatten it (this limit cannot be raised)",
     )
     FIGURE_DECK_TIME_LIMIT = (
         "AG668",
@@ -923,6 +951,9 @@ class Code(StrEnum):
         "the figures of a file used up `figure-deck-time-limit` together; this figure was not "
         "drawn",
         "make the figures faster, use fewer, or raise the limit",
+        "figure '{figure}' is not drawn: the figures of this file used up their "
+        "time together (figure-deck-time-limit in [tool.ankigen]); make them faster, "
+        "use fewer, or raise the limit",
     )
     NOT_AN_IMAGE = (
         "AG670",
@@ -930,6 +961,7 @@ class Code(StrEnum):
         "an image file whose bytes are not a PNG, JPEG, GIF, WebP or SVG image (or one cut "
         "short or damaged), whatever its name says (section 11)",
         "re-export the image",
+        "is not an image: {why}",
     )
     MARKUP_AS_RASTER = (
         "AG671",
@@ -937,6 +969,7 @@ class Code(StrEnum):
         "an image or figure whose bytes are markup (SVG or HTML) under a raster name (`.png`, "
         "`.gif`, …) (section 11)",
         "save an SVG drawing with the `.svg` extension",
+        "is markup (SVG or HTML), not a {named} image; save an SVG drawing with the .svg extension",
     )
     IMAGE_TOO_MANY_PIXELS = (
         "AG672",
@@ -944,12 +977,15 @@ class Code(StrEnum):
         "a raster image or figure that declares more than 16,384 pixels a side or 40,000,000 "
         "pixels in all (section 11)",
         "scale it down",
+        "declares {width} x {height} pixels, more than the limit of {side} "
+        "pixels a side and {pixels:,} pixels in all; scale it down",
     )
     FIGURE_WRONG_FORMAT = (
         "AG673",
         ERROR,
         "a figure whose bytes are not of the format asked for (`--figure-format`)",
         "draw into the figure given, and let ankigen save it",
+        "is a {found} image, not {wanted}",
     )
     KIND_CHANGED = (
         "AG701",
