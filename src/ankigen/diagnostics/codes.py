@@ -378,60 +378,73 @@ class Code(StrEnum):
         WARNING,
         "unverified claim: a number or formula on the card that no check quotes or cites (12.12)",
         "quote it in a check, or cite it",
+        "unverified claim {claim}: quote it in a check, or cite it{note}",
     )
     QUOTE_NOT_IN_ITEM = (
         "AG202",
         ERROR,
         "a check quotes a number or formula the item does not show (12.11)",
         "quote it exactly as the item writes it",
+        "check quotes {quote}, but the item does not say it: {hint}",
     )
     BAD_QUOTE = (
         "AG203",
         ERROR,
         "a malformed quote: not one of the number forms, or never closed (12.11)",
         "quote one number as the card writes it, and close the quote",
+        "syntax error at column {column}: {detail}",
     )
     CHECK_TEX_COMMAND = (
         "AG204",
         ERROR,
         "a quoted formula uses a TeX command outside the subset a check reads (12.11)",
         "rewrite it with the commands listed in the message, or cite it",
+        "syntax error at column {column}: {detail}",
     )
     CHECK_TEX_SYNTAX = (
         "AG205",
         ERROR,
         "a quoted formula does not parse, or a relation stands where a value must (12.11)",
         "correct the TeX, or make the relation the whole assertion",
+        "syntax error at column {column}: {detail}",
     )
     UNUSED_WHERE = (
         "AG206",
         WARNING,
         "a `where` name occurs on neither side of its assertion (12.13)",
         "correct the name (the message suggests one), or remove it",
+        "'where {name} = ...' substitutes a name that occurs on neither side"
+        " of '{text}' (nor in the names they use): {hint}",
     )
     LITERALS_ONLY = (
         "AG207",
         WARNING,
         "an assertion compares only literals and quotes nothing (12.13)",
         "quote the card's numbers, or compare names",
+        "'{text}' compares only numbers written in the check, so it proves nothing about"
+        " the card: quote the card's numbers (`4` for a 4 on the card) or compare names",
     )
     ONE_SIDED_LIMIT = (
         "AG208",
         ERROR,
         "a limit at a finite point whose one-sided limits differ (12.8)",
         "take the limit from one side, or at another point",
+        "the limit at column {column} does not exist: from below it is {below}, from above {above}",
     )
     QUOTE_IN_FORMULAS = (
         "AG209",
         ERROR,
         "a quote in a `formulas` block, which belongs to no item (12.11)",
         "quote the card in the check block after its item",
+        "a formulas block belongs to no item, so it cannot quote the card;"
+        " quote the card in the check block after its item",
     )
     CHECK_FAILED = (
         "AG210",
         ERROR,
         "a check's assertion does not hold (both sides are shown)",
         "correct the card or the check",
+        "check failed: {statement}{at}: {problem}",
     )
     CHECK_SYNTAX = (
         "AG211",
@@ -439,6 +452,7 @@ class Code(StrEnum):
         "a check statement does not follow the grammar of section 12 (`syntax error at column "
         "N: …`, saying what is wrong)",
         "correct the statement at that column",
+        "syntax error at column {column}: {detail}",
     )
     CANNOT_DECIDE = (
         "AG212",
@@ -447,54 +461,66 @@ class Code(StrEnum):
         "value that is not real, a name that cannot be defined, an empty `for` range, …; the "
         "message says which)",
         "give the missing names with `where`, or correct the statement",
+        "{detail}",
     )
     CHECK_TIME_LIMIT = (
         "AG213",
         ERROR,
         "a check statement took longer than `check-time-limit`",
         "simplify it, give numbers with `where`, or raise the limit",
+        "gave up after {limit:g} s; simplify the statement,"
+        " give numbers with 'where', or raise check-time-limit in [tool.ankigen]",
     )
     EXPRESSION_TOO_DEEP = (
         "AG214",
         ERROR,
         "an expression nests too deeply (through its `let` names)",
         "split it into shorter `let`s",
+        "expression too deeply nested (through its 'let' names)",
     )
     NUMBER_TOO_LARGE = (
         "AG215",
         ERROR,
         "a number in a statement is too large to evaluate",
         "use smaller numbers, or compare symbolically",
+        "a number in this statement is too large to evaluate",
     )
     NOT_A_LET = (
         "AG216",
         ERROR,
         "a `formulas` block holds something other than `let`",
         "put asserts and cites in a `check` block",
+        "a formulas block holds only 'let'; put asserts in a check block",
     )
     ALREADY_DEFINED = (
         "AG217",
         ERROR,
         "a name is defined twice (the first line is named)",
         "give the second one another name",
+        "{name!r} is already defined at line {line}",
     )
     ALGEBRA_FAILED = (
         "AG218",
         ERROR,
         "the computer algebra failed on a statement (its error is named)",
         "rewrite the statement more simply",
+        "cannot evaluate: {error}: {detail}",
     )
     FORMULA_NOT_COMPILED = (
         "AG219",
         ERROR,
         "a `formulas` name cannot be made into a function for figures (why is named)",
         "correct the formula, or keep it out of `formulas`",
+        "formula {name!r}: {problem}",
     )
     LOOSE_WITHIN = (
         "AG230",
         WARNING,
         "a `within` over 10%, which accepts almost any value (18)",
         "give the precision the card claims, or none",
+        "'within {percent:g}%' in '{text}' accepts almost any"
+        " value, so it proves little: give the precision the card claims (at most 10%),"
+        " or none, so the card's last written digit sets it",
     )
     CIRCULAR_WHERE = (
         "AG231",
@@ -502,6 +528,9 @@ class Code(StrEnum):
         "a `where` gives a name the very value the assertion compares it with (`assert $L = 4$ "
         "where L = 4`) (18)",
         "derive the value from the deck's formulas or other quotes",
+        "'where {name} = ...' gives {name} the value it is compared with"
+        " in '{text}', so the assertion holds whatever the card says:"
+        " derive {name} from the deck's formulas or other quotes instead",
     )
     ONE_POINT_PROOF = (
         "AG232",
@@ -509,6 +538,9 @@ class Code(StrEnum):
         "a relation the card states in general is proved only at one point of the check's own "
         "choosing (18)",
         "prove it for every value, over a range with `for`, or at the card's own values",
+        "${relation}$ states a relation of {names}, but '{text}'"
+        " proves it only at one point ({points} fixed by 'where'): prove it"
+        " for every value (no 'where', or 'for' over a range), or quote the card's own values",
     )
     UNBOUND_PREMISE = (
         "AG233",
@@ -516,6 +548,8 @@ class Code(StrEnum):
         "at claim level `all`, a number written in a check equals a number the card shows (a "
         "premise not bound to the card) (18)",
         "write it as a quote of the card's number",
+        "the number {value} written in this check is the card's {shown} (line {line}):"
+        " write it as the quote {shown}, so that a changed premise changes the proof",
     )
     FIGURE_LITERAL = (
         "AG234",
@@ -523,6 +557,9 @@ class Code(StrEnum):
         "at claim level `all`, a number in a figure script equals a number on a card that "
         "shows the figure (18)",
         "define it in a `formulas` block and read it in the script from `formulas`",
+        "figure {figure} writes the card's `{text}` as its own {value!r}"
+        " ({place}): take it from formulas (define it with 'let' in a formulas block,"
+        " which a check can prove, and read it in the script as formulas[NAME]())",
     )
     QUOTED_TOO_OFTEN = (
         "AG235",
@@ -530,6 +567,9 @@ class Code(StrEnum):
         "at claim level `all`, a check quotes a number or formula more often than the card "
         "shows it (an occurrence was removed, or a quote reused) (18)",
         "quote each occurrence once; name a number used twice with `let`",
+        "check quotes {quote} once more than the card shows it ({times}):"
+        " at claim level all each quote covers one occurrence; name a number you use"
+        " twice with 'let' and quote it once",
     )
     FORMULA_NOT_DRAWN = (
         "AG301",
@@ -796,6 +836,7 @@ class Code(StrEnum):
         WARNING,
         "near miss: a markdown file below a content folder that the build does not read",
         "move it into the content folder, or name it as a path",
+        "not read by the build: {fix}",
     )
     MATHJAX_DELIMITER = (
         "AG600",
@@ -887,12 +928,17 @@ class Code(StrEnum):
         ERROR,
         "content file is a symbolic link to a file outside the content folder",
         "copy the file into the folder",
+        "content file is a symbolic link to a file outside the content folder "
+        "'{folder}'; copy the file into the folder instead of linking it",
     )
     DUPLICATE_DECK_KEY = (
         "AG653",
         ERROR,
         "two content files of one build have the same deck key",
         "give one of them another `key:`",
+        "deck key '{key}'{source} is also the deck key of {where}: the decks would share "
+        "note GUIDs and deck ids, and importing one would overwrite the other's notes; "
+        "give each file its own 'key:' in the front matter",
     )
     IMAGE_NAME_INVALID = (
         "AG655",
@@ -929,6 +975,8 @@ class Code(StrEnum):
         ERROR,
         "the checks of a file used up `check-deck-time-limit`",
         "simplify the slow statements, or raise the limit",
+        "{what}: the checks of this file took the whole check-deck-time-limit of {limit:g} s; "
+        "simplify the slow statements, or raise check-deck-time-limit in [tool.ankigen]",
     )
     FORMULA_TIME_LIMIT = (
         "AG662",
@@ -992,6 +1040,9 @@ class Code(StrEnum):
         ERROR,
         "with `--against`: the item changed between reveal and cloze under the same id",
         "give it a new id",
+        "this item changed between reveal and cloze under the same {what} as in {old}: "
+        "Anki would skip it in every learner's collection (and refuse the deck with "
+        "'merge note types'); give the item a new id",
     )
     NOTE_NOT_NEWER = (
         "AG702",
@@ -999,6 +1050,8 @@ class Code(StrEnum):
         "with `--against`: the note changed but is not newer than in the old release, so Anki "
         "would keep the old one",
         "build from a later commit (or a later `SOURCE_DATE_EPOCH`)",
+        "this note changed but is not newer than in {old}: Anki will keep the old note; "
+        "build from a later commit (or a later SOURCE_DATE_EPOCH)",
     )
     NOTE_TYPE_CHANGED = (
         "AG703",
@@ -1006,6 +1059,8 @@ class Code(StrEnum):
         "with `--against`: the note's note type has other fields or templates than in the old "
         "release; Anki would copy the note type and skip the note",
         "keep the fields and templates of the released note type",
+        "the note type of this note has other fields or templates than in {old}: "
+        "Anki will import a copy of the note type and skip the note",
     )
     NOT_CARRIED_OVER = (
         "AG801",
@@ -1014,6 +1069,7 @@ class Code(StrEnum):
         "field, card type, sound, style, script, image outside the package), at the source's "
         "file and line (for an `.apkg`: the note's number)",
         "nothing, or write it by hand; see [import.md](import.md)",
+        "not carried over: {what}",
     )
     MEDIA_NAME_TAKEN = (
         "AG802",
@@ -1021,6 +1077,7 @@ class Code(StrEnum):
         "`ankigen import`: a media file of the same name already exists in `--out` with other "
         "bytes; it is kept",
         "import into an empty folder",
+        "media file {name} already exists with other bytes: kept as it was",
     )
     ANKDOWN_DOLLAR_MATH = (
         "AG803",
@@ -1028,4 +1085,5 @@ class Code(StrEnum):
         r"`ankigen import --from ankdown`: a file with TeX between dollars and no `\(…\)` is "
         "read with ankdown's `dollar` option (`$…$` as math)",
         "nothing, if that is how the file was written",
+        "'$…$' read as math (ankdown's 'dollar' option): the file has no '\\(…\\)'",
     )
