@@ -17,6 +17,9 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+from string import Formatter
+
+import pytest
 
 from ankigen.diagnostics import Code, Diagnostic, Severity, Sink, error, warning
 from ankigen.diagnostics.table import HEADER, code_table, with_code_table
@@ -299,3 +302,168 @@ def test_a_code_reported_directly_carries_a_column() -> None:
                 without.add(code)
     assert sorted(without - WITHOUT_COLUMN) == [], "give the diagnostic its column"
     assert sorted(WITHOUT_COLUMN - without) == [], "has a column now: remove from WITHOUT_COLUMN"
+
+
+# --- message templates ---------------------------------------------------------------
+
+#: Helpers that fill the template of the code they are given, for their callers: the
+#: fields they fill, the position of the code among their arguments (None: the keyword
+#: ``code`` only) and the code they fill when given none.
+_FILLERS: dict[str, tuple[frozenset[str], int | None, Code | None]] = {
+    "StatementSyntaxError": (frozenset({"column", "detail"}), None, Code.CHECK_SYNTAX),
+    "problem": (frozenset({"what", "why"}), 2, None),  # syntax.decks.problem
+}
+
+
+def _callee(call: ast.Call) -> str:
+    func = call.func
+    return func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+
+
+def _template_uses() -> dict[Code, list[tuple[str, frozenset[str] | None]]]:
+    """Each code whose template ``src/`` fills, with where and the fields it is given.
+
+    The fields are None where they cannot be read (positional arguments, ``**fields``).
+    """
+    modules = _modules()
+    del modules[REGISTRY]
+    aliases = _aliases(modules)
+    uses: dict[Code, list[tuple[str, frozenset[str] | None]]] = defaultdict(list)
+    for name, tree in modules.items():
+        for receiver, call in _message_calls(tree):
+            code = _named_code(receiver, aliases)
+            if code is not None:
+                plain = not call.args and all(k.arg for k in call.keywords)
+                given = frozenset(str(k.arg) for k in call.keywords) if plain else None
+                uses[code].append((f"{name}:{call.lineno}", given))
+        for call in (node for node in ast.walk(tree) if isinstance(node, ast.Call)):
+            filler = _FILLERS.get(_callee(call))
+            if filler is None:
+                continue
+            fields, position, default = filler
+            keywords = {k.arg: k.value for k in call.keywords}
+            node = keywords.get("code")
+            if node is None and position is not None and position < len(call.args):
+                node = call.args[position]
+            code = _named_code(node, aliases) if node is not None else default
+            if code is not None:
+                uses[code].append((f"{name}:{call.lineno} ({_callee(call)})", fields))
+    return uses
+
+
+def test_every_code_has_a_message_template() -> None:
+    for code in Code:
+        assert code.template.strip(), code.name
+        assert code.fields == frozenset(
+            field for _, field, _, _ in Formatter().parse(code.template) if field
+        ), code.name
+        assert all(field.isidentifier() for field in code.fields), code.name
+        code.message(**dict.fromkeys(code.fields, 1))  # a number suits every format spec
+
+
+def test_a_message_is_its_template_filled_with_exactly_its_fields() -> None:
+    assert Code.EMPTY_ANSWER.message() == "empty answer: write the answer after ':::'"
+    assert Code.FILE_UNREADABLE.message(reason="Permission denied") == (
+        "cannot read file: Permission denied"
+    )
+    assert Code.FILE_NOT_UTF8.message(byte=0xFF).startswith("not UTF-8 text (byte 0xff)")
+    assert Code.FRONT_MATTER_PROMPT.message().count("{Spot the error:") == 1  # braces escaped
+    with pytest.raises(TypeError, match="FILE_UNREADABLE"):
+        Code.FILE_UNREADABLE.message()  # a field missing
+    with pytest.raises(TypeError, match="EMPTY_ANSWER"):
+        Code.EMPTY_ANSWER.message(separator=":::")  # a field the template does not have
+
+
+def test_every_template_is_filled_in_src_with_exactly_its_fields() -> None:
+    """Each code's message is made from its template, and every call site gives its fields."""
+    uses = _template_uses()
+    assert sorted(set(Code) - set(uses)) == [], "codes whose template nothing in src/ fills"
+    wrong = [
+        f"{where}: {code.name} is given {sorted(given or ['?'])}, its template has "
+        f"{sorted(code.fields)}"
+        for code, found in uses.items()
+        for where, given in found
+        if given != code.fields
+    ]
+    assert wrong == []
+
+
+#: Where each call that reports a code takes its message: the positional argument's index.
+_MESSAGE_AT = {
+    "error": 2,  # error(file, line, message, ...); sink.error(line, message, ...): 1
+    "warning": 2,
+    "failed": 0,
+    "TexProblem": 0,
+    "MediaProblem": 0,
+    "DrawFailure": 0,
+    "DrawingLimitError": 0,
+    "StatementError": 0,
+    "Finding": 2,
+}
+#: Where such calls take their code, when not as the keyword ``code``.
+_CODE_AT = {
+    "TexProblem": 1,
+    "MediaProblem": 1,
+    "DrawFailure": 1,
+    "DrawingLimitError": 1,
+    "Finding": 3,
+}
+
+
+def _message_and_code(call: ast.Call) -> tuple[ast.expr, ast.expr] | None:
+    """The message and code nodes of a call that reports a message under a code."""
+    name = _callee(call)
+    method = isinstance(call.func, ast.Attribute)
+    if name in ("report", "warn", "error", "warning") and method:
+        first = call.args[0] if call.args else None
+        severity = isinstance(first, ast.Attribute) and first.attr in Severity.__members__
+        position = 2 if severity else 1
+    elif name in _MESSAGE_AT:
+        position = _MESSAGE_AT[name]
+    else:
+        return None
+    keywords = {k.arg: k.value for k in call.keywords}
+    code = keywords.get("code")
+    if code is None and name in _CODE_AT and _CODE_AT[name] < len(call.args):
+        code = call.args[_CODE_AT[name]]
+    message = keywords.get("message", call.args[position] if position < len(call.args) else None)
+    return (message, code) if message is not None and code is not None else None
+
+
+def _written_in_place(node: ast.expr, assigned: dict[str, list[ast.expr]]) -> bool:
+    """True for a string literal or f-string, or a name set to one in the same function."""
+    if isinstance(node, ast.JoinedStr) or (
+        isinstance(node, ast.Constant) and isinstance(node.value, str)
+    ):
+        return True
+    if isinstance(node, ast.Name):
+        return any(_written_in_place(value, {}) for value in assigned.get(node.id, []))
+    return False
+
+
+def test_no_code_is_reported_with_a_message_written_in_place() -> None:
+    """A stage reports a code with its template's message, never with text of its own."""
+    modules = _modules()
+    del modules[REGISTRY]
+    aliases = _aliases(modules)
+    written: set[str] = set()
+    checked: set[Code] = set()
+    for name, tree in modules.items():
+        scopes = [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef))]
+        for scope in scopes:
+            assigned: dict[str, list[ast.expr]] = defaultdict(list)
+            for node in ast.walk(scope):
+                if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                    target = node.targets[0]
+                    if isinstance(target, ast.Name):
+                        assigned[target.id].append(node.value)
+            for call in (node for node in ast.walk(scope) if isinstance(node, ast.Call)):
+                found = _message_and_code(call)
+                code = _named_code(found[1], aliases) if found else None
+                if found is None or code is None:
+                    continue
+                checked.add(code)
+                if _written_in_place(found[0], assigned):
+                    written.add(f"{name}:{call.lineno}: {code.name}")
+    assert sorted(written) == [], "make the message with Code.X.message(...)"
+    assert len(checked) > len(Code) // 2  # the scan sees most codes where they are reported

@@ -2,11 +2,26 @@
 
 Each code is a named object (in the spirit of ruff's rules): its stable
 identifier (``AG101``…), the severity it is reported with, a summary of the
-kind of problem it names and the fix an author should make. Stages refer to
-a code by its name (``Code.EMPTY_ANSWER``), never by spelling ``"AG106"``:
-this module is the one place the identifiers are written, and the table of
-codes in ``docs/format.md`` section 13.2 is generated from it
-(``python -m ankigen.diagnostics.table``).
+kind of problem it names, the fix an author should make, and the template of
+its message. Stages refer to a code by its name (``Code.EMPTY_ANSWER``), never
+by spelling ``"AG106"``: this module is the one place the identifiers are
+written, and the table of codes in ``docs/format.md`` section 13.2 is
+generated from it (``python -m ankigen.diagnostics.table``).
+
+Messages are made here too. A template is a ``str.format`` string with named
+fields, and a stage makes its message with :meth:`Code.message`, giving
+exactly the template's fields, then reports it under the same code::
+
+    message = Code.FRONT_MATTER_NOT_A_NAME.message(key="deck")
+    sink.error(line, message, column=1, code=Code.FRONT_MATTER_NOT_A_NAME)
+
+A code whose message takes several forms has fields for the parts that differ
+(``{hint}``, ``{why}``); a code whose message is written by the part that
+found the problem (a checker's reason, MathJax's error, a YAML error) has a
+``{detail}`` field. A stage may put where the problem is before a message it
+passes on (``formula $x$: ``, ``image 'a.png' ``, ``at n = 3: ``). Two helpers
+fill templates for their callers: the checker's ``StatementSyntaxError``
+(``syntax error at column {column}: {detail}``) and ``syntax.decks.problem``.
 
 The first digit groups the codes: ``AG1xx`` reading a file (front matter,
 items, metadata), ``AG2xx`` formula checks and quotes, ``AG3xx`` drawing and
@@ -56,7 +71,7 @@ class Code(StrEnum):
     fields: frozenset[str]
 
     def __new__(
-        cls, identifier: str, severity: Severity, summary: str, fix: str, template: str = ""
+        cls, identifier: str, severity: Severity, summary: str, fix: str, template: str
     ) -> Code:
         member = str.__new__(cls, identifier)
         member._value_ = identifier
@@ -859,7 +874,7 @@ class Code(StrEnum):
         ERROR,
         "an SVG image holds something that could run, link or load (section 11)",
         "remove scripts, links and external references from the SVG",
-        "{reason}",
+        "{what} {reason}",
     )
     LINK_SCHEME = (
         "AG603",

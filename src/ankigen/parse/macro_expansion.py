@@ -76,9 +76,14 @@ def project_macros(path: Path | None, shown: str) -> tuple[Macros, tuple[Diagnos
         message = Code.MACROS_FILE_UNREADABLE.message(reason=reason)
         return NO_MACROS, (error(shown, 1, message, code=Code.MACROS_FILE_UNREADABLE),)
     preamble = read_preamble(text)
-    content = Code.MACROS_FILE_CONTENT
     problems = tuple(
-        error(shown, line, content.message(detail=problem), column=1, code=content)
+        error(
+            shown,
+            line,
+            Code.MACROS_FILE_CONTENT.message(detail=problem),
+            column=1,
+            code=Code.MACROS_FILE_CONTENT,
+        )
         for line, problem in preamble.problems
     )
     return preamble.macros, problems

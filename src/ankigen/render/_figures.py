@@ -203,7 +203,7 @@ def _ship(
     if image_format == "svg":
         cleaned = sanitise_svg(drawn)
         if isinstance(cleaned, RefusedSvg):
-            message = f"figure '{figure_id}' {Code.UNSAFE_SVG.message(reason=cleaned.reason)}"
+            message = Code.UNSAFE_SVG.message(what=f"figure '{figure_id}'", reason=cleaned.reason)
             return place.failed(message, code=Code.UNSAFE_SVG)
         drawn = cleaned.data
     return Shipped(cache.put(name, drawn), script, drawn=True)

@@ -201,7 +201,7 @@ def _ship_resolved(
         return Shipped(MediaFile(f"ag-img-{content_hash(data)}{shipped}", resolved), resolved)
     cleaned = sanitise_svg(data)
     if isinstance(cleaned, RefusedSvg):
-        message = f"SVG image '{relative}' {Code.UNSAFE_SVG.message(reason=cleaned.reason)}"
+        message = Code.UNSAFE_SVG.message(what=f"SVG image '{relative}'", reason=cleaned.reason)
         return place.failed(message, code=Code.UNSAFE_SVG)
     media = cache.hold(svg_name(cleaned.data), cleaned.data)
     if store is not None:
