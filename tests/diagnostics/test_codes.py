@@ -306,13 +306,10 @@ def test_a_code_reported_directly_carries_a_column() -> None:
 
 # --- message templates ---------------------------------------------------------------
 
-#: Helpers that fill the template of the code they are given, for their callers: the
-#: fields they fill, the position of the code among their arguments (None: the keyword
-#: ``code`` only) and the code they fill when given none.
-_FILLERS: dict[str, tuple[frozenset[str], int | None, Code | None]] = {
-    "StatementSyntaxError": (frozenset({"column", "detail"}), None, Code.CHECK_SYNTAX),
-    "problem": (frozenset({"what", "why"}), 2, None),  # syntax.decks.problem
-}
+#: The one helper that fills the template of the code it is given (its keyword ``code``,
+#: ``CHECK_SYNTAX`` when none), and the fields it fills.
+_FILLER = "StatementSyntaxError"
+_FILLER_FIELDS = frozenset({"column", "detail"})
 
 
 def _callee(call: ast.Call) -> str:
@@ -337,17 +334,11 @@ def _template_uses() -> dict[Code, list[tuple[str, frozenset[str] | None]]]:
                 given = frozenset(str(k.arg) for k in call.keywords) if plain else None
                 uses[code].append((f"{name}:{call.lineno}", given))
         for call in (node for node in ast.walk(tree) if isinstance(node, ast.Call)):
-            filler = _FILLERS.get(_callee(call))
-            if filler is None:
-                continue
-            fields, position, default = filler
-            keywords = {k.arg: k.value for k in call.keywords}
-            node = keywords.get("code")
-            if node is None and position is not None and position < len(call.args):
-                node = call.args[position]
-            code = _named_code(node, aliases) if node is not None else default
-            if code is not None:
-                uses[code].append((f"{name}:{call.lineno} ({_callee(call)})", fields))
+            if _callee(call) == _FILLER:
+                node = next((k.value for k in call.keywords if k.arg == "code"), None)
+                code = Code.CHECK_SYNTAX if node is None else _named_code(node, aliases)
+                if code is not None:
+                    uses[code].append((f"{name}:{call.lineno} ({_FILLER})", _FILLER_FIELDS))
     return uses
 
 

@@ -19,9 +19,9 @@ A code whose message takes several forms has fields for the parts that differ
 (``{hint}``, ``{why}``); a code whose message is written by the part that
 found the problem (a checker's reason, MathJax's error, a YAML error) has a
 ``{detail}`` field. A stage may put where the problem is before a message it
-passes on (``formula $x$: ``, ``image 'a.png' ``, ``at n = 3: ``). Two helpers
-fill templates for their callers: the checker's ``StatementSyntaxError``
-(``syntax error at column {column}: {detail}``) and ``syntax.decks.problem``.
+passes on (``formula $x$: ``, ``image 'a.png' ``, ``at n = 3: ``). One helper
+fills the template of the code it is given: the checker's
+``StatementSyntaxError`` (``syntax error at column {column}: {detail}``).
 
 The first digit groups the codes: ``AG1xx`` reading a file (front matter,
 items, metadata), ``AG2xx`` formula checks and quotes, ``AG3xx`` drawing and

@@ -96,10 +96,10 @@ def read_front_matter(text: str, sink: Sink) -> FrontMatter:
         "macros": read_macros(data.get("macros"), _line_of_key(text, "macros"), sink),
     }
     deck = values["deck"]
-    what = "front matter 'deck'"
-    if isinstance(deck, str) and (why := decks.problem(deck, what, decks.DECK_TOO_DEEP)):
+    if isinstance(deck, str) and (why := decks.problem(deck)):
         line, column = _place_of(text, "deck", deck[:40])
-        sink.error(line, why, column=column, code=decks.DECK_TOO_DEEP)
+        message = decks.DECK_TOO_DEEP.message(what="front matter 'deck'", why=why)
+        sink.error(line, message, column=column, code=decks.DECK_TOO_DEEP)
     key_line = _line_of_key(text, "key") if values["key"] is not None else 0
     return FrontMatter(**values, key_line=key_line)  # type: ignore[arg-type]
 

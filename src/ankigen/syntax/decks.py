@@ -27,12 +27,11 @@ def levels(name: str) -> int:
     return name.count("::") + 1
 
 
-def problem(name: str, what: str, code: Code) -> str | None:
+def problem(name: str) -> str | None:
     """Why Anki would refuse (or a learner could not read) deck ``name``, or None.
 
-    ``what`` names where the name comes from, for the message (``"the section"``);
-    ``code`` is :data:`SUBDECK_TOO_DEEP` or :data:`DECK_TOO_DEEP`, whose template
-    the message fills.
+    It is the ``why`` of a :data:`SUBDECK_TOO_DEEP` or :data:`DECK_TOO_DEEP`
+    message (``{what} makes a deck {why}``), with what to do.
     """
     if levels(name) > MAX_LEVELS:
         why = (
@@ -43,4 +42,4 @@ def problem(name: str, what: str, code: Code) -> str | None:
         why = f"name of {len(name)} characters, more than {MAX_NAME_LENGTH}: shorten it"
     else:
         return None
-    return code.message(what=what, why=why)
+    return why
