@@ -3,11 +3,18 @@
 The registry (``ankigen.diagnostics.codes``) is the one module that spells a
 code's identifier; stages name a ``Code`` member. The source is read, not
 run: a code is "emitted" where its member is named in ``src/`` (directly, or
-through a module constant such as ``TEX_SYNTAX = Code.CHECK_TEX_SYNTAX``). A
-code named at more than one place, or used as a fallback for messages
-written elsewhere (``code or Code.CHECK_FAILED``, a default argument), names
-several message templates; that is allowed only for the codes in ``SHARED``
-below, each with the reason it is still one kind of message.
+through a module constant such as ``TEX_SYNTAX = Code.CHECK_TEX_SYNTAX``;
+``Code.X.message(...)``, which makes the message from the code's template,
+is not a place of its own). A code named at more than one place, or used as
+a fallback for messages written elsewhere (``code or Code.CHECK_FAILED``, a
+default argument), is reported with messages of several forms; that is
+allowed only for the codes in ``SHARED`` below, each with the reason it is
+still one kind of message (its template has a ``{detail}`` field, or fields
+for the parts that differ).
+
+Every message comes from its code's template: the tests at the end check
+that every template is filled in ``src/`` with exactly its fields, and that
+no code is reported with a message written in place.
 """
 
 from __future__ import annotations
