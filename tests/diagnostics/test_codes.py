@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from string import Formatter
@@ -428,40 +429,73 @@ def _message_and_code(call: ast.Call) -> tuple[ast.expr, ast.expr] | None:
     return (message, code) if message is not None and code is not None else None
 
 
-def _written_in_place(node: ast.expr, assigned: dict[str, list[ast.expr]]) -> bool:
-    """True for a string literal or f-string, or a name set to one in the same function."""
-    if isinstance(node, ast.JoinedStr) or (
-        isinstance(node, ast.Constant) and isinstance(node.value, str)
+def _own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of a module or function, not those of the functions defined in it."""
+    for child in ast.iter_child_nodes(scope):
+        if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            yield child
+            yield from _own_nodes(child)
+
+
+def _value_of(node: ast.expr, assignments: list[ast.Assign]) -> ast.expr:
+    """What ``node`` stands for: for a name, the value last set to it above ``node``."""
+    if not isinstance(node, ast.Name):
+        return node
+    earlier = [
+        a
+        for a in assignments
+        if a.lineno < node.lineno
+        and len(a.targets) == 1
+        and isinstance(a.targets[0], ast.Name)
+        and a.targets[0].id == node.id
+    ]
+    return max(earlier, key=lambda a: a.lineno).value if earlier else node
+
+
+def _written_in_place(value: ast.expr) -> bool:
+    """True for a string literal or an f-string."""
+    return isinstance(value, ast.JoinedStr) or (
+        isinstance(value, ast.Constant) and isinstance(value.value, str)
+    )
+
+
+def _template_of(value: ast.expr, aliases: dict[str, Code]) -> Code | None:
+    """The code whose template makes ``value`` (``Code.X.message(...)``), if one does."""
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr == "message"
     ):
-        return True
-    if isinstance(node, ast.Name):
-        return any(_written_in_place(value, {}) for value in assigned.get(node.id, []))
-    return False
+        return _named_code(value.func.value, aliases)
+    return None
 
 
 def test_no_code_is_reported_with_a_message_written_in_place() -> None:
-    """A stage reports a code with its template's message, never with text of its own."""
+    """A stage reports a code with its template's message, never with text of its own
+    (nor with another code's template)."""
     modules = _modules()
     del modules[REGISTRY]
     aliases = _aliases(modules)
     written: set[str] = set()
+    mismatched: set[str] = set()
     checked: set[Code] = set()
     for name, tree in modules.items():
         scopes = [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef))]
         for scope in scopes:
-            assigned: dict[str, list[ast.expr]] = defaultdict(list)
-            for node in ast.walk(scope):
-                if isinstance(node, ast.Assign) and len(node.targets) == 1:
-                    target = node.targets[0]
-                    if isinstance(target, ast.Name):
-                        assigned[target.id].append(node.value)
-            for call in (node for node in ast.walk(scope) if isinstance(node, ast.Call)):
+            nodes = list(_own_nodes(scope))
+            assignments = [node for node in nodes if isinstance(node, ast.Assign)]
+            for call in (node for node in nodes if isinstance(node, ast.Call)):
                 found = _message_and_code(call)
                 code = _named_code(found[1], aliases) if found else None
                 if found is None or code is None:
                     continue
                 checked.add(code)
-                if _written_in_place(found[0], assigned):
+                value = _value_of(found[0], assignments)
+                if _written_in_place(value):
                     written.add(f"{name}:{call.lineno}: {code.name}")
+                template = _template_of(value, aliases)
+                if template is not None and template != code:
+                    mismatched.add(f"{name}:{call.lineno}: {code.name} with {template.name}'s")
     assert sorted(written) == [], "make the message with Code.X.message(...)"
+    assert sorted(mismatched) == [], "report a message under the code whose template made it"
     assert len(checked) > len(Code) // 2  # the scan sees most codes where they are reported
