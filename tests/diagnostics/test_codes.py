@@ -3,11 +3,18 @@
 The registry (``ankigen.diagnostics.codes``) is the one module that spells a
 code's identifier; stages name a ``Code`` member. The source is read, not
 run: a code is "emitted" where its member is named in ``src/`` (directly, or
-through a module constant such as ``TEX_SYNTAX = Code.CHECK_TEX_SYNTAX``). A
-code named at more than one place, or used as a fallback for messages
-written elsewhere (``code or Code.CHECK_FAILED``, a default argument), names
-several message templates; that is allowed only for the codes in ``SHARED``
-below, each with the reason it is still one kind of message.
+through a module constant such as ``TEX_SYNTAX = Code.CHECK_TEX_SYNTAX``;
+``Code.X.message(...)``, which makes the message from the code's template,
+is not a place of its own). A code named at more than one place, or used as
+a fallback for messages written elsewhere (``code or Code.CHECK_FAILED``, a
+default argument), is reported with messages of several forms; that is
+allowed only for the codes in ``SHARED`` below, each with the reason it is
+still one kind of message (its template has a ``{detail}`` field, or fields
+for the parts that differ).
+
+Every message comes from its code's template: the tests at the end check
+that every template is filled in ``src/`` with exactly its fields, and that
+no code is reported with a message written in place.
 """
 
 from __future__ import annotations
@@ -15,8 +22,12 @@ from __future__ import annotations
 import ast
 import re
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from string import Formatter
+
+import pytest
 
 from ankigen.diagnostics import Code, Diagnostic, Severity, Sink, error, warning
 from ankigen.diagnostics.table import HEADER, code_table, with_code_table
@@ -115,6 +126,17 @@ def _fallback_nodes(tree: ast.Module) -> set[int]:
     return ids
 
 
+def _message_calls(tree: ast.AST) -> list[tuple[ast.expr, ast.Call]]:
+    """The ``X.message(...)`` calls in ``tree``, with their ``X`` (a code, or a name for one)."""
+    return [
+        (node.func.value, node)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "message"
+    ]
+
+
 def _sites() -> dict[str, list[Site]]:
     modules = _modules()
     del modules[REGISTRY]
@@ -122,6 +144,8 @@ def _sites() -> dict[str, list[Site]]:
     sites: dict[str, list[Site]] = defaultdict(list)
     for name, tree in modules.items():
         definitions = {id(node.value) for node in tree.body if isinstance(node, ast.Assign)}
+        # ``Code.X.message(...)`` writes a message: where it is reported names the code
+        definitions |= {id(receiver) for receiver, _ in _message_calls(tree)}
         fallbacks = _fallback_nodes(tree)
         for node in ast.walk(tree):
             code = _named_code(node, aliases) if id(node) not in definitions else None
@@ -286,3 +310,192 @@ def test_a_code_reported_directly_carries_a_column() -> None:
                 without.add(code)
     assert sorted(without - WITHOUT_COLUMN) == [], "give the diagnostic its column"
     assert sorted(WITHOUT_COLUMN - without) == [], "has a column now: remove from WITHOUT_COLUMN"
+
+
+# --- message templates ---------------------------------------------------------------
+
+#: The one helper that fills the template of the code it is given (its keyword ``code``,
+#: ``CHECK_SYNTAX`` when none), and the fields it fills.
+_FILLER = "StatementSyntaxError"
+_FILLER_FIELDS = frozenset({"column", "detail"})
+
+
+def _callee(call: ast.Call) -> str:
+    func = call.func
+    return func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+
+
+def _template_uses() -> dict[Code, list[tuple[str, frozenset[str] | None]]]:
+    """Each code whose template ``src/`` fills, with where and the fields it is given.
+
+    The fields are None where they cannot be read (positional arguments, ``**fields``).
+    """
+    modules = _modules()
+    del modules[REGISTRY]
+    aliases = _aliases(modules)
+    uses: dict[Code, list[tuple[str, frozenset[str] | None]]] = defaultdict(list)
+    for name, tree in modules.items():
+        for receiver, call in _message_calls(tree):
+            code = _named_code(receiver, aliases)
+            if code is not None:
+                plain = not call.args and all(k.arg for k in call.keywords)
+                given = frozenset(str(k.arg) for k in call.keywords) if plain else None
+                uses[code].append((f"{name}:{call.lineno}", given))
+        for call in (node for node in ast.walk(tree) if isinstance(node, ast.Call)):
+            if _callee(call) == _FILLER:
+                node = next((k.value for k in call.keywords if k.arg == "code"), None)
+                code = Code.CHECK_SYNTAX if node is None else _named_code(node, aliases)
+                if code is not None:
+                    uses[code].append((f"{name}:{call.lineno} ({_FILLER})", _FILLER_FIELDS))
+    return uses
+
+
+def test_every_code_has_a_message_template() -> None:
+    for code in Code:
+        assert code.template.strip(), code.name
+        assert code.fields == frozenset(
+            field for _, field, _, _ in Formatter().parse(code.template) if field
+        ), code.name
+        assert all(field.isidentifier() for field in code.fields), code.name
+        code.message(**dict.fromkeys(code.fields, 1))  # a number suits every format spec
+
+
+def test_a_message_is_its_template_filled_with_exactly_its_fields() -> None:
+    assert Code.EMPTY_ANSWER.message() == "empty answer: write the answer after ':::'"
+    assert Code.FILE_UNREADABLE.message(reason="Permission denied") == (
+        "cannot read file: Permission denied"
+    )
+    assert Code.FILE_NOT_UTF8.message(byte=0xFF).startswith("not UTF-8 text (byte 0xff)")
+    assert Code.FRONT_MATTER_PROMPT.message().count("{Spot the error:") == 1  # braces escaped
+    with pytest.raises(TypeError, match="FILE_UNREADABLE"):
+        Code.FILE_UNREADABLE.message()  # a field missing
+    with pytest.raises(TypeError, match="EMPTY_ANSWER"):
+        Code.EMPTY_ANSWER.message(separator=":::")  # a field the template does not have
+
+
+def test_every_template_is_filled_in_src_with_exactly_its_fields() -> None:
+    """Each code's message is made from its template, and every call site gives its fields."""
+    uses = _template_uses()
+    assert sorted(set(Code) - set(uses)) == [], "codes whose template nothing in src/ fills"
+    wrong = [
+        f"{where}: {code.name} is given {sorted(given or ['?'])}, its template has "
+        f"{sorted(code.fields)}"
+        for code, found in uses.items()
+        for where, given in found
+        if given != code.fields
+    ]
+    assert wrong == []
+
+
+#: Where each call that reports a code takes its message: the positional argument's index.
+_MESSAGE_AT = {
+    "error": 2,  # error(file, line, message, ...); sink.error(line, message, ...): 1
+    "warning": 2,
+    "failed": 0,
+    "TexProblem": 0,
+    "MediaProblem": 0,
+    "DrawFailure": 0,
+    "DrawingLimitError": 0,
+    "StatementError": 0,
+    "Finding": 2,
+}
+#: Where such calls take their code, when not as the keyword ``code``.
+_CODE_AT = {
+    "TexProblem": 1,
+    "MediaProblem": 1,
+    "DrawFailure": 1,
+    "DrawingLimitError": 1,
+    "Finding": 3,
+}
+
+
+def _message_and_code(call: ast.Call) -> tuple[ast.expr, ast.expr] | None:
+    """The message and code nodes of a call that reports a message under a code."""
+    name = _callee(call)
+    method = isinstance(call.func, ast.Attribute)
+    if name in ("report", "warn", "error", "warning") and method:
+        first = call.args[0] if call.args else None
+        severity = isinstance(first, ast.Attribute) and first.attr in Severity.__members__
+        position = 2 if severity else 1
+    elif name in _MESSAGE_AT:
+        position = _MESSAGE_AT[name]
+    else:
+        return None
+    keywords = {k.arg: k.value for k in call.keywords}
+    code = keywords.get("code")
+    if code is None and name in _CODE_AT and _CODE_AT[name] < len(call.args):
+        code = call.args[_CODE_AT[name]]
+    message = keywords.get("message", call.args[position] if position < len(call.args) else None)
+    return (message, code) if message is not None and code is not None else None
+
+
+def _own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of a module or function, not those of the functions defined in it."""
+    for child in ast.iter_child_nodes(scope):
+        if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            yield child
+            yield from _own_nodes(child)
+
+
+def _value_of(node: ast.expr, assignments: list[ast.Assign]) -> ast.expr:
+    """What ``node`` stands for: for a name, the value last set to it above ``node``."""
+    if not isinstance(node, ast.Name):
+        return node
+    earlier = [
+        a
+        for a in assignments
+        if a.lineno < node.lineno
+        and len(a.targets) == 1
+        and isinstance(a.targets[0], ast.Name)
+        and a.targets[0].id == node.id
+    ]
+    return max(earlier, key=lambda a: a.lineno).value if earlier else node
+
+
+def _written_in_place(value: ast.expr) -> bool:
+    """True for a string literal or an f-string."""
+    return isinstance(value, ast.JoinedStr) or (
+        isinstance(value, ast.Constant) and isinstance(value.value, str)
+    )
+
+
+def _template_of(value: ast.expr, aliases: dict[str, Code]) -> Code | None:
+    """The code whose template makes ``value`` (``Code.X.message(...)``), if one does."""
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr == "message"
+    ):
+        return _named_code(value.func.value, aliases)
+    return None
+
+
+def test_no_code_is_reported_with_a_message_written_in_place() -> None:
+    """A stage reports a code with its template's message, never with text of its own
+    (nor with another code's template)."""
+    modules = _modules()
+    del modules[REGISTRY]
+    aliases = _aliases(modules)
+    written: set[str] = set()
+    mismatched: set[str] = set()
+    checked: set[Code] = set()
+    for name, tree in modules.items():
+        scopes = [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef))]
+        for scope in scopes:
+            nodes = list(_own_nodes(scope))
+            assignments = [node for node in nodes if isinstance(node, ast.Assign)]
+            for call in (node for node in nodes if isinstance(node, ast.Call)):
+                found = _message_and_code(call)
+                code = _named_code(found[1], aliases) if found else None
+                if found is None or code is None:
+                    continue
+                checked.add(code)
+                value = _value_of(found[0], assignments)
+                if _written_in_place(value):
+                    written.add(f"{name}:{call.lineno}: {code.name}")
+                template = _template_of(value, aliases)
+                if template is not None and template != code:
+                    mismatched.add(f"{name}:{call.lineno}: {code.name} with {template.name}'s")
+    assert sorted(written) == [], "make the message with Code.X.message(...)"
+    assert sorted(mismatched) == [], "report a message under the code whose template made it"
+    assert len(checked) > len(Code) // 2  # the scan sees most codes where they are reported

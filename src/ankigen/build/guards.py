@@ -33,8 +33,7 @@ def outside_root(path: Path, root: Path) -> Diagnostic | None:
     return error(
         _as_given(path),
         1,
-        f"content file is a symbolic link to a file outside the content folder "
-        f"'{display_path(root)}'; copy the file into the folder instead of linking it",
+        Code.FILE_LINK_OUTSIDE.message(folder=display_path(root)),
         column=1,
         code=Code.FILE_LINK_OUTSIDE,
     )
@@ -58,9 +57,7 @@ def _collision(key: DeckKey, others: Sequence[DeckKey]) -> Diagnostic:
     return error(
         key.file,
         max(key.line, 1),
-        f"deck key '{key.key}'{source} is also the deck key of {where}: the decks would share "
-        "note GUIDs and deck ids, and importing one would overwrite the other's notes; "
-        "give each file its own 'key:' in the front matter",
+        Code.DUPLICATE_DECK_KEY.message(key=key.key, source=source, where=where),
         column=1,
         code=Code.DUPLICATE_DECK_KEY,
     )

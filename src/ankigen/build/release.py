@@ -149,41 +149,15 @@ def release_problems(diff: DeckDiff, rendered: RenderedDeck) -> list[Diagnostic]
     old = Path(diff.old).name
     problems: list[Diagnostic] = []
     for change in diff.not_applied:
-        if change.cause not in _CAUSES:
-            continue
-        report, code, text = _CAUSES[change.cause]
-        what = f"id '{change.id}'" if change.id else "GUID"
-        problems.append(
-            report(
-                rendered.deck.display_path,
-                lines.get(change.guid, 1),
-                text.format(what=what, old=old),
-                column=1,
-                code=code,
-            )
-        )
+        at = (rendered.deck.display_path, lines.get(change.guid, 1))
+        if change.cause == TYPE_CHANGED:
+            what = f"id '{change.id}'" if change.id else "GUID"
+            message = Code.KIND_CHANGED.message(what=what, old=old)
+            problems.append(error(*at, message, column=1, code=Code.KIND_CHANGED))
+        elif change.cause == NOT_NEWER:
+            message = Code.NOTE_NOT_NEWER.message(old=old)
+            problems.append(warning(*at, message, column=1, code=Code.NOTE_NOT_NEWER))
+        elif change.cause == SCHEMA_CHANGED:
+            message = Code.NOTE_TYPE_CHANGED.message(old=old)
+            problems.append(warning(*at, message, column=1, code=Code.NOTE_TYPE_CHANGED))
     return problems
-
-
-#: Why an edit would not reach learners: how it is reported, its code, its message.
-_CAUSES = {
-    TYPE_CHANGED: (
-        error,
-        Code.KIND_CHANGED,
-        "this item changed between reveal and cloze under the same {what} as in {old}: "
-        "Anki would skip it in every learner's collection (and refuse the deck with "
-        "'merge note types'); give the item a new id",
-    ),
-    NOT_NEWER: (
-        warning,
-        Code.NOTE_NOT_NEWER,
-        "this note changed but is not newer than in {old}: Anki will keep the old note; "
-        "build from a later commit (or a later SOURCE_DATE_EPOCH)",
-    ),
-    SCHEMA_CHANGED: (
-        warning,
-        Code.NOTE_TYPE_CHANGED,
-        "the note type of this note has other fields or templates than in {old}: "
-        "Anki will import a copy of the note type and skip the note",
-    ),
-}

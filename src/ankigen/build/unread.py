@@ -56,4 +56,4 @@ def _unread(path: Path, folder: Path) -> Diagnostic:
             f"the build reads only the *.md files directly in '{display_path(folder)}': "
             f"move it there, or also build '{display_path(path.parent)}'"
         )
-    return warning(shown, 1, f"not read by the build: {fix}", column=1, code=UNREAD)
+    return warning(shown, 1, UNREAD.message(fix=fix), column=1, code=UNREAD)

@@ -67,7 +67,7 @@ def report_coverage(sink: Sink, occurrences: Occurrences) -> None:
         )
         sink.warning(
             claim.line,
-            f"unverified claim {shown_claim(claim)}: quote it in a check, or cite it{note}",
+            UNVERIFIED.message(claim=shown_claim(claim), note=note),
             column=claim.column,
             code=UNVERIFIED,
         )
@@ -79,9 +79,7 @@ def _report_not_in_item(sink: Sink, missing: Missing, now: Claim | None) -> None
         times = "once" if missing.shown == 1 else f"{missing.shown} times"
         sink.error(
             missing.line,
-            f"check quotes {shown_quote(quote)} once more than the card shows it ({times}):"
-            " at claim level all each quote covers one occurrence; name a number you use"
-            " twice with 'let' and quote it once",
+            QUOTED_TOO_OFTEN.message(quote=shown_quote(quote), times=times),
             column=quote.column,
             code=QUOTED_TOO_OFTEN,
         )
@@ -94,7 +92,7 @@ def _report_not_in_item(sink: Sink, missing: Missing, now: Claim | None) -> None
         hint = f"the card now says {shown_claim(now)} at line {now.line} instead; {hint}"
     sink.error(
         missing.line,
-        f"check quotes {shown_quote(quote)}, but the item does not say it: {hint}",
+        NOT_IN_ITEM.message(quote=shown_quote(quote), hint=hint),
         column=quote.column,
         code=NOT_IN_ITEM,
     )

@@ -26,19 +26,33 @@ DECK_TIME_LIMIT = Code.CHECK_DECK_TIME_LIMIT
 class StatementError(Exception):
     """A statement cannot be checked; ``str()`` is the message for its line.
 
-    ``column`` (1-based, 0 when unknown) and ``code`` (a stable diagnostic
-    code such as ``AG204``; :data:`CANNOT_DECIDE` for the general ones) go to
+    ``message`` is made from ``code``'s template (``Code.X.message``; see
+    :func:`undecided` for the general case). ``column`` (1-based, 0 when
+    unknown) and ``code`` (:data:`CANNOT_DECIDE` for the general ones) go to
     the diagnostic.
     """
 
-    def __init__(self, message: str, *, column: int = 0, code: str = CANNOT_DECIDE) -> None:
+    def __init__(self, message: str, *, column: int = 0, code: Code = CANNOT_DECIDE) -> None:
         super().__init__(message)
         self.column = column
         self.code = code
 
 
-class StatementSyntaxError(StatementError):
-    """A statement does not follow the grammar; points at a column (1-based)."""
+def undecided(detail: str, *, column: int = 0) -> StatementError:
+    """A statement that cannot be decided as written (code :data:`CANNOT_DECIDE`).
 
-    def __init__(self, column: int, message: str, *, code: str = SYNTAX) -> None:
-        super().__init__(f"syntax error at column {column}: {message}", column=column, code=code)
+    ``detail`` says why; it is the whole message.
+    """
+    return StatementError(CANNOT_DECIDE.message(detail=detail), column=column)
+
+
+class StatementSyntaxError(StatementError):
+    """A statement does not follow the grammar; points at a column (1-based).
+
+    Its message is ``code``'s template filled with the column and ``detail``
+    (``syntax error at column N: ...``): every code raised this way has that
+    template.
+    """
+
+    def __init__(self, column: int, detail: str, *, code: Code = SYNTAX) -> None:
+        super().__init__(code.message(column=column, detail=detail), column=column, code=code)

@@ -13,7 +13,7 @@ from fractions import Fraction
 import sympy
 
 from ._ast import Assert, Expr, Num
-from ._errors import StatementError
+from ._errors import CHECK_FAILED, StatementError, undecided
 from ._precision import tolerance
 from ._sympy import Context, Scope, build, fraction_text, symbol
 
@@ -23,13 +23,14 @@ _PRECISION = 50
 
 def run_assert(statement: Assert, scope: Scope) -> str | None:
     """None if ``statement`` holds in ``scope``, else ``check failed: ...``."""
-    head = f"check failed: {statement.text}"
     loop = statement.loop
     if loop is None:
         problem = _once(statement, scope, {})
-        return None if problem is None else f"{head}: {problem}"
+        if problem is None:
+            return None
+        return CHECK_FAILED.message(statement=statement.text, at="", problem=problem)
     if any(binding.name == loop.name for binding in statement.where):
-        raise StatementError(f"{loop.name!r} is given by both 'where' and 'for'")
+        raise undecided(f"{loop.name!r} is given by both 'where' and 'for'")
     for value in range(loop.start, loop.stop + 1):
         extra: dict[str, Expr] = {loop.name: Num(Fraction(value), 0)}
         try:
@@ -39,7 +40,8 @@ def run_assert(statement: Assert, scope: Scope) -> str | None:
                 f"at {loop.name} = {value}: {exc}", column=exc.column, code=exc.code
             ) from None
         if problem is not None:
-            return f"{head} fails at {loop.name} = {value}: {problem}"
+            at = f" fails at {loop.name} = {value}"
+            return CHECK_FAILED.message(statement=statement.text, at=at, problem=problem)
     return None
 
 
@@ -78,7 +80,7 @@ def _compare(
     """None when ``left OP right`` holds, else what the two sides are."""
     for side, value in (("left", left), ("right", right)):
         if value.has(sympy.zoo, sympy.nan):
-            raise StatementError(f"the {side} side is undefined ({value})")
+            raise undecided(f"the {side} side is undefined ({value})")
     if op == "in" or isinstance(left, sympy.Tuple) or isinstance(right, sympy.Tuple):
         return _lists(op, left, right)
     if op in ("==", "!="):
@@ -111,7 +113,7 @@ def _lists(op: str, left: sympy.Expr, right: sympy.Expr) -> str | None:
             return None
         return f"{', '.join(show(a) for a in outside)} is not one of {show(right)}"
     if op not in ("==", "!="):
-        raise StatementError(f"cannot compare lists with {op!r}: use '==', '!=' or \\in")
+        raise undecided(f"cannot compare lists with {op!r}: use '==', '!=' or \\in")
     same = len(lefts) == len(rights) and all(
         is_zero(a - b) for a, b in zip(lefts, rights, strict=True)
     )
@@ -145,7 +147,7 @@ def _require_numbers(left: sympy.Expr, right: sympy.Expr, ctx: Context) -> None:
         return
     names = [name for name in ctx.free if symbol(name) in remaining]
     names += sorted(str(s) for s in remaining if str(s) not in names)
-    raise StatementError(
+    raise undecided(
         f"cannot compare: free symbol{'s' if len(names) > 1 else ''} {', '.join(names)}"
         f" remain{'' if len(names) > 1 else 's'} after substitution;"
         f" add {'them' if len(names) > 1 else 'it'} to 'where' or use '=='"
@@ -155,7 +157,7 @@ def _require_numbers(left: sympy.Expr, right: sympy.Expr, ctx: Context) -> None:
 def _real(side: str, value: sympy.Expr) -> None:
     """Refuse a side that is not a real number (``log(-1)``)."""
     if value.is_extended_real is not True:
-        raise StatementError(f"cannot compare: the {side} side {show(value)} is not a real number")
+        raise undecided(f"cannot compare: the {side} side {show(value)} is not a real number")
 
 
 _ORDER: dict[str, Callable[[sympy.Expr, sympy.Expr], object]] = {
@@ -192,7 +194,7 @@ def _order(op: str, left: sympy.Expr, right: sympy.Expr) -> str | None:
         return None
     if result is sympy.false:
         return f"left side is {show(left)}, right side is {show(right)}"
-    raise StatementError(f"cannot decide whether {show(left)} {op} {show(right)}")
+    raise undecided(f"cannot decide whether {show(left)} {op} {show(right)}")
 
 
 def _close(

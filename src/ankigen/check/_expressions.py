@@ -35,7 +35,7 @@ from ._ast import (
     QuotedNumber,
     Unary,
 )
-from ._errors import StatementError, StatementSyntaxError
+from ._errors import StatementSyntaxError, undecided
 from ._lexer import Token, tokenize
 from ._tex import read_tex
 from ._tex_base import TexReading
@@ -265,7 +265,7 @@ class ExpressionParser:
         """``FUNC(args)`` for a function of the closed list, with its argument count."""
         if func.text not in FUNCTIONS:
             known = ", ".join(FUNCTIONS)
-            raise StatementError(
+            raise undecided(
                 f"unknown function {func.text!r} at column {func.column};"
                 f" the functions are {known}",
                 column=func.column,
@@ -279,7 +279,7 @@ class ExpressionParser:
         check_arity(func, len(args))
         if func.text in BINDERS and not isinstance(args[1], Name):
             example = "limit(expr, k, oo)" if func.text == "limit" else f"{func.text}(i^2, i, 1, n)"
-            raise StatementError(
+            raise undecided(
                 f"{func.text} at column {func.column}: the second argument must be a name,"
                 f" as in {example}",
                 column=func.column,
@@ -298,7 +298,7 @@ def check_arity(func: Token, count: int) -> None:
         else:
             wanted = f"{fewest} or {most}"
         plural = "" if wanted == "1" else "s"
-        raise StatementError(
+        raise undecided(
             f"{func.text}() at column {func.column} takes {wanted} argument{plural}, not {count}",
             column=func.column,
         )

@@ -22,7 +22,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from ._ast import Assert, Binding, Cite, Expr, Let, Loop, Name, Quote, Statement
-from ._errors import StatementError, StatementSyntaxError
+from ._errors import StatementSyntaxError, undecided
 from ._expressions import CONSTANTS, FUNCTIONS, KEYWORDS, ExpressionParser, describe
 from ._lexer import Token
 from ._tex_base import UNDECIDED
@@ -117,9 +117,9 @@ class _Parser(ExpressionParser):
         if token.text in KEYWORDS:
             raise StatementSyntaxError(token.column, f"{token.text!r} is a keyword, not a name")
         if token.text in CONSTANTS:
-            raise StatementError(f"{token.text!r} is a built-in constant and cannot be defined")
+            raise undecided(f"{token.text!r} is a built-in constant and cannot be defined")
         if token.text in FUNCTIONS:
-            raise StatementError(f"{token.text!r} is a function and cannot be defined")
+            raise undecided(f"{token.text!r} is a function and cannot be defined")
         return token
 
     def assertion(self) -> Assert:
@@ -244,9 +244,9 @@ class _Parser(ExpressionParser):
         self.expect("op", "..")
         stop = self.integer()
         if start > stop:
-            raise StatementError(f"'for {name.text} in {start}..{stop}' is an empty range")
+            raise undecided(f"'for {name.text} in {start}..{stop}' is an empty range")
         if stop - start + 1 > MAX_LOOP:
-            raise StatementError(
+            raise undecided(
                 f"'for {name.text} in {start}..{stop}' has {stop - start + 1} values;"
                 f" at most {MAX_LOOP}"
             )

@@ -27,7 +27,6 @@ from ._exact import holds_exactly
 from ._grammar import defined_name, defined_name_column, parse_statement
 from ._occurrences import Occurrences
 from ._soundness import (
-    LITERAL_MESSAGE,
     LITERAL_ONLY,
     UNUSED_WHERE,
     compares_only_literals,
@@ -121,14 +120,11 @@ class _Run:
         for line, text in _lines(block):
             statement = self.parse(line, text, scope)
             if isinstance(statement, Assert | Cite):
-                message = "a formulas block holds only 'let'; put asserts in a check block"
+                message = codes.NOT_A_LET.message()
                 column = len(text) - len(text.lstrip()) + 1
                 self.report(line, message, column=column, code=codes.NOT_A_LET)
             elif isinstance(statement, Let) and statement.quotes:
-                message = (
-                    "a formulas block belongs to no item, so it cannot quote the card;"
-                    " quote the card in the check block after its item"
-                )
+                message = codes.QUOTE_IN_FORMULAS.message()
                 column = statement.quotes[0].column
                 self.report(line, message, column=column, code=codes.QUOTE_IN_FORMULAS)
 
@@ -167,7 +163,7 @@ class _Run:
         column = text.find(statement.text) + 1
         if compares_only_literals(statement):
             self.warn(
-                line, LITERAL_MESSAGE.format(text=statement.text), column=column, code=LITERAL_ONLY
+                line, LITERAL_ONLY.message(text=statement.text), column=column, code=LITERAL_ONLY
             )
         for at, message, code in weak_proof_warnings(statement, scope):
             # -1: at the 'within' clause; 0: at the statement
@@ -199,7 +195,7 @@ class _Run:
         if earlier is not None:
             self.report(
                 line,
-                f"{let.name!r} is already defined at line {earlier.line}",
+                codes.ALREADY_DEFINED.message(name=let.name, line=earlier.line),
                 column=column,
                 code=codes.ALREADY_DEFINED,
             )
@@ -249,19 +245,16 @@ class _Run:
             if limit < self.time_limit:
                 return None, self.over_budget("gave up")
             self.code = codes.GAVE_UP
-            return None, (
-                f"gave up after {self.time_limit:g} s; simplify the statement,"
-                " give numbers with 'where', or raise check-time-limit in [tool.ankigen]"
-            )
+            return None, codes.GAVE_UP.message(limit=self.time_limit)
         except RecursionError:
             self.code = codes.TOO_DEEP
-            return None, "expression too deeply nested (through its 'let' names)"
+            return None, codes.TOO_DEEP.message()
         except OverflowError:
             self.code = codes.TOO_LARGE
-            return None, "a number in this statement is too large to evaluate"
+            return None, codes.TOO_LARGE.message()
         except Exception as exc:  # sympy can fail in many ways; never a traceback
             self.code = codes.CANNOT_EVALUATE
-            return None, f"cannot evaluate: {type(exc).__name__}: {exc}"
+            return None, codes.CANNOT_EVALUATE.message(error=type(exc).__name__, detail=exc)
 
     def load_sympy(self) -> None:
         """Import the sympy side of the checker once; its seconds cost the deck's budget nothing."""
@@ -271,11 +264,7 @@ class _Run:
     def over_budget(self, what: str) -> str:
         """The message of a statement the deck's time budget stopped; its code in ``self.code``."""
         self.code = codes.DECK_TIME_LIMIT
-        return (
-            f"{what}: the checks of this file took the whole check-deck-time-limit of "
-            f"{self.budget.seconds:g} s; simplify the slow statements, or raise "
-            "check-deck-time-limit in [tool.ankigen]"
-        )
+        return codes.DECK_TIME_LIMIT.message(what=what, limit=self.budget.seconds)
 
     def compile_formulas(self, scope: Mapping[str, Definition]) -> dict[str, Callable[..., float]]:
         """Compile every defined ``formulas`` name for figures.
@@ -297,9 +286,8 @@ class _Run:
                 continue
             formula, problem = self.guarded(partial(compile_formula, definition))
             if formula is None:
-                self.report(
-                    definition.line, f"formula {name!r}: {problem}", code=codes.FORMULA_NOT_COMPILED
-                )
+                message = codes.FORMULA_NOT_COMPILED.message(name=name, problem=problem)
+                self.report(definition.line, message, code=codes.FORMULA_NOT_COMPILED)
                 compiled[name] = UncompiledFormula(name, definition.line, str(problem))
             else:
                 compiled[name] = formula

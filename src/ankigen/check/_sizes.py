@@ -12,7 +12,7 @@ import math
 
 import sympy
 
-from ._errors import StatementError
+from ._errors import undecided
 
 #: Largest exact number (in bits) a power or product may produce before it is refused.
 MAX_POWER_BITS = 100_000
@@ -30,7 +30,7 @@ def refuse_large_product(left: sympy.Expr, right: sympy.Expr, op: str, column: i
     """
     bits = _size_bits(left) + _size_bits(right)
     if bits > MAX_POWER_BITS:
-        raise StatementError(
+        raise undecided(
             f"number too large at column {column}: the {_PRODUCT[op]} has"
             f" about {int(bits * math.log10(2)):,} digits",
             column=column,
@@ -48,7 +48,7 @@ def refuse_large_power(base: sympy.Expr, exponent: sympy.Expr, column: int) -> N
     if size > 1:
         bits = _size_bits(base) * size
         if bits > MAX_POWER_BITS:
-            raise StatementError(
+            raise undecided(
                 f"number too large at column {column}: the power has about"
                 f" {int(bits * math.log10(2)):,} digits",
                 column=column,
@@ -67,14 +67,14 @@ def _refuse_large_expansion(base: sympy.Expr, n: int, column: int) -> None:
         return
     coefficient_bits = n * base_terms
     if coefficient_bits > MAX_POWER_BITS:
-        raise StatementError(
+        raise undecided(
             f"number too large at column {column}: expanded, the power has coefficients"
             f" of about {int(coefficient_bits * math.log10(2)):,} digits",
             column=column,
         )
     terms = _expanded(base_terms, n)
     if terms + math.log2(coefficient_bits) > math.log2(MAX_EXPANSION_BITS):
-        raise StatementError(
+        raise undecided(
             f"power too large at column {column}: expanded, it has about"
             f" 10^{int(terms * math.log10(2))} terms",
             column=column,

@@ -83,10 +83,7 @@ def unused_where(statement: Assert, scope: Scope) -> list[tuple[Binding, str]]:
         hint = (
             f"did you mean {close[0]!r}?" if close else "remove it, or use the name it stands for"
         )
-        message = (
-            f"'where {binding.name} = ...' substitutes a name that occurs on neither side"
-            f" of '{statement.text}' (nor in the names they use): {hint}"
-        )
+        message = UNUSED_WHERE.message(name=binding.name, text=statement.text, hint=hint)
         problems.append((binding, message))
     return problems
 
@@ -96,9 +93,3 @@ def compares_only_literals(statement: Assert) -> bool:
     if statement.quotes:
         return False
     return not any(name not in CONSTANTS for side in sides(statement) for name in names_in(side))
-
-
-LITERAL_MESSAGE = (
-    "'{text}' compares only numbers written in the check, so it proves nothing about"
-    " the card: quote the card's numbers (`4` for a 4 on the card) or compare names"
-)

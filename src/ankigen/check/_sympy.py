@@ -23,7 +23,7 @@ import sympy
 from ankigen.diagnostics import Code
 
 from ._ast import Binary, Call, Expr, ListExpr, Name, Num, QuotedFormula, QuotedNumber, Unary
-from ._errors import StatementError
+from ._errors import StatementError, undecided
 from ._sizes import refuse_large_power, refuse_large_product
 
 #: Code of the error for a limit whose one-sided limits differ.
@@ -105,7 +105,7 @@ def _name(expr: Name, scope: Scope, ctx: Context) -> sympy.Expr:
     if name in scope:
         definition = scope[name]
         if definition.value is None:
-            raise StatementError(
+            raise undecided(
                 f"uses {name!r}, whose definition at line {definition.line} has an error",
                 column=expr.column,
             )
@@ -142,7 +142,7 @@ def _binary(expr: Binary, scope: Scope, ctx: Context) -> sympy.Expr:
         return left * right
     if expr.op == "/":
         if right == 0:
-            raise StatementError(f"division by zero at column {expr.column}", column=expr.column)
+            raise undecided(f"division by zero at column {expr.column}", column=expr.column)
         return left / right
     return _power(left, right, expr.column)
 
@@ -150,7 +150,7 @@ def _binary(expr: Binary, scope: Scope, ctx: Context) -> sympy.Expr:
 def _power(base: sympy.Expr, exponent: sympy.Expr, column: int) -> sympy.Expr:
     """``base ^ exponent``, refusing results too large to compute quickly (``_sizes``)."""
     if base == 0 and exponent.is_negative:
-        raise StatementError(
+        raise undecided(
             f"division by zero at column {column} (0 to a negative power)", column=column
         )
     refuse_large_power(base, exponent, column)
@@ -190,7 +190,7 @@ def _call(expr: Call, scope: Scope, ctx: Context) -> sympy.Expr:
         _small_enough(args[0], expr)
     if expr.func == "count":
         if not isinstance(args[0], sympy.Tuple):
-            raise StatementError(
+            raise undecided(
                 f"count at column {expr.column} takes a list, as in count([1, 2, 4])",
                 column=expr.column,
             )
@@ -201,7 +201,7 @@ def _call(expr: Call, scope: Scope, ctx: Context) -> sympy.Expr:
 def _small_enough(value: sympy.Expr, expr: Call) -> None:
     """Refuse a factorial or binomial of a number too large to compute quickly."""
     if value.is_number and value.is_finite and abs(value) > MAX_FACTORIAL:
-        raise StatementError(
+        raise undecided(
             f"number too large at column {expr.column}: {expr.func} of more than {MAX_FACTORIAL:,}",
             column=expr.column,
         )
@@ -214,7 +214,7 @@ def _series(expr: Call, scope: Scope, ctx: Context) -> sympy.Expr:
     var = sympy.Symbol(var_ast.name, integer=True)
     start, stop = build(start_ast, scope, ctx), build(stop_ast, scope, ctx)
     if (stop - start).is_number and abs(stop - start) > MAX_FACTORIAL:
-        raise StatementError(
+        raise undecided(
             f"{expr.func} at column {expr.column} runs over more than {MAX_FACTORIAL:,} values;"
             " give its bounds as names to sum symbolically",
             column=expr.column,
@@ -248,12 +248,8 @@ def _limit(expr: Call, scope: Scope, ctx: Context) -> sympy.Expr:
     below = _one_limit(body, var, point, expr.column, "-")
     above = _one_limit(body, var, point, expr.column, "+")
     if below != above:
-        raise StatementError(
-            f"the limit at column {expr.column} does not exist: from below it is {below},"
-            f" from above {above}",
-            column=expr.column,
-            code=ONE_SIDED_LIMIT,
-        )
+        message = ONE_SIDED_LIMIT.message(column=expr.column, below=below, above=above)
+        raise StatementError(message, column=expr.column, code=ONE_SIDED_LIMIT)
     return above
 
 
@@ -262,9 +258,7 @@ def _one_limit(
 ) -> sympy.Expr:
     result = sympy.limit(body, var, point, side)
     if result.has(sympy.Limit) or isinstance(result, sympy.AccumBounds):
-        raise StatementError(
-            f"the limit at column {column} does not exist or is unknown", column=column
-        )
+        raise undecided(f"the limit at column {column} does not exist or is unknown", column=column)
     return result
 
 

@@ -53,11 +53,7 @@ def loose_within(statement: Assert) -> str | None:
     """The message for a ``within`` over 10%, or None."""
     if statement.within is None or statement.within <= MAX_WITHIN:
         return None
-    return (
-        f"'within {float(statement.within * 100):g}%' in '{statement.text}' accepts almost any"
-        " value, so it proves little: give the precision the card claims (at most 10%),"
-        " or none, so the card's last written digit sets it"
-    )
+    return LOOSE_WITHIN.message(percent=float(statement.within * 100), text=statement.text)
 
 
 def circular_where(statement: Assert) -> list[tuple[Binding, str]]:
@@ -70,11 +66,7 @@ def circular_where(statement: Assert) -> list[tuple[Binding, str]]:
             binding = where.get(name) if name is not None else None
             if binding is None or not _same(binding.value, other):
                 continue
-            message = (
-                f"'where {binding.name} = ...' gives {binding.name} the value it is compared with"
-                f" in '{statement.text}', so the assertion holds whatever the card says:"
-                f" derive {binding.name} from the deck's formulas or other quotes instead"
-            )
+            message = CIRCULAR_WHERE.message(name=binding.name, text=statement.text)
             problems.append((binding, message))
     return problems
 
@@ -106,10 +98,8 @@ def proved_at_one_point(statement: Assert, scope: Scope) -> str | None:
     if not own_points:
         return None  # the card itself gives the point, or formulas do
     names = ", ".join(sorted(stated))
-    return (
-        f"${statement.relation}$ states a relation of {names}, but '{statement.text}'"
-        f" proves it only at one point ({', '.join(own_points)} fixed by 'where'): prove it"
-        " for every value (no 'where', or 'for' over a range), or quote the card's own values"
+    return ONE_POINT.message(
+        relation=statement.relation, names=names, text=statement.text, points=", ".join(own_points)
     )
 
 
@@ -180,10 +170,7 @@ def statement_literals(statement: Assert | Let) -> Iterator[Num]:
 
 def unbound_premise_message(literal: Num, shown: str, line: int) -> str:
     """The message for a literal equal to the card's number ``shown`` (at ``line``)."""
-    return (
-        f"the number {literal.value} written in this check is the card's {shown} (line {line}):"
-        f" write it as the quote {shown}, so that a changed premise changes the proof"
-    )
+    return UNBOUND_PREMISE.message(value=literal.value, shown=shown, line=line)
 
 
 def weak_proof_warnings(statement: Assert, scope: Scope) -> list[tuple[int, str, str]]:

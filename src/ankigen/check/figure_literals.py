@@ -96,9 +96,7 @@ def _warning(deck: Deck, script: Path, node: ast.Constant, claim: Claim) -> Diag
     return warning(
         deck.display_path,
         claim.line,
-        f"figure {script.stem} writes the card's `{claim.text}` as its own {node.value!r}"
-        f" ({place}): take it from formulas (define it with 'let' in a formulas block,"
-        " which a check can prove, and read it in the script as formulas[NAME]())",
+        FIGURE_LITERAL.message(figure=script.stem, text=claim.text, value=node.value, place=place),
         column=claim.column,
         code=FIGURE_LITERAL,
     )

@@ -79,7 +79,7 @@ def _write_media(deck: ImportedDeck, out: Path, problems: list[Diagnostic]) -> l
         target = out / name
         if target.is_symlink() or target.exists():
             if target.is_symlink() or target.read_bytes() != data:
-                message = f"media file {name} already exists with other bytes: kept as it was"
+                message = Code.MEDIA_NAME_TAKEN.message(name=name)
                 problems.append(
                     warning(display_path(target), 1, message, code=Code.MEDIA_NAME_TAKEN)
                 )

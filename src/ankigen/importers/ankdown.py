@@ -60,7 +60,7 @@ def _read_file(path: Path, found: Collector) -> None:
     dollar_math = _dollar_math(text)
     if dollar_math:
         where = origin(path, 1)
-        message = "'$…$' read as math (ankdown's 'dollar' option): the file has no '\\(…\\)'"
+        message = Code.ANKDOWN_DOLLAR_MATH.message()
         found.problems.append(
             warning(where.file, where.line, message, code=Code.ANKDOWN_DOLLAR_MATH)
         )

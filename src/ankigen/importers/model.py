@@ -22,7 +22,7 @@ class Origin:
         return warning(
             self.file,
             self.line,
-            f"not carried over: {what}",
+            Code.NOT_CARRIED_OVER.message(what=what),
             column=column,
             code=Code.NOT_CARRIED_OVER,
         )

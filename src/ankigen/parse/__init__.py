@@ -68,9 +68,8 @@ def parse_file(
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        return ParseResult(
-            None, (error(shown, 1, f"cannot read file: {exc.strerror}", code=Code.FILE_UNREADABLE),)
-        )
+        unreadable = Code.FILE_UNREADABLE.message(reason=exc.strerror)
+        return ParseResult(None, (error(shown, 1, unreadable, code=Code.FILE_UNREADABLE),))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -78,7 +77,7 @@ def parse_file(
         line = raw.count(b"\n", 0, start) + 1
         line_start = raw.rfind(b"\n", 0, start) + 1  # the line is UTF-8 up to the byte
         column = len(raw[line_start:start].decode("utf-8-sig")) + 1
-        message = f"not UTF-8 text (byte 0x{raw[start]:02x}); save the file as UTF-8"
+        message = Code.FILE_NOT_UTF8.message(byte=raw[start])
         return ParseResult(
             None, (error(shown, line, message, column=column, code=Code.FILE_NOT_UTF8),)
         )
@@ -143,8 +142,7 @@ def _parse_owned(
     if not items:
         sink.warning(
             1,
-            "no items: the deck will be empty; write "
-            f"'question ::: answer' or a cloze such as '{written(1, 'word')}' to make cards",
+            Code.NO_ITEMS.message(cloze=written(1, "word")),
             code=Code.NO_ITEMS,
         )
     deck = Deck(
@@ -321,7 +319,6 @@ def _duplicate_guids(items: list[Item], sink: Sink) -> None:
         for line, other in ((earlier, item.line), (item.line, earlier)):
             sink.error(
                 line,
-                f"duplicate note: same {how} as the item at line {other}; "
-                "give one of them a different id",
+                Code.DUPLICATE_GUID.message(same=how, other=other),
                 code=Code.DUPLICATE_GUID,
             )

@@ -50,8 +50,7 @@ def attach_fence(
     if section.last_item is None:
         sink.error(
             line_of(fence),
-            "check block has no item before it in this section; "
-            "put it right after the item whose claim it proves",
+            Code.CHECK_WITHOUT_ITEM.message(),
             column=problems.fence_column(fence, lines),
             code=Code.CHECK_WITHOUT_ITEM,
         )

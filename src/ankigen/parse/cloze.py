@@ -95,16 +95,14 @@ def read_cloze_item(
     if max(marks, default=0) > syntax.MAX_NUMBER:
         sink.error(
             line,
-            f"this item's ==marks== are numbered past c{syntax.MAX_NUMBER}, the highest Anki "
-            f"makes a card for (a mark takes the number after the item's highest): "
-            f"number its clozes at most c{syntax.MAX_NUMBER}",
+            syntax.MARKS_TOO_HIGH.message(most=syntax.MAX_NUMBER),
             column=lines[line - 1].find("==") + 1,
             code=syntax.MARKS_TOO_HIGH,
         )
     if extra is not None and has_cloze(extra):
         sink.error(
             line,
-            "cloze syntax in the Extra (after ':::') is not a cloze; move it before ':::'",
+            Code.CLOZE_IN_EXTRA.message(),
             column=after_separator_column(lines[line - 1]),
             code=Code.CLOZE_IN_EXTRA,
         )

@@ -109,8 +109,7 @@ def _unknown_prompt_sections(drafts: Sequence[Placed], front: FrontMatter, sink:
         if name not in sections:
             sink.warning(
                 line,
-                f"front matter 'prompt' names the section '{name}', which has no items; "
-                "write the heading exactly as in '## ...'",
+                Code.PROMPT_SECTION_MISSING.message(section=name),
                 column=1,
                 code=Code.PROMPT_SECTION_MISSING,
             )

@@ -80,8 +80,7 @@ def _mathjax_delimiters(tokens: Sequence[Token], sink: Sink) -> None:
             meant = "$…$" if spelling.endswith("(") else "$$…$$"
             sink.warning(
                 first_line + 1 + line_offset,
-                f"'{spelling}' is Anki's MathJax delimiter, not math in this format "
-                f"(it is shown as written): write {meant} for a formula",
+                Code.MATHJAX_DELIMITER.message(spelling=spelling, meant=meant),
                 column=column,
                 code=Code.MATHJAX_DELIMITER,
             )
@@ -100,8 +99,7 @@ def _refused_links(tokens: Sequence[Token], lines: Sequence[str], sink: Sink) ->
             source = lines[line - 1] if 0 < line <= len(lines) else ""
             sink.warning(
                 line,
-                f"link '{href}' shows as text with no target: only https:, http:, "
-                "mailto: and relative links keep theirs on a card",
+                Code.LINK_SCHEME.message(href=href),
                 column=source.find(href) + 1,
                 code=Code.LINK_SCHEME,
             )
@@ -130,9 +128,10 @@ def _freeze(
     # A cloze item's text is never empty: its cloze marker shows.
     at = _separator_column(lines, draft.line)
     if not is_cloze and question.is_empty and not question.maths and not question.images:
-        sink.error(draft.line, "empty question before ':::'", column=at, code=Code.EMPTY_QUESTION)
+        message = Code.EMPTY_QUESTION.message()
+        sink.error(draft.line, message, column=at, code=Code.EMPTY_QUESTION)
     if not is_cloze and answer.is_empty and not answer.maths and not answer.images:
-        message = "empty answer: write the answer after ':::'"
+        message = Code.EMPTY_ANSWER.message()
         sink.error(draft.line, message, column=at, code=Code.EMPTY_ANSWER)
     tags = tuple(_unique([*front.tags, *draft.tags, *draft.metadata.tags]))
     tags = shared_tags.setdefault(tags, tags)

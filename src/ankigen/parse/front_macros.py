@@ -38,7 +38,8 @@ def read_macros(value: object, line: int, sink: Sink) -> tuple[Macro, ...]:
         else:
             macros.append(macro)
     for problem in problems:
-        sink.error(line, problem, column=1, code=Code.FRONT_MATTER_MACRO_SHAPE)
+        message = Code.FRONT_MATTER_MACRO_SHAPE.message(detail=problem)
+        sink.error(line, message, column=1, code=Code.FRONT_MATTER_MACRO_SHAPE)
     return tuple(macros)
 
 

@@ -59,7 +59,10 @@ def read_front_matter(text: str, sink: Sink) -> FrontMatter:
         offset, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         problem = getattr(exc, "problem", None) or "invalid YAML"
         sink.error(
-            offset, f"front matter: {problem}", column=column, code=Code.FRONT_MATTER_NOT_YAML
+            offset,
+            Code.FRONT_MATTER_NOT_YAML.message(problem=problem),
+            column=column,
+            code=Code.FRONT_MATTER_NOT_YAML,
         )
         return FrontMatter()
     if data is None:
@@ -67,7 +70,7 @@ def read_front_matter(text: str, sink: Sink) -> FrontMatter:
     if not isinstance(data, dict):
         sink.error(
             1,
-            "front matter must be a mapping of 'key: value' lines",
+            Code.FRONT_MATTER_NOT_MAPPING.message(),
             column=1,
             code=Code.FRONT_MATTER_NOT_MAPPING,
         )
@@ -76,7 +79,7 @@ def read_front_matter(text: str, sink: Sink) -> FrontMatter:
         if key not in _KNOWN_KEYS:
             sink.error(
                 _line_of_key(text, str(key)),
-                f"unknown front matter key '{key}' (known: {', '.join(_KNOWN_KEYS)})",
+                Code.UNKNOWN_FRONT_MATTER_KEY.message(key=key, known=", ".join(_KNOWN_KEYS)),
                 column=1,
                 code=Code.UNKNOWN_FRONT_MATTER_KEY,
             )
@@ -93,9 +96,10 @@ def read_front_matter(text: str, sink: Sink) -> FrontMatter:
         "macros": read_macros(data.get("macros"), _line_of_key(text, "macros"), sink),
     }
     deck = values["deck"]
-    if isinstance(deck, str) and (why := decks.problem(deck, "front matter 'deck'")):
+    if isinstance(deck, str) and (why := decks.problem(deck)):
         line, column = _place_of(text, "deck", deck[:40])
-        sink.error(line, why, column=column, code=decks.DECK_TOO_DEEP)
+        message = decks.DECK_TOO_DEEP.message(what="front matter 'deck'", why=why)
+        sink.error(line, message, column=column, code=decks.DECK_TOO_DEEP)
     key_line = _line_of_key(text, "key") if values["key"] is not None else 0
     return FrontMatter(**values, key_line=key_line)  # type: ignore[arg-type]
 
@@ -113,8 +117,7 @@ def _structure_is_safe(text: str, sink: Sink) -> bool:
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
             sink.error(
                 line,
-                "front matter: YAML anchors and aliases (&name, *name) are not allowed; "
-                "write each value out",
+                Code.YAML_ALIAS.message(),
                 column=column,
                 code=Code.YAML_ALIAS,
             )
@@ -124,8 +127,7 @@ def _structure_is_safe(text: str, sink: Sink) -> bool:
         if depth > MAX_FRONT_MATTER_DEPTH:
             sink.error(
                 line,
-                f"front matter nests lists or mappings more than {MAX_FRONT_MATTER_DEPTH} "
-                "deep; front matter is 'key: value' lines and one list of tags",
+                Code.FRONT_MATTER_TOO_DEEP.message(most=MAX_FRONT_MATTER_DEPTH),
                 column=column,
                 code=Code.FRONT_MATTER_TOO_DEEP,
             )
@@ -154,7 +156,7 @@ def _string(data: dict[object, object], key: str, text: str, sink: Sink) -> str 
         return str(value).strip()
     sink.error(
         _line_of_key(text, key),
-        f"front matter '{key}' must be a non-empty string",
+        Code.FRONT_MATTER_NOT_A_NAME.message(key=key),
         column=1,
         code=Code.FRONT_MATTER_NOT_A_NAME,
     )
@@ -170,7 +172,7 @@ def _tags(data: dict[object, object], text: str, sink: Sink) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(t, (str, int)) for t in value):
         sink.error(
             _line_of_key(text, "tags"),
-            "front matter 'tags' must be a list of words, e.g. tags: [ml, gpu]",
+            Code.FRONT_MATTER_TAGS_NOT_WORDS.message(),
             column=1,
             code=Code.FRONT_MATTER_TAGS_NOT_WORDS,
         )
@@ -180,7 +182,7 @@ def _tags(data: dict[object, object], text: str, sink: Sink) -> tuple[str, ...]:
     if bad:
         sink.error(
             _line_of_key(text, "tags"),
-            f"front matter tag '{bad[0]}' must be one word without spaces",
+            Code.FRONT_MATTER_TAG_WITH_SPACE.message(tag=bad[0]),
             column=1,
             code=Code.FRONT_MATTER_TAG_WITH_SPACE,
         )
@@ -214,7 +216,7 @@ def _boolean(data: dict[object, object], key: str, text: str, sink: Sink) -> boo
         return value
     sink.error(
         _line_of_key(text, key),
-        f"front matter '{key}' must be true or false",
+        Code.FRONT_MATTER_NOT_BOOLEAN.message(key=key),
         column=1,
         code=Code.FRONT_MATTER_NOT_BOOLEAN,
     )
@@ -230,7 +232,7 @@ def _math(data: dict[object, object], text: str, sink: Sink) -> MathMode | None:
     except ValueError:
         sink.error(
             _line_of_key(text, "math"),
-            f"front matter 'math' must be 'image' or 'mathjax', not '{value}'",
+            Code.FRONT_MATTER_MATH_MODE.message(value=value),
             column=1,
             code=Code.FRONT_MATTER_MATH_MODE,
         )
@@ -250,7 +252,7 @@ def _claims(data: dict[object, object], text: str, sink: Sink) -> ClaimLevel | N
         levels = ", ".join(names[:-1]) + " or " + names[-1]
         sink.error(
             _line_of_key(text, "claims"),
-            f"front matter 'claims' must be {levels}, not '{value}'",
+            Code.FRONT_MATTER_CLAIM_LEVEL.message(levels=levels, value=value),
             column=1,
             code=Code.FRONT_MATTER_CLAIM_LEVEL,
         )
@@ -269,7 +271,7 @@ def _context(data: dict[object, object], text: str, sink: Sink) -> bool:
         return True
     sink.error(
         _line_of_key(text, "context"),
-        f"front matter 'context' must be 'auto' or 'none', not '{value}'",
+        Code.FRONT_MATTER_CONTEXT.message(value=value),
         column=1,
         code=Code.FRONT_MATTER_CONTEXT,
     )
@@ -288,9 +290,7 @@ def _prompts(
     if not isinstance(value, dict) or not good:
         sink.error(
             _line_of_key(text, "prompt"),
-            "front matter 'prompt' maps section headings to the line shown on their "
-            "cards, e.g. prompt: {Spot the error: Find the mistake and fix it} "
-            "(none for no line)",
+            Code.FRONT_MATTER_PROMPT.message(),
             column=1,
             code=Code.FRONT_MATTER_PROMPT,
         )

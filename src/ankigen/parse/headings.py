@@ -67,14 +67,16 @@ def deck_name_problems(
         text = plain_text(tokens[index + 1].children or [])
         if token.tag == "h1" and deck is None and not title_seen:
             title_seen = True
-            why, code = decks.problem(text, "the title"), decks.DECK_TOO_DEEP
+            why = decks.problem(text)
+            if why is not None:
+                message = decks.DECK_TOO_DEEP.message(what="the title", why=why)
+                sink.error(line_of(token), message, column=1, code=decks.DECK_TOO_DEEP)
         elif token.tag == "h2" and subdecks:
-            name = section_deck_name(deck, text)
-            why, code = decks.problem(name, "this section (subdecks: true)"), decks.SUBDECK_TOO_DEEP
-        else:
-            continue
-        if why is not None:
-            sink.error(line_of(token), why, column=1, code=code)
+            why = decks.problem(section_deck_name(deck, text))
+            if why is not None:
+                what = "this section (subdecks: true)"
+                message = decks.SUBDECK_TOO_DEEP.message(what=what, why=why)
+                sink.error(line_of(token), message, column=1, code=decks.SUBDECK_TOO_DEEP)
 
 
 def first_title_only(
@@ -100,13 +102,19 @@ def subdecks_under_title(placed: Iterable[tuple[int, str | None]], deck: str, si
         if section is None or section in reported:
             continue
         reported.add(section)
-        why = decks.problem(f"{deck}::{section}", f"the section '{section[:40]}' (subdecks: true)")
-        if why is not None and decks.problem(section_deck_name(None, section), "") is None:
-            sink.error(line, why, column=1, code=decks.SUBDECK_TOO_DEEP)
+        why = decks.problem(f"{deck}::{section}")
+        if why is not None and decks.problem(section_deck_name(None, section)) is None:
+            what = f"the section '{section[:40]}' (subdecks: true)"
+            message = decks.SUBDECK_TOO_DEEP.message(what=what, why=why)
+            sink.error(line, message, column=1, code=decks.SUBDECK_TOO_DEEP)
 
 
 def file_deck_name_problem(name: str, sink: Sink) -> None:
     """A deck named by its file (no ``deck:``, no title) whose name Anki refuses."""
-    why = decks.problem(name, "the file's name (the deck has no title)")
+    why = decks.problem(name)
     if why is not None:
-        sink.error(1, why + ", or give the deck a '# title'", column=1, code=decks.DECK_TOO_DEEP)
+        message = decks.DECK_TOO_DEEP.message(
+            what="the file's name (the deck has no title)",
+            why=why + ", or give the deck a '# title'",
+        )
+        sink.error(1, message, column=1, code=decks.DECK_TOO_DEEP)

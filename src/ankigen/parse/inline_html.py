@@ -290,8 +290,9 @@ def _report(
     if verdict.refused:
         sink.warning(
             line,
-            f"HTML <{verdict.refused}> {verdict.why}, so it shows as the text you wrote: "
-            f"{verdict.fix}",
+            Code.HTML_SHOWN_AS_TEXT.message(
+                element=verdict.refused, why=verdict.why, fix=verdict.fix
+            ),
             column=column,
             code=Code.HTML_SHOWN_AS_TEXT,
         )
@@ -301,8 +302,7 @@ def _report(
         dropped = ", ".join(f"'{attribute}'" for attribute in verdict.dropped)
         sink.warning(
             line,
-            f"attribute {dropped} of HTML <{name}> dropped (only title on abbr, src and "
-            "alt on img pass): remove it",
+            Code.HTML_ATTRIBUTE_DROPPED.message(attributes=dropped, element=name),
             column=column,
             code=Code.HTML_ATTRIBUTE_DROPPED,
         )

@@ -139,9 +139,7 @@ def question_after_colon(sink: Sink, line: int, question: Sequence[Token], prose
         return
     sink.warning(
         line,
-        f"this question is only a formula or an image, and the paragraph at line {prose_line} "
-        "before it ends in ':' but is not part of it (it is prose, or the end of the answer "
-        "before): put that text in the question's paragraph (no blank line between them)",
+        Code.QUESTION_AFTER_COLON.message(prose_line=prose_line),
         column=1,
         code=Code.QUESTION_AFTER_COLON,
     )
@@ -151,9 +149,7 @@ def prose_before_check(sink: Sink, prose_line: int, item_line: int, check_line: 
     """AG141: prose between an item and its ``check`` block."""
     sink.warning(
         prose_line,
-        f"prose between the item at line {item_line} and its check block at line "
-        f"{check_line} is on no card (the item ended before it): move the text into the "
-        "answer, before the item's metadata comment, or below the check block",
+        Code.PROSE_BEFORE_CHECK.message(item_line=item_line, check_line=check_line),
         column=1,
         code=Code.PROSE_BEFORE_CHECK,
     )
@@ -163,8 +159,6 @@ def empty_answer_before_heading(sink: Sink, item_line: int, heading_line: int) -
     """AG142: an empty answer, then a ``#``/``##`` heading followed by text."""
     sink.warning(
         item_line,
-        f"the answer is empty and the heading at line {heading_line} after it ends the item "
-        "(a '#' or '##' heading ends an item), so the text below it is on no card: "
-        "write the heading as '###' or deeper to keep it in the answer",
+        Code.HEADING_CUTS_ANSWER.message(heading_line=heading_line),
         code=Code.HEADING_CUTS_ANSWER,
     )

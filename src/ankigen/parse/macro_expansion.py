@@ -45,7 +45,8 @@ def _expand(
     expanded = expand(token.content, macros)
     if isinstance(expanded, ExpansionError):
         line, column = _place(expanded.macro, span, lines)
-        sink.error(line, expanded.message, column=column, code=Code.MACRO_EXPANSION)
+        message = Code.MACRO_EXPANSION.message(detail=expanded.message)
+        sink.error(line, message, column=column, code=Code.MACRO_EXPANSION)
         return
     token.content = expanded
 
@@ -72,11 +73,17 @@ def project_macros(path: Path | None, shown: str) -> tuple[Macros, tuple[Diagnos
         text = path.read_text("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
-        message = f"cannot read the macros file ([tool.ankigen] macros): {reason}"
+        message = Code.MACROS_FILE_UNREADABLE.message(reason=reason)
         return NO_MACROS, (error(shown, 1, message, code=Code.MACROS_FILE_UNREADABLE),)
     preamble = read_preamble(text)
     problems = tuple(
-        error(shown, line, message, column=1, code=Code.MACROS_FILE_CONTENT)
-        for line, message in preamble.problems
+        error(
+            shown,
+            line,
+            Code.MACROS_FILE_CONTENT.message(detail=problem),
+            column=1,
+            code=Code.MACROS_FILE_CONTENT,
+        )
+        for line, problem in preamble.problems
     )
     return preamble.macros, problems

@@ -74,18 +74,18 @@ def parse_comment(html: str, line: int, sink: Sink, column: int = 0) -> Metadata
         for key in fields:
             close = difflib.get_close_matches(key.lower(), _KEYS, n=1, cutoff=0.8)
             if close:
-                message = f"unknown metadata field '{key}' (did you mean '{close[0]}'?)"
+                message = Code.MISSPELT_METADATA_FIELD.message(field=key, meant=close[0])
                 sink.error(line, message, code=Code.MISSPELT_METADATA_FIELD)
                 return None
         return None
     unknown = sorted(set(fields) - set(_KEYS))
     if unknown:
-        message = f"unknown metadata field '{unknown[0]}' (known: id, tags, guid)"
+        message = Code.UNKNOWN_METADATA_FIELD.message(field=unknown[0])
         sink.error(line, message, code=Code.UNKNOWN_METADATA_FIELD)
         return None
     note_id = fields.get("id")
     if note_id is not None and not _ID.match(note_id):
-        message = f"metadata id '{note_id}' must be one word, without spaces"
+        message = Code.METADATA_ID_WITH_SPACE.message(id=note_id)
         sink.error(line, message, code=Code.METADATA_ID_WITH_SPACE)
         return None
     tags = tuple(fields.get("tags", "").split())
@@ -97,10 +97,7 @@ def parse_comment(html: str, line: int, sink: Sink, column: int = 0) -> Metadata
     written = fields.get("guid")
     guid = None if written is None else _decode_guid(written)
     if written is not None and guid is None:
-        message = (
-            f"metadata guid '{written}' must be one word of at most {_GUID_MAX} printable "
-            "characters (no space), percent-encoded where it holds ';', '-', '%' or white space"
-        )
+        message = Code.METADATA_GUID.message(guid=written, most=_GUID_MAX)
         sink.error(line, message, column=column, code=Code.METADATA_GUID)
         return None
     return Metadata(note_id or None, tags, guid)

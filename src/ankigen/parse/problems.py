@@ -31,8 +31,7 @@ def url_images(children: Sequence[Token], line: int, lines: Sequence[str], sink:
             source = lines[at - 1] if 0 < at <= len(lines) else ""
             sink.error(
                 at,
-                f"image '{_link_target(match.group(1))}' is a URL; put the file next to "
-                "the content and use a relative path",
+                Code.IMAGE_URL_TARGET.message(target=_link_target(match.group(1))),
                 column=source.find(match.group(0)) + 1,  # 0 when written otherwise
                 code=Code.IMAGE_URL_TARGET,
             )
@@ -45,14 +44,13 @@ def stray_dollars(lines: Sequence[str], numbers: Sequence[int], sink: Sink) -> N
         if "$$" in text.replace("\\$", ""):
             sink.error(
                 line,
-                "unclosed '$$': close the display formula with '$$', "
-                "or write '\\$' for a dollar sign",
+                Code.UNCLOSED_DOUBLE_DOLLAR.message(),
                 code=Code.UNCLOSED_DOUBLE_DOLLAR,
             )
         else:
             sink.error(
                 line,
-                "unclosed '$': close the formula with '$', or write '\\$' for a dollar sign",
+                Code.UNCLOSED_DOLLAR.message(),
                 code=Code.UNCLOSED_DOLLAR,
             )
 
@@ -67,7 +65,7 @@ def unclosed_fence(fence: Token, lines: Sequence[str], sink: Sink) -> None:
         fence.map[1] - fence.map[0] >= 2 and last.startswith(fence.markup) and set(last) <= {marker}
     )
     if not closed:
-        message = f"code block opened with '{fence.markup}' is never closed"
+        message = Code.UNCLOSED_FENCE.message(fence=fence.markup)
         sink.error(
             line_of(fence), message, column=fence_column(fence, lines), code=Code.UNCLOSED_FENCE
         )

@@ -58,14 +58,8 @@ from ankigen.parse.states import AwaitingMetadata, Draft, InAnswer, ItemState, O
 
 __all__ = ["Draft", "Paragraph", "WalkResult", "Walker", "split_blocks"]
 
-_CLOZE_IN_ANSWER = (
-    "cloze syntax inside a list, table or quote of an answer is not a cloze; "
-    "write the cloze item as a paragraph of its own"
-)
-_CLOZE_IN_PROSE = (
-    "cloze syntax inside a list, table or quote outside any item makes no card; "
-    "write the cloze item as a paragraph of its own, or the text in `code` to show it"
-)
+_CLOZE_IN_ANSWER = Code.CLOZE_IN_ANSWER_BLOCK.message()
+_CLOZE_IN_PROSE = Code.CLOZE_OUTSIDE_ITEM.message()
 
 
 @dataclass
@@ -214,7 +208,7 @@ class Walker:
         if callout.marker_has_separator(marker, rest):
             self._sink.error(
                 marker.line,
-                "':::' on a callout's marker line: start the item on the next line",
+                Code.SEPARATOR_ON_CALLOUT_MARKER.message(),
                 column=self._lines[marker.line - 1].find(":::") + 1,
                 code=Code.SEPARATOR_ON_CALLOUT_MARKER,
             )
@@ -250,8 +244,7 @@ class Walker:
             if has_cloze(split[1]):
                 self._sink.error(
                     paragraph.line,
-                    "cloze syntax after ':::' is not a cloze: "
-                    "put the cloze before ':::' (the text after it is the Extra field)",
+                    Code.CLOZE_AFTER_SEPARATOR.message(),
                     column=after_separator_column(self._lines[paragraph.line - 1]),
                     code=Code.CLOZE_AFTER_SEPARATOR,
                 )

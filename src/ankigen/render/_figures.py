@@ -98,9 +98,8 @@ def draw_figure(
     script = figure_script(figure_id, figures_dir)
     if script is None:
         expected = display_path(figures_dir / f"{figure_id}.py")
-        return place.failed(
-            f"unknown figure '{figure_id}': there is no {expected}", code=Code.UNKNOWN_FIGURE
-        )
+        message = Code.UNKNOWN_FIGURE.message(figure=figure_id, expected=expected)
+        return place.failed(message, code=Code.UNKNOWN_FIGURE)
     source = script.read_bytes()
     name = (
         f"ag-fig-{figure_id}-"
@@ -130,19 +129,21 @@ def draw_figure(
         if seconds < time_limit:
             return _budget_spent(figure_id, place)
         return place.failed(
-            f"figure '{figure_id}' did not finish within the figure time limit of "
-            f"{time_limit:g} s; make it faster, or raise figure-time-limit in [tool.ankigen]",
+            Code.FIGURE_TIME_LIMIT.message(figure=figure_id, limit=time_limit),
             code=Code.FIGURE_TIME_LIMIT,
         )
     except ChildFailed as exc:
         hint = _LIMITS_HINT if "killed by signal" in str(exc) else ""
-        return place.failed(f"figure '{figure_id}' failed: {exc}{hint}", code=Code.FIGURE_NO_RESULT)
+        message = Code.FIGURE_NO_RESULT.message(figure=figure_id, why=exc, hint=hint)
+        return place.failed(message, code=Code.FIGURE_NO_RESULT)
     if isinstance(outcome, bytes):
         return _ship(figure_id, name, outcome, image_format, cache, script, place)
     message, trace = outcome
     if not trace:  # a formula the figure uses is broken or unknown: its message says so
-        return place.failed(f"figure '{figure_id}' {message}", code=Code.FIGURE_FORMULA_NAME)
-    return place.failed(f"figure '{figure_id}' failed: {message}", trace, code=Code.FIGURE_RAISED)
+        message = Code.FIGURE_FORMULA_NAME.message(figure=figure_id, problem=message)
+        return place.failed(message, code=Code.FIGURE_FORMULA_NAME)
+    message = Code.FIGURE_RAISED.message(figure=figure_id, error=message)
+    return place.failed(message, trace, code=Code.FIGURE_RAISED)
 
 
 @functools.cache
@@ -168,11 +169,7 @@ _LIMITS_HINT = (
 
 
 def _budget_spent(figure_id: str, place: Place) -> Failed:
-    message = (
-        f"figure '{figure_id}' is not drawn: the figures of this file used up their "
-        "time together (figure-deck-time-limit in [tool.ankigen]); make them faster, "
-        "use fewer, or raise the limit"
-    )
+    message = Code.FIGURE_DECK_TIME_LIMIT.message(figure=figure_id)
     return place.failed(message, code=Code.FIGURE_DECK_TIME_LIMIT)
 
 
@@ -206,7 +203,8 @@ def _ship(
     if image_format == "svg":
         cleaned = sanitise_svg(drawn)
         if isinstance(cleaned, RefusedSvg):
-            return place.failed(f"figure '{figure_id}' {cleaned.reason}", code=Code.UNSAFE_SVG)
+            message = Code.UNSAFE_SVG.message(what=f"figure '{figure_id}'", reason=cleaned.reason)
+            return place.failed(message, code=Code.UNSAFE_SVG)
         drawn = cleaned.data
     return Shipped(cache.put(name, drawn), script, drawn=True)
 

@@ -53,16 +53,10 @@ def draw_within_limits(
             tex, display=display, time_limit=time_limit, card=card, hide=hide
         )
     except _mathjax_drawing.DrawTimeout:
-        raise DrawingLimitError(
-            f"drawing it took longer than the formula time limit of {time_limit:g} s; "
-            "simplify it, or raise formula-time-limit in [tool.ankigen]",
-            Code.FORMULA_TIME_LIMIT,
-        ) from None
+        message = Code.FORMULA_TIME_LIMIT.message(limit=time_limit)
+        raise DrawingLimitError(message, Code.FORMULA_TIME_LIMIT) from None
     except _mathjax_drawing.DrawTooDeep:
-        raise DrawingLimitError(
-            "it is too deeply nested to draw as an image: flatten it (this limit cannot be raised)",
-            Code.FORMULA_TOO_DEEP,
-        ) from None
+        raise DrawingLimitError(Code.FORMULA_TOO_DEEP.message(), Code.FORMULA_TOO_DEEP) from None
 
 
 # --- one formula --------------------------------------------------------------
@@ -187,4 +181,4 @@ def _draw_one(job: FormulaJob, time_limit: float) -> DrawOutcome:
     except DrawingLimitError as exc:
         return DrawFailure(str(exc), exc.code)
     except FormulaError as exc:
-        return DrawFailure(str(exc), Code.FORMULA_NOT_DRAWN)
+        return DrawFailure(Code.FORMULA_NOT_DRAWN.message(detail=exc), Code.FORMULA_NOT_DRAWN)

@@ -83,17 +83,13 @@ def ship_image(
     A failure is an error at ``place``, the reference.
     """
     if _SCHEME.match(target) or target.startswith("//"):
-        return place.failed(
-            f"image '{target}' is a URL; put the file next to the content and use a relative path",
-            code=Code.IMAGE_URL,
-        )
+        return place.failed(Code.IMAGE_URL.message(target=target), code=Code.IMAGE_URL)
     relative = unquote(target)
     if not relative:
-        return place.failed("image has no path", code=Code.IMAGE_NO_PATH)
+        return place.failed(Code.IMAGE_NO_PATH.message(), code=Code.IMAGE_NO_PATH)
     if Path(relative).is_absolute() or relative.startswith("\\"):
         return place.failed(
-            f"image path '{relative}' is absolute; use a path relative to the content file",
-            code=Code.IMAGE_ABSOLUTE_PATH,
+            Code.IMAGE_ABSOLUTE_PATH.message(path=relative), code=Code.IMAGE_ABSOLUTE_PATH
         )
     name_problem = _name_problem(target, relative, root)
     if name_problem is not None:
@@ -103,13 +99,11 @@ def ship_image(
         return _ship_file(relative, path, root, cache, folders, place, store)
     except OSError as exc:
         reason = exc.strerror or str(exc)
-        return place.failed(
-            f"image '{_shown(relative)}' cannot be read: {reason}", code=Code.IMAGE_UNREADABLE
-        )
+        message = Code.IMAGE_UNREADABLE.message(image=_shown(relative), reason=reason)
+        return place.failed(message, code=Code.IMAGE_UNREADABLE)
     except RuntimeError:  # pathlib's report of a symbolic link loop
-        return place.failed(
-            f"image '{_shown(relative)}' is a symbolic link that loops", code=Code.IMAGE_LINK_LOOP
-        )
+        message = Code.IMAGE_LINK_LOOP.message(image=_shown(relative))
+        return place.failed(message, code=Code.IMAGE_LINK_LOOP)
 
 
 def _ship_file(
@@ -128,7 +122,7 @@ def _ship_file(
     resolved = path.resolve()
     if not resolved.is_relative_to(root.resolve()):
         return place.failed(
-            f"image path '{relative}' leaves the content folder '{display_path(root)}'",
+            Code.IMAGE_OUTSIDE_CONTENT.message(path=relative, folder=display_path(root)),
             code=Code.IMAGE_OUTSIDE_CONTENT,
         )
     if not resolved.is_file():
@@ -140,10 +134,12 @@ def _not_found(relative: str, path: Path, root: Path) -> str:
     """The message for a missing image: where it was looked for, and the likely fix."""
     content_dir = path.parents[len(Path(relative).parts) - 1]  # path is content_dir / relative
     near = nearest_image(relative, content_dir, root, _EXTENSIONS)
-    where = f"image file '{_shown(relative)}' not found (looked for '{display_path(path)}')"
-    if near is not None:
-        return f"{where}: did you mean '{near}'?"
-    return f"{where}: correct the path, relative to the content file's folder"
+    hint = (
+        f"did you mean '{near}'?"
+        if near is not None
+        else "correct the path, relative to the content file's folder"
+    )
+    return Code.IMAGE_NOT_FOUND.message(image=_shown(relative), path=display_path(path), hint=hint)
 
 
 def _plain_file(candidate: Path, folders: Folders | None) -> tuple[Path, os.stat_result] | None:
@@ -183,7 +179,7 @@ def _ship_resolved(
     suffix = resolved.suffix.lower()
     if suffix not in _EXTENSIONS:
         return place.failed(
-            f"image '{relative}' is not a supported image type ({', '.join(sorted(_EXTENSIONS))})",
+            Code.IMAGE_TYPE.message(image=relative, types=", ".join(sorted(_EXTENSIONS))),
             code=Code.IMAGE_TYPE,
         )
     # Judge the size before reading: a sparse file can claim gigabytes it never stored.
@@ -205,7 +201,8 @@ def _ship_resolved(
         return Shipped(MediaFile(f"ag-img-{content_hash(data)}{shipped}", resolved), resolved)
     cleaned = sanitise_svg(data)
     if isinstance(cleaned, RefusedSvg):
-        return place.failed(f"SVG image '{relative}' {cleaned.reason}", code=Code.UNSAFE_SVG)
+        message = Code.UNSAFE_SVG.message(what=f"SVG image '{relative}'", reason=cleaned.reason)
+        return place.failed(message, code=Code.UNSAFE_SVG)
     media = cache.hold(svg_name(cleaned.data), cleaned.data)
     if store is not None:
         store.put(resolved, before, after, media)
@@ -243,8 +240,7 @@ def _read(path: Path) -> tuple[bytes, os.stat_result, os.stat_result]:
 def _too_large(relative: str, place: Place) -> ShipResult:
     limit = MAX_IMAGE_BYTES // (1024 * 1024)
     return place.failed(
-        f"image '{relative}' is larger than the {limit} MB limit for images; "
-        "shrink or compress it (the limit cannot be raised)",
+        Code.IMAGE_TOO_LARGE.message(image=relative, limit=limit),
         code=Code.IMAGE_TOO_LARGE,
     )
 
@@ -253,7 +249,8 @@ def _name_problem(target: str, relative: str, root: Path) -> str | None:
     """A NUL byte, or a file name or path longer than the file system allows."""
     if "\x00" in relative:
         written = "%00" if "%00" in target else "a NUL character"
-        return f"image path '{_shown(target)}' contains {written}; remove it from the path"
+        problem = f"contains {written}; remove it from the path"
+        return Code.IMAGE_NAME_INVALID.message(path=_shown(target), problem=problem)
     name_max, path_max = _name_limits(root)
     encoded = os.fsencode(relative)
     # A path no longer than a name holds no name that is too long.
@@ -261,14 +258,14 @@ def _name_problem(target: str, relative: str, root: Path) -> str | None:
     if len(encoded) > name_max:
         too_long = next((p for p in Path(relative).parts if len(os.fsencode(p)) > name_max), None)
     if too_long is not None:
-        return (
-            f"image path '{_shown(relative)}' has a file or folder name of "
-            f"{len(os.fsencode(too_long))} bytes; this file system allows {name_max}: "
-            "rename the file"
+        problem = (
+            f"has a file or folder name of {len(os.fsencode(too_long))} bytes; "
+            f"this file system allows {name_max}: rename the file"
         )
+        return Code.IMAGE_NAME_INVALID.message(path=_shown(relative), problem=problem)
     if len(encoded) > path_max:
-        shown = _shown(relative)
-        return f"image path '{shown}' is longer than this file system allows ({path_max} bytes)"
+        problem = f"is longer than this file system allows ({path_max} bytes)"
+        return Code.IMAGE_NAME_INVALID.message(path=_shown(relative), problem=problem)
     return None
 
 

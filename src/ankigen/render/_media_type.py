@@ -110,19 +110,19 @@ def judge_media(data: bytes, named: str, *, exact: bool = False) -> Raster | Mar
     """
     kind = media_type(data)
     if isinstance(kind, Unknown):
-        return MediaProblem(f"is not an image: {kind.why}", Code.NOT_AN_IMAGE)
+        return MediaProblem(Code.NOT_AN_IMAGE.message(why=kind.why), Code.NOT_AN_IMAGE)
     if isinstance(kind, Markup):
         if named == ".svg":
             return kind
         return MediaProblem(
-            f"is markup (SVG or HTML), not a {_TYPE_NAMES.get(named, named)} image; "
-            "save an SVG drawing with the .svg extension",
+            Code.MARKUP_AS_RASTER.message(named=_TYPE_NAMES.get(named, named)),
             Code.MARKUP_AS_RASTER,
         )
     if exact and _TYPE_NAMES.get(named) != _TYPE_NAMES[kind.suffix]:
         wanted = _TYPE_NAMES.get(named, "an SVG")
         return MediaProblem(
-            f"is a {_TYPE_NAMES[kind.suffix]} image, not {wanted}", Code.FIGURE_WRONG_FORMAT
+            Code.FIGURE_WRONG_FORMAT.message(found=_TYPE_NAMES[kind.suffix], wanted=wanted),
+            Code.FIGURE_WRONG_FORMAT,
         )
     problem = raster_problem(kind)
     return kind if problem is None else MediaProblem(problem, Code.IMAGE_TOO_MANY_PIXELS)
@@ -132,9 +132,8 @@ def raster_problem(raster: Raster) -> str | None:
     """Why a raster's declared size is refused, or None."""
     width, height = raster.width, raster.height
     if max(width, height) > MAX_IMAGE_SIDE or width * height > MAX_IMAGE_PIXELS:
-        return (
-            f"declares {width} x {height} pixels, more than the limit of {MAX_IMAGE_SIDE} "
-            f"pixels a side and {MAX_IMAGE_PIXELS:,} pixels in all; scale it down"
+        return Code.IMAGE_TOO_MANY_PIXELS.message(
+            width=width, height=height, side=MAX_IMAGE_SIDE, pixels=MAX_IMAGE_PIXELS
         )
     return None
 

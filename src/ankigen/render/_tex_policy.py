@@ -41,13 +41,15 @@ def formula_problem(tex: str) -> TexProblem | None:
     except _tex_syntax.ClozeSyntaxError as exc:
         return TexProblem(str(exc), exc.finding.code)
     if not tex.strip():
-        return TexProblem("empty formula", Code.EMPTY_FORMULA)
+        return TexProblem(Code.EMPTY_FORMULA.message(), Code.EMPTY_FORMULA)
     unpaired = _tex_syntax.brace_problem(_tex_syntax.strip_clozes(tex, clozes))
     if unpaired is not None:
         return unpaired
     refused = refused_command(tex)
     if refused is not None:
-        return TexProblem(refused, Code.TEX_COMMAND_REFUSED)
+        return TexProblem(
+            Code.TEX_COMMAND_REFUSED.message(detail=refused), Code.TEX_COMMAND_REFUSED
+        )
     return None
 
 
@@ -100,13 +102,10 @@ MAX_BRACE_DEPTH = 40
 
 def _limit_problem(tex: str) -> TexProblem | None:
     if len(tex) > MAX_FORMULA_CHARS:
-        message = (
-            f"formula is too long ({len(tex):,} characters; at most "
-            f"{MAX_FORMULA_CHARS:,}): split it up"
-        )
+        message = Code.FORMULA_TOO_LONG.message(length=len(tex), most=MAX_FORMULA_CHARS)
         return TexProblem(message, Code.FORMULA_TOO_LONG)
     deepest = syntax_tex.brace_depth(tex)
     if deepest > MAX_BRACE_DEPTH:
-        message = f"formula nests braces {deepest} deep (at most {MAX_BRACE_DEPTH})"
+        message = Code.FORMULA_BRACES_TOO_DEEP.message(depth=deepest, most=MAX_BRACE_DEPTH)
         return TexProblem(message, Code.FORMULA_BRACES_TOO_DEEP)
     return None

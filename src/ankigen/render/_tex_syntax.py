@@ -79,12 +79,12 @@ def brace_problem(tex: str) -> TexProblem | None:
 
 
 def _unbalanced(which: str) -> TexProblem:
-    return TexProblem(f"unbalanced braces: {which}", Code.UNBALANCED_BRACES)
+    return TexProblem(Code.UNBALANCED_BRACES.message(which=which), Code.UNBALANCED_BRACES)
 
 
 def _unpaired(message: str) -> TexProblem:
     """A ``\\begin`` or ``\\end`` without its name, or without its partner."""
-    return TexProblem(message, Code.UNPAIRED_ENVIRONMENT)
+    return TexProblem(Code.UNPAIRED_ENVIRONMENT.message(detail=message), Code.UNPAIRED_ENVIRONMENT)
 
 
 def _environment_name(tex: str, at: int) -> str | None:

@@ -121,12 +121,10 @@ def _opener_finding(opener: re.Match[str]) -> Finding | None:
     digits = opener.group(1)
     written = opener.group(0)
     if written[2] == "C":
-        message = (
-            f"cloze '{written}' must be lower case, '{{{{c{digits}::', or Anki makes no card for it"
-        )
+        message = UPPER_CASE.message(written=written, digits=digits)
         return Finding(opener.start(), written, message, UPPER_CASE)
     if not digits.strip("0"):
-        message = f"cloze '{written}' needs a number from 1 up, e.g. '{{{{c1::'"
+        message = NO_NUMBER.message(written=written)
         return Finding(opener.start(), written, message, NO_NUMBER)
     if number(digits) > MAX_NUMBER:
         return too_high(opener.start(), written)
@@ -136,20 +134,17 @@ def _opener_finding(opener: re.Match[str]) -> Finding | None:
 def too_high(start: int, written: str) -> Finding:
     """A cloze numbered above ``MAX_NUMBER``: Anki makes an empty card for it."""
     shown = written if len(written) <= 20 else written[:12] + "…" + written[-3:]
-    message = (
-        f"cloze '{shown}' is numbered above c{MAX_NUMBER}, the highest Anki makes a "
-        f"card for: number the clozes of an item from c1 up, at most c{MAX_NUMBER}"
-    )
+    message = TOO_HIGH.message(written=shown, most=MAX_NUMBER)
     return Finding(start, written, message, TOO_HIGH)
 
 
 def _empty(start: int, written: str) -> Finding:
-    return Finding(start, written, f"empty cloze '{written}' would make an empty card", EMPTY)
+    return Finding(start, written, EMPTY.message(written=written), EMPTY)
 
 
 def _unclosed(opener: re.Match[str]) -> Finding:
     written = opener.group(0)
-    message = f"cloze '{written}' is never closed: end it with '}}}}'"
+    message = UNCLOSED.message(written=written)
     return Finding(opener.start(), written, message, UNCLOSED)
 
 
@@ -171,11 +166,11 @@ def text_problems(text: str, plain: str) -> list[Finding]:
     for opener, close in _clozes(plain):
         body = plain[opener.end() : close]
         if "{{" not in body and body.count("{") != body.count("}"):
-            message = (
-                f"cloze '{plain[opener.start() : close + 2]}' ends at the first '}}}}', inside "
+            written = plain[opener.start() : close + 2]
+            message = BRACES.message(
+                detail=f"cloze '{written}' ends at the first '}}}}', inside "
                 "your braces (Anki reads it so): put a space between the braces, '} }}'"
             )
-            written = plain[opener.start() : close + 2]
             problems.append(Finding(opener.start(), written, message, BRACES))
     problems.extend(map(_unclosed, _left_open(text)))
     return problems
@@ -215,12 +210,11 @@ def near_misses(text: str) -> list[Finding]:
         meant = f"{{{{c{number}::"
         written = match.group(0)
         if len(braces) == 1:
-            code, why = ONE_BRACE, "it opens with one brace"
+            code, message = ONE_BRACE, ONE_BRACE.message(written=written, meant=meant)
         elif len(colons) == 1:
-            code, why = ONE_COLON, "it has one colon"
+            code, message = ONE_COLON, ONE_COLON.message(written=written, meant=meant)
         else:
-            code, why = SPACED, "it has white space inside the marker"
-        message = f"'{written}' is not a cloze Anki reads ({why}): write '{meant}'"
+            code, message = SPACED, SPACED.message(written=written, meant=meant)
         found.append(Finding(match.start(), written, message, code, is_warning=True))
     return found
 
@@ -266,7 +260,7 @@ def find_in_math(tex: str) -> list[Cloze]:
             raise ClozeSyntaxError(_unclosed(opener))
         body = tex[opener.end() : close]
         if OPENER.search(body):
-            message = "a cloze inside a cloze is not supported in math"
+            message = NESTED_IN_MATH.message()
             raise ClozeSyntaxError(
                 Finding(opener.start(), opener.group(0), message, NESTED_IN_MATH)
             )
@@ -293,13 +287,13 @@ def _check_math_braces(tex: str, opener: re.Match[str], close: int, text: str) -
         return
     number = opener.group(1)
     if _balanced(text + "}"):
-        message = (
-            f"cloze c{number} ends in '}}' right before its closing '}}}}': "
+        message = BRACES.message(
+            detail=f"cloze c{number} ends in '}}' right before its closing '}}}}': "
             f"write a space before the '}}}}', as in {{{{c{number}::\\frac{{a}}{{b}} }}}}"
         )
     else:
-        message = (
-            f"cloze c{number} holds '}}}}' ({tex[opener.start() : close + 2]!r}): Anki ends a "
-            "cloze at the first '}}', so write a space between those braces ('} }')"
+        message = BRACES.message(
+            detail=f"cloze c{number} holds '}}}}' ({tex[opener.start() : close + 2]!r}): Anki "
+            "ends a cloze at the first '}}', so write a space between those braces ('} }')"
         )
     raise ClozeSyntaxError(Finding(opener.start(), opener.group(0), message, BRACES))

@@ -27,20 +27,19 @@ def levels(name: str) -> int:
     return name.count("::") + 1
 
 
-def problem(name: str, what: str) -> str | None:
+def problem(name: str) -> str | None:
     """Why Anki would refuse (or a learner could not read) deck ``name``, or None.
 
-    ``what`` names where the name comes from, for the message (``"the section"``).
+    It is the ``why`` of a :data:`SUBDECK_TOO_DEEP` or :data:`DECK_TOO_DEEP`
+    message (``{what} makes a deck {why}``), with what to do.
     """
     if levels(name) > MAX_LEVELS:
-        return (
-            f"{what} makes a deck nested {levels(name)} levels deep ('::' nests a deck), "
-            f"and Anki refuses to import a deck nested more than {MAX_LEVELS}: "
-            "write fewer '::' in it"
+        why = (
+            f"nested {levels(name)} levels deep ('::' nests a deck), and Anki refuses to "
+            f"import a deck nested more than {MAX_LEVELS}: write fewer '::' in it"
         )
-    if len(name) > MAX_NAME_LENGTH:
-        return (
-            f"{what} makes a deck name of {len(name)} characters, more than "
-            f"{MAX_NAME_LENGTH}: shorten it"
-        )
-    return None
+    elif len(name) > MAX_NAME_LENGTH:
+        why = f"name of {len(name)} characters, more than {MAX_NAME_LENGTH}: shorten it"
+    else:
+        return None
+    return why

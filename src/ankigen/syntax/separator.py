@@ -86,13 +86,10 @@ def near_misses(line: str) -> list[Finding]:
             word_before = _word(line[line.rfind(" ", 0, run.start()) + 1 : run.start()])
             after_end = line.find(" ", run.end())
             word_after = _word(line[run.end() : after_end if after_end >= 0 else len(line)])
-            message = (
-                f"'{word_before}:::{word_after}' is not a separator: write "
-                f"'{word_before} ::: {word_after}', with white space on both sides"
-            )
+            message = GLUED.message(before=word_before, after=word_after)
             found.append(Finding(run.start(), written, message, GLUED, is_warning=True))
         elif len(written) in (2, 4) and apart:
-            message = f"'{written}' is not a separator: write ':::', as in 'question ::: answer'"
+            message = WRONG_LENGTH.message(written=written)
             found.append(Finding(run.start(), written, message, WRONG_LENGTH, is_warning=True))
         elif len(written) == 2 and len(two_glued) == 1 and _two_colons_meant(line, run):
             found.append(_two_glued(line, run))
@@ -105,10 +102,7 @@ def _spaced(line: str) -> list[Finding]:
     for run in _SPACED.finditer(line):
         written = run.group(0)
         if written.count(":") == 3:
-            message = (
-                f"'{written}' is not a separator: write ':::', "
-                "three colons with no space between them"
-            )
+            message = SPACED_COLONS.message(written=written)
             found.append(Finding(run.start(), written, message, SPACED_COLONS, is_warning=True))
     return found
 
@@ -159,9 +153,7 @@ def _two_glued(line: str, run: re.Match[str]) -> Finding:
     end = run.end() + gap + len(tail.lstrip().split(" ")[0])
     shown = _word(line[start:end])
     fix = f"{_word(head[start:])} ::: {_word(line[run.end() : end])}".strip()
-    message = (
-        f"'{shown}' is not a separator: write '{fix}', three colons with white space on both sides"
-    )
+    message = TWO_GLUED.message(written=shown, meant=fix)
     return Finding(run.start(), "::", message, TWO_GLUED, is_warning=True)
 
 
@@ -209,10 +201,7 @@ def paragraph_near_misses(lines: list[str], following: str) -> list[tuple[int, F
         mark = text.strip(" \t\ufffc")
         if mark in ("?", "??"):
             habit = "a reversed card" if mark == "??" else "a multi-line card"
-            message = (
-                f"a line of only '{mark}' is not a separator (Obsidian's mark of {habit}): "
-                "write ':::' at the start of the answer's first line instead"
-            )
+            message = QUESTION_MARK_LINE.message(mark=mark, habit=habit)
             at = text.index(mark)
             found.append((index, Finding(at, mark, message, QUESTION_MARK_LINE, True)))
     for index, text in enumerate(lines):
@@ -225,10 +214,7 @@ def paragraph_near_misses(lines: list[str], following: str) -> list[tuple[int, F
         answer = inline.group(0).strip() if inline else answers[0].group(0) if answers else ""
         if answer:
             written = label.group(0)
-            message = (
-                f"'{written}' and '{answer}' lines make no card: write the question, "
-                "then ':::' and the answer ('question ::: answer'), without the labels"
-            )
+            message = QUESTION_ANSWER_LINES.message(question=written, answer=answer)
             at = text.index(written)
             found.append((index, Finding(at, written, message, QUESTION_ANSWER_LINES, True)))
         break  # one warning per paragraph: its first question label

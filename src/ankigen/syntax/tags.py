@@ -30,7 +30,4 @@ def is_reserved(tag: str) -> bool:
 def reserved_message(tag: str) -> str:
     """Why ``tag`` may not be written, and what to write instead."""
     rest = _RESERVED.sub("", tag).lstrip(":") or "topic"
-    return (
-        f"tag '{tag}' is in ankigen's own namespace 'ankigen::', which holds the release "
-        f"tags learners use to find removed notes: write another tag, e.g. '{rest}'"
-    )
+    return RESERVED.message(tag=tag, meant=rest)

@@ -133,10 +133,7 @@ def near_misses(line: str) -> list[Finding]:
         if not (loose_open or loose_close):
             continue
         written = line[first.start : second.start + 2]
-        message = (
-            f"'{written}' is not a cloze: '==' must touch the text it marks on the inside, "
-            f"write '=={inner.strip()}=='"
-        )
+        message = NEAR_MISS.message(written=written, inner=inner.strip())
         found.append(Finding(first.start, written, message, NEAR_MISS, is_warning=True))
     return found
 
