@@ -10,13 +10,25 @@ that pint knows but that is ordinary English after a number (``4 links``,
 ``at``, ``a``, a lone letter that is usually a symbol such as ``k``) is not
 a unit; and ``Gb``, ``Mb``, ``Tb``, ``kb`` are bits, as in every networking
 text (pint reads them as gilberts and barns).
+
+Speed: loading pint's registry costs about half a second, and most words
+after a number on a card are no unit at all (``8 GPUs``, ``3 layers``). So a
+word is first looked up among the names pint's own definition files could
+make (every name in them, with any prefix they define and a plural ``s``),
+read as text without importing pint; a word no such name makes cannot be a
+unit, and pint is never loaded for it. The lookup only ever says "no unit"
+where pint says so too (``tests/check/test_units_fast_path.py`` compares
+them word by word); every other word goes to pint.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 __all__ = ["Quantity", "quantity"]
@@ -106,6 +118,8 @@ def quantity(value: Fraction, unit: str) -> Quantity | None:
     unit = " ".join(unit.split())
     if not unit or unit.lower() in _ENGLISH or (len(unit) == 1 and unit not in _LETTER_UNITS):
         return None
+    if not might_be_unit(unit):
+        return None  # a word no name of pint's makes: pint is not loaded for it
     factor = _factor(unit)
     return None if factor is None else Quantity(value * factor.value, factor.units)
 
@@ -126,3 +140,61 @@ def _factor(unit: str) -> Quantity | None:
         return None  # a percent, a count: no unit to tell apart
     exact = Fraction(repr(magnitude)).limit_denominator(_EXACTNESS)
     return Quantity(exact, str(base.units))
+
+
+#: A name in pint's definition files, and a prefix (a name followed by ``-``).
+_NAME = re.compile(r"[^\W\d]\w*")
+_PREFIX = re.compile(r"(?:^|(?<=[\s=]))([^\W\d]\w*)-(?=\s|$)", re.M)
+#: Words of pint's unit grammar (``square meter``, ``meter per second``), not names.
+_GRAMMAR = frozenset({"per", "square", "sq", "cubic", "squared", "cubed"})
+#: What pint puts before the name of an offset unit to make its difference unit.
+_DELTAS = ("delta_", "Δ")
+
+
+def might_be_unit(unit: str) -> bool:
+    """False when some word of ``unit`` is made of no name pint could know: then pint
+    reads no unit in it either. True: pint decides."""
+    names = _pint_names()
+    if names is None:
+        return True  # pint's files not found: pint decides every word
+    known, prefixes = names
+    return all(
+        _made_of(word, known, prefixes)
+        for word in re.findall(r"\w+", unit)
+        if not any(ch.isdigit() for ch in word)  # ``m2``: left to pint's own reading
+    )
+
+
+def _made_of(word: str, known: frozenset[str], prefixes: frozenset[str]) -> bool:
+    """Whether ``word`` is a prefix, a name and a plural ``s`` (each but the name optional),
+    or such a word after ``delta_`` or ``Δ`` (pint makes those of each offset unit)."""
+    if word in _GRAMMAR:
+        return True
+    for delta in _DELTAS:
+        if word.startswith(delta) and _made_of(word[len(delta) :], known, prefixes):
+            return True
+    for prefix in prefixes:
+        if word.startswith(prefix):
+            rest = word[len(prefix) :]
+            if rest in known or (rest.endswith("s") and rest[:-1] in known):
+                return True
+    return False
+
+
+@cache
+def _pint_names() -> tuple[frozenset[str], frozenset[str]] | None:
+    """Every name in pint's definition files (and ours, ``_BITS``), and every prefix ("" too);
+    None when the files cannot be read. More names than pint defines is safe: a word made
+    of one goes to pint."""
+    spec = importlib.util.find_spec("pint")
+    if spec is None or spec.origin is None:
+        return None
+    texts = [definition for definition in _BITS]
+    try:
+        for path in sorted(Path(spec.origin).parent.glob("*.txt")):
+            texts.append(path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return None
+    lines = [line.split("#", 1)[0] for text in texts for line in text.splitlines()]
+    text = "\n".join(lines)
+    return frozenset(_NAME.findall(text)), frozenset({"", *_PREFIX.findall(text)})
