@@ -5,7 +5,7 @@ from __future__ import annotations
 import marshal
 from pathlib import Path
 
-from ankigen.cache import Decoded, Memo, Store
+from ankigen.cache import Decoded, Memo, Store, store_values, stored_values
 
 
 def _dumps(value: tuple[str, int], base: int) -> bytes:
@@ -42,7 +42,7 @@ def test_save_keeps_only_what_this_build_kept(tmp_path: Path) -> None:
     assert second.get(b"a") == ("a", 1)  # reused: kept
     second.put(b"d", ("d", 1))  # new
     second.save()  # b and c are no longer kept
-    assert set(store.scope("notes", "deck")) == {b"a", b"d"}
+    assert set(stored_values(store, "notes", "deck")) == {b"a", b"d"}
 
 
 def test_an_unchanged_build_writes_nothing(tmp_path: Path) -> None:
@@ -52,21 +52,21 @@ def test_an_unchanged_build_writes_nothing(tmp_path: Path) -> None:
     first.save()
     second = _memo(store)
     assert second.get(b"a") == ("a", 1)
-    store.write("notes", "deck", {}, gone=[b"a"])  # so a write would show
+    store_values(store, "notes", "deck", {})  # so a write would show
     second.save()
-    assert store.scope("notes", "deck") == {}
+    assert stored_values(store, "notes", "deck") == {}
 
 
 def test_a_value_of_another_shape_is_a_miss_and_one_it_cannot_write_is_not_kept(
     tmp_path: Path,
 ) -> None:
     store = Store(tmp_path)
-    store.write("notes", "deck", {b"a": marshal.dumps(["not", "a", "pair"])})
+    store_values(store, "notes", "deck", {b"a": marshal.dumps(["not", "a", "pair"])})
     memo = _memo(store)
     assert memo.get(b"a") is None and memo.hits == 0
     memo.put(b"b", ("b", object()))  # type: ignore[arg-type]  # marshal cannot write it
     memo.save()
-    assert store.scope("notes", "deck") == {}
+    assert stored_values(store, "notes", "deck") == {}
 
 
 def test_without_a_store_nothing_is_read_or_kept(tmp_path: Path) -> None:
@@ -92,7 +92,7 @@ def test_decoded_values_are_reused_for_the_same_bytes_and_base(tmp_path: Path) -
     assert second.get(b"a", base=1) is made and calls == []  # put in an earlier round
     assert second.get(b"a", base=5) == ("alpha", 7) and len(calls) == 1  # another base
     second.save()
-    store.write("notes", "deck", {b"a": _dumps(("beta", 3), 1)})  # the row changed since
+    store_values(store, "notes", "deck", {b"a": _dumps(("beta", 3), 1)})  # changed since
     third = Memo(store, "notes", "deck", _dumps, counting, decoded)
     assert third.get(b"a", base=1) == ("beta", 3) and len(calls) == 2
 

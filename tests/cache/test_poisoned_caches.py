@@ -87,13 +87,28 @@ def _cache(project: Path) -> Path:
     return project / "build" / ".cache"
 
 
-def _forge_rows(cache: Path, kind: str, change: Callable[[bytes], bytes]) -> None:
-    """Every row of ``kind`` in the store changed, and sealed with the attacker's key."""
+#: Caches whose values are one row per deck (``cache.memo``): each value is changed.
+MEMOS = {"notes", "sections", "checks", "svgs", "pack"}
+
+
+def _forge_rows(
+    cache: Path,
+    kind: str,
+    change: Callable[[bytes], bytes],
+    added: Callable[[dict[bytes, bytes]], None] = lambda values: None,
+) -> None:
+    """Every value of ``kind`` in the store changed (and ``added`` to a memo's values),
+    sealed with the attacker's key."""
     with sqlite3.connect(cache / STORE_NAME) as db:
         rows = db.execute("SELECT scope, key, value FROM records WHERE kind=?", (kind,)).fetchall()
         assert rows
         for scope, key, value in rows:
-            forged = change(value)
+            if kind in MEMOS:
+                values = {k: change(v) for k, v in marshal.loads(value).items()}
+                added(values)
+                forged = marshal.dumps(values)
+            else:
+                forged = change(value)
             seal_ = ATTACKER.mac(kind.encode(), scope.encode(), key, forged)
             db.execute(
                 "UPDATE records SET value=?, seal=? WHERE kind=? AND scope=? AND key=?",
@@ -198,14 +213,12 @@ def test_a_forged_passing_check_does_not_hide_a_failing_one(project: Path) -> No
     deck = parse_text(failing, deck_file, project / "content", "content/deck.md").deck
     assert deck is not None
     passed = proven._CODEC.dumps(proven.ItemRun((), 1, 0))  # "ran one check, none failed"
-    _forge_rows(_cache(project), "checks", lambda _: passed)  # the rows of the passing run
-    with sqlite3.connect(_cache(project) / STORE_NAME) as db:  # and a row for the failing one
-        for key in proven._keys(deck, 5.0).values():
-            db.execute(
-                "INSERT OR REPLACE INTO records VALUES ('checks', 'deck', ?, ?, ?)",
-                (key, passed, ATTACKER.mac(b"checks", b"deck", key, passed)),
-            )
-    db.close()
+
+    def failing_passes(values: dict[bytes, bytes]) -> None:
+        values.update(dict.fromkeys(proven._keys(deck, 5.0).values(), passed))
+
+    # The values of the passing run, and one for the failing item too.
+    _forge_rows(_cache(project), "checks", lambda _: passed, failing_passes)
     result = build()
     assert result.failed
     assert "2^8" in _messages(result)

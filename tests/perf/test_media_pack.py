@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from ankigen.cache import store_values, stored_values
 from ankigen.model import MediaFile
 from ankigen.package.media_pack import MediaPack
 from ankigen.package.zip_writer import deflate
@@ -60,9 +61,9 @@ def test_a_damaged_entry_is_ignored(tmp_path: Path) -> None:
     with MediaPack(cache, "deck") as pack:
         pack.deflated(file)
         pack.save()
-    (key,) = cache.store.scope("pack", "deck")
+    (key,) = stored_values(cache.store, "pack", "deck")
     for junk in (b"", b"\x05\x00\x00\x00{bad", b"\xff\xff\xff\xff", marshal.dumps((1, 2))):
-        cache.store.write("pack", "deck", {key: junk})
+        store_values(cache.store, "pack", "deck", {key: junk})
         with MediaPack(cache, "deck") as pack:
             assert pack.deflated(file) == deflate(b"<svg/>")
             assert pack.reused == 0

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from ankigen.cache import stored_values
 from ankigen.model import MediaFile
 from ankigen.package.media_pack import MediaPack
 from ankigen.render import MediaCache
@@ -41,7 +42,7 @@ def test_threads_deflate_what_one_deflates_cold_and_warm(tmp_path: Path, threads
             pack.save()
         assert many == one
         assert reused[rebuild] == reused_one
-        packs = [cache.store.scope("pack", stem) for stem in ("one", "many")]
+        packs = [stored_values(cache.store, "pack", stem) for stem in ("one", "many")]
         assert packs[0] == packs[1]
     assert reused == {"cold": 0, "warm": len(media)}
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.cache import Store, recipe
+from ankigen.cache import Store, recipe, store_values, stored_values
 from ankigen.check import ProvenChecks, _run, check_deck
 from ankigen.model import Deck
 from ankigen.parse import parse_text
@@ -84,9 +84,9 @@ def test_another_tool_version_or_time_limit_reuses_nothing(
 def test_a_damaged_record_is_ignored(tmp_path: Path) -> None:
     store = Store(tmp_path)
     check_deck(_deck(), proven=ProvenChecks(store, "p"))
-    keys = list(store.scope("checks", "p"))
+    keys = list(stored_values(store, "checks", "p"))
     assert len(keys) == 2
     for junk in (b"", b"junk", b"\xe9\x00\x00\x00\x00", b"[\x01\x00\x00\x00\xda\x04Item"):
-        store.write("checks", "p", dict.fromkeys(keys, junk))
+        store_values(store, "checks", "p", dict.fromkeys(keys, junk))
         assert ProvenChecks(store, "p").known(_deck(), 5.0) == {}
     assert check_deck(_deck(), proven=ProvenChecks(store, "p")) == check_deck(_deck())

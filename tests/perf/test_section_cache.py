@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ankigen.cache import Store, recipe
+from ankigen.cache import Store, recipe, store_values, stored_values
 from ankigen.parse import ParseResult, SectionCache, parse_text, section_cache, sections
 from ankigen.parse.sections import split_sections
 from tests.conftest import ROOT
@@ -92,11 +92,11 @@ def test_a_damaged_record_is_ignored(tmp_path: Path) -> None:
     file = tmp_path / "deck.sections"
     _cached(MIXED, file)
     store = Store(tmp_path)
-    keys = list(store.scope("sections", "deck"))
+    keys = list(stored_values(store, "sections", "deck"))
     assert len(keys) == len(split_sections(MIXED) or ())
     foreign = b"[\x02\x00\x00\x00\xda\x0dSectionResult\xda\x01x"  # too few fields
     for junk in (b"", b"not marshal", b"\xe9\x00\x00\x00\x00", foreign):
-        store.write("sections", "deck", dict.fromkeys(keys, junk))
+        store_values(store, "sections", "deck", dict.fromkeys(keys, junk))
         assert _cached(MIXED, file) == (_parse(MIXED, None), 0)
 
 
@@ -141,7 +141,7 @@ def test_a_cache_never_serves_a_stale_section(
     before it left, parses as a fresh parse does."""
     file = tmp_path / "stale.sections"
     store = Store(tmp_path)
-    store.write("sections", "stale", {}, gone=store.scope("sections", "stale"))
+    store_values(store, "sections", "stale", {})
     _cached("\n".join(lines) + "\n", file)
     for index, piece in edits:
         lines[index % len(lines)] = piece

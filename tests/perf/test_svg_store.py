@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.cache import CacheTuning, recipe
+from ankigen.cache import CacheTuning, recipe, store_values, stored_values
 from ankigen.commands.build import BuildOptions, run
 from ankigen.model import MathMode
 from ankigen.render import Folders, MediaCache, Place, Shipped, _images, ship_image
@@ -136,7 +136,7 @@ def test_a_damaged_or_foreign_store_is_read_again(
 ) -> None:
     cache = MediaCache(tmp_path / "cache", SETTLED)
     fresh = _built_once(root, cache)
-    rows = cache.store.scope("svgs", "deck")
+    rows = stored_values(cache.store, "svgs", "deck")
     assert len(rows) == 1
     (key, raw), damaged = next(iter(rows.items())), b""
     if damage == "bytes":  # the sanitised bytes no longer hash to their name
@@ -147,7 +147,7 @@ def test_a_damaged_or_foreign_store_is_read_again(
         damaged = b"\xff\xff\x00\x00not a store"
     if damaged:
         assert damaged != raw
-        cache.store.write("svgs", "deck", {key: damaged})
+        store_values(cache.store, "svgs", "deck", {key: damaged})
     else:
         monkeypatch.setattr(recipe, "code_fingerprint", lambda *_: "another version")
     reads = _counting_reads(monkeypatch)
@@ -161,16 +161,16 @@ def test_the_store_keeps_only_what_the_deck_shows_and_is_not_rewritten_unchanged
 ) -> None:
     cache = MediaCache(tmp_path / "cache", SETTLED)
     _built_once(root, cache)
-    written = cache.store.scope("svgs", "deck")
+    written = stored_values(cache.store, "svgs", "deck")
     store = SvgStore(cache, "deck")
     _ship(root, cache, store)
     # to show that an unchanged store is not written again
-    cache.store.write("svgs", "deck", {}, gone=written)
+    store_values(cache.store, "svgs", "deck", {})
     store.save()
-    assert cache.store.scope("svgs", "deck") == {}
-    cache.store.write("svgs", "deck", written)
+    assert stored_values(cache.store, "svgs", "deck") == {}
+    store_values(cache.store, "svgs", "deck", written)
     SvgStore(cache, "deck").save()  # a build that no longer shows the image
-    assert cache.store.scope("svgs", "deck") == {}
+    assert stored_values(cache.store, "svgs", "deck") == {}
 
 
 def test_past_the_memory_budget_nothing_is_stored(
@@ -209,7 +209,7 @@ def test_builds_from_the_store_write_what_cold_builds_write(
         return build("cold")
 
     build("out")
-    assert MediaCache(tmp_path / "out" / ".cache").store.scope("svgs", "deck")
+    assert stored_values(MediaCache(tmp_path / "out" / ".cache").store, "svgs", "deck")
     deck.write_text(deck.read_text("utf-8").replace("This one.", "This one, here."), "utf-8")
     reads = _counting_reads(monkeypatch)
     warm = build("out")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.cache import Store
+from ankigen.cache import Store, stored_values
 from ankigen.commands import build
 from ankigen.diagnostics import Diagnostic
 from ankigen.model import MathMode
@@ -119,8 +119,8 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_a_warm_build_after_an_edit_equals_a_cold_one(project: Path, name: str) -> None:
     first = _outcome(project, "out")
     assert first[2] is not None, first[0]  # the unedited deck builds
-    assert Store(project / "out" / ".cache").scope("sections", "deck")
-    assert Store(project / "out" / ".cache").scope("checks", "deck")
+    assert stored_values(Store(project / "out" / ".cache"), "sections", "deck")
+    assert stored_values(Store(project / "out" / ".cache"), "checks", "deck")
     old, new = EDITS[name]
     source = project / "content" / "deck.md"
     text = source.read_text("utf-8")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.cache import STORE_NAME, Sealer, Store, recipe
+from ankigen.cache import STORE_NAME, Sealer, Store, recipe, store_values, stored_values
 from ankigen.model import Deck, MathMode
 from ankigen.parse import parse_text
 from ankigen.render import RenderReport, RenderSettings, render_decks
@@ -83,7 +83,7 @@ def test_no_cache_is_read_or_written_without_reuse(tmp_path: Path) -> None:
 
 
 def _rows(root: Path) -> dict[bytes, bytes]:
-    rows = Store(root / "cache").scope("notes", "n")
+    rows = stored_values(Store(root / "cache"), "notes", "n")
     assert len(rows) == STORED
     return rows
 
@@ -100,7 +100,7 @@ def test_a_damaged_or_foreign_row_is_ignored(tmp_path: Path, mode: MathMode, dam
     else:
         junk = {"not marshal": b"\xff\x00 not", "not a tuple": marshal.dumps([1, 2, 3])}
         rows = dict.fromkeys(rows, junk.get(damage, b""))
-    store.write("notes", "n", rows)
+    store_values(store, "notes", "n", rows)
     report = _render(tmp_path, deck)
     assert report.notes_reused == 0 and report.decks == fresh.decks
     assert _render(tmp_path, deck).notes_reused == STORED  # the build wrote good ones again
@@ -111,15 +111,11 @@ def test_a_record_of_the_wrong_shape_is_ignored_and_the_others_reused(
 ) -> None:
     deck = _deck(tmp_path, mode)
     fresh = _render(tmp_path, deck)
-    keys = sorted(_rows(tmp_path))
-    Store(tmp_path / "cache").write(
-        "notes",
-        "n",
-        {
-            keys[0]: marshal.dumps(("front", "back", [b"not", b"names"])),
-            keys[1]: marshal.dumps(("front only",)),
-        },
-    )
+    rows = _rows(tmp_path)
+    keys = sorted(rows)
+    rows[keys[0]] = marshal.dumps(("front", "back", [b"not", b"names"]))
+    rows[keys[1]] = marshal.dumps(("front only",))
+    store_values(Store(tmp_path / "cache"), "notes", "n", rows)
     report = _render(tmp_path, deck)
     assert report.notes_reused == STORED - 2 and report.decks == fresh.decks
 

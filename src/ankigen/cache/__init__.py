@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ankigen.cache import recipe
 from ankigen.cache.codec import Codec
-from ankigen.cache.memo import Decoded, Memo
+from ankigen.cache.memo import Decoded, Memo, store_values, stored_values
 from ankigen.cache.recipe import (
     DRAWING_DISTRIBUTIONS,
     SHAPING_DISTRIBUTIONS,
@@ -45,4 +45,6 @@ __all__ = [
     "distribution_versions",
     "key_path",
     "recipe",
+    "store_values",
+    "stored_values",
 ]

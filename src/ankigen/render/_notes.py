@@ -123,13 +123,13 @@ class DeckFiller:
     def _sides(self, index: int, item: Item) -> tuple[str, str]:
         """The question and answer HTML: stored by an earlier build, or filled now."""
         note = self._known.get(index)
-        if note is not None:
-            self.hits, self._clean = self.hits + 1, True
+        if note is not None:  # the store keeps it as it is (``NoteCache.get`` kept it)
+            self.hits += 1
             for name in note.media:
                 if name not in self._media:
                     self._media[name] = self._cache.get(name)
-        else:
-            note = self._filled(item)
+            return note.front, note.back
+        note = self._filled(item)
         key = self._keys.get(index)
         if key is not None and self._stored is not None and self._clean:
             self._stored.put(key, note)
