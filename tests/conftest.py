@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -42,6 +44,18 @@ def compare_golden(actual: str, golden: Path) -> None:
             pytest.fail(f"golden file {golden.name} was missing and has been written; review it")
         return
     assert actual == golden.read_text("utf-8")
+
+
+@pytest.fixture(autouse=True)
+def _no_hypothesis_gc_callback() -> Iterator[None]:
+    """Hypothesis leaves a garbage-collector callback behind (to time its deadlines). A
+    time limit's alarm (``build.timelimit``) that lands inside it is swallowed, and fired
+    again, which can land inside pytest's hook for swallowed exceptions or a signal
+    handler's restore and break them: no test after a hypothesis test runs with it."""
+    yield
+    gc.callbacks[:] = [
+        c for c in gc.callbacks if "gc_cumulative_time" not in getattr(c, "__qualname__", "")
+    ]
 
 
 @pytest.fixture(autouse=True)

@@ -2,27 +2,12 @@
 
 from __future__ import annotations
 
-import gc
 import threading
-from collections.abc import Iterator
 
 import pytest
 
 from ankigen.build.timelimit import TimeLimitExceeded, call_with_time_limit
 from tests.check.check_support import check_text, messages
-
-
-@pytest.fixture(autouse=True)
-def _no_collector_callbacks() -> Iterator[None]:
-    """Hypothesis (run earlier in the session) leaves a gc callback behind. A time limit's
-    alarm that lands in it is swallowed and fired again 50 ms later (``timelimit``), which
-    can land inside pytest's own hook for swallowed exceptions and break it: with the
-    collector off while these tests run, no callback runs at all."""
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def _spin() -> None:
