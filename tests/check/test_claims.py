@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from ankigen.model import Claim
-from ankigen.parse.claims import formula_key, number_value
+from ankigen.parse.claims import formula_key, is_lone_symbol, number_value
 from tests.check.claims_support import parse
 
 TIMES = "\u00d7"
@@ -53,10 +53,30 @@ def test_claims(answer: str, expected: list[tuple[str, bool]]) -> None:
         "<https://example.com/2024>",
         "$\\left( a \\right)$",
         "a ≈ b in words",
+        "$x \\\\le y$",  # a line break, then the letters "le": no relation (once read as \\le)
+        "$a \\> b$",  # \\> is a medium space, not '>' (once read as a relation)
     ],
 )
 def test_no_claims(answer: str) -> None:
     assert claims(answer) == []
+
+
+def test_text_labels_are_read_to_their_closing_brace() -> None:
+    """A ``\\text`` label's numbers are text the learner reads, however deep its braces nest
+    (once read only one level deep: the 8 below was a number of the formula)."""
+    assert claims("$t \\text{on {8 {big} GPUs}}$") == [
+        ("t \\text{on {8 {big} GPUs}}", True),
+        ("8", False),
+    ]
+    # \\\\ is a line break: the letters after it are no \\text label (once they were).
+    assert claims("$t \\\\text{on 8 GPUs}$") == [("t \\\\text{on 8 GPUs}", True)]
+
+
+def test_a_line_break_before_spacing_is_no_lone_symbol() -> None:
+    """``\\\\ k`` is a line break and a k: a formula, not one symbol (``\\, k`` is one)."""
+    assert is_lone_symbol("\\, k")
+    assert not is_lone_symbol("\\\\ k")  # once read as "\\k" after dropping "\\ "
+    assert not is_lone_symbol("\\\\,\\:a")
 
 
 def test_display_formula_on_its_own_lines_is_one_claim() -> None:

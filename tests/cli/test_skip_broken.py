@@ -159,7 +159,7 @@ def test_an_error_in_prose_belongs_to_no_item(project: Path) -> None:
     )
     result = invoke("build", "--skip-broken")
     assert result.exit_code == 1
-    assert "content/mixed.md:5: unclosed '$'" in result.output
+    assert "content/mixed.md:5:10: unclosed '$'" in result.output
     assert ": left out: " not in result.output
     assert not (project / "build" / "mixed.apkg").exists()
     assert (project / "build" / "fine.apkg").exists()

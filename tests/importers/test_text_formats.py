@@ -135,6 +135,7 @@ def test_an_ankdown_file_with_tex_in_dollars_is_read_with_dollar_math(tmp_path: 
     result = run_cli(["import", "--from", "ankdown", str(deck), "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "'$…$' read as math (ankdown's 'dollar' option)" in result.stderr
+    assert "squares.md:1:9: " in result.stderr  # at the first formula in dollars
     assert "What is $(a+b)^2$? ::: $a^2 + 2ab + b^2$\n" in (out / "algebra.md").read_text("utf-8")
 
 

@@ -135,3 +135,14 @@ def test_a_bad_metadata_comment_is_reported_and_sets_nothing() -> None:
     assert after.taken and not after.ends_item
     assert item.metadata.note_id is None
     assert codes(sink) == ["AG130"] and sink.diagnostics[0].line == 2
+    assert sink.diagnostics[0].column == 6  # at the misspelt key
+
+
+def test_a_bad_field_is_reported_at_its_key_on_its_own_line() -> None:
+    item, sink = draft(last_line=1), Sink("f.md")
+    comment = "<!-- id: a;\n  colour: red -->"
+    attach_metadata_after(comment_on_line(2, comment), InAnswer(item), sink)
+    assert [(d.code, d.line, d.column) for d in sink.diagnostics] == [("AG131", 3, 3)]
+    sink = Sink("f.md")
+    attach_metadata_after(comment_on_line(2, "<!-- id: two words -->"), InAnswer(item), sink)
+    assert [(d.code, d.line, d.column) for d in sink.diagnostics] == [("AG132", 2, 10)]

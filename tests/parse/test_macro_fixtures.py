@@ -36,7 +36,7 @@ def test_macro_fixture(fixture: Path) -> None:
 def test_an_unreadable_or_foreign_preamble_is_an_error_at_its_line(tmp_path: Path) -> None:
     _, missing = project_macros(tmp_path / "none.tex", "none.tex")
     (problem,) = missing
-    assert problem.format().startswith("none.tex:1: cannot read the macros file")
+    assert problem.format().startswith("none.tex:1:1: cannot read the macros file")
     preamble = tmp_path / "m.tex"
     preamble.write_text("\\newcommand{\\RR}{\\mathbb{R}}\n\\usepackage{x}\n", "utf-8")
     _, problems = project_macros(preamble, "m.tex")

@@ -35,5 +35,7 @@ def test_a_file_that_cannot_be_read_says_why(tmp_path: Path) -> None:
     result = parse_file(tmp_path / "missing.md", tmp_path, "missing.md")
     assert result.deck is None
     assert result.diagnostics == (
-        error("missing.md", 1, "cannot read file: No such file or directory", code="AG101"),
+        error(
+            "missing.md", 1, "cannot read file: No such file or directory", column=1, code="AG101"
+        ),
     )

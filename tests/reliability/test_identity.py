@@ -60,7 +60,7 @@ def test_questions_differing_only_in_normal_form_are_duplicates(
     (tmp_path / "content" / "deck.md").write_text(f"# Bistro\n\n{CAFE_NFC}\n{CAFE_NFD}", "utf-8")
     result = run_cli(["build", "content", "--out", "out", "--math", "mathjax"])
     assert result.exit_code == 1, result.output
-    assert "content/deck.md:3: duplicate note: same question as the item at line 5" in (
+    assert "content/deck.md:3:1: duplicate note: same question as the item at line 5" in (
         result.stderr
     )
 

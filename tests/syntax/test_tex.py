@@ -71,3 +71,73 @@ def test_the_allow_list_holds_no_dangerous_command() -> None:
         assert tex.is_dangerous(word)
         assert word[1:] not in tex.COMMANDS
     assert "aligned" in tex.ENVIRONMENTS
+
+
+@pytest.mark.parametrize(
+    ("formula", "relation"),
+    [
+        ("a = b", True),
+        (r"T \approx 2", True),
+        (r"a \neq* b", True),  # a star after the word changes nothing
+        (r"x \le y", True),
+        (r"x \\le y", False),  # a line break, then the letters "le"
+        (r"a \> b", False),  # \> is a medium space
+        (r"\bar{x}", False),
+        (r"\nearrow", False),  # a longer word that starts like \ne
+    ],
+)
+def test_has_relation_reads_tokens(formula: str, relation: bool) -> None:
+    assert tex.has_relation(formula) is relation
+
+
+@pytest.mark.parametrize(
+    ("formula", "one"),
+    [
+        ("k", True),
+        (r"\eta", True),
+        ("T_{comm}", True),
+        ("T _ { 1 }", True),
+        ("T_1", True),
+        ("π", True),
+        ("ab", False),
+        ("T_{1 2}", False),
+        ("T_12", False),
+        (r"\operatorname*", False),
+        (r"\π", False),  # a control symbol, not a word
+        ("k ", False),
+        ("2", False),
+        ("_", False),
+        ("", False),
+    ],
+)
+def test_is_one_symbol(formula: str, one: bool) -> None:
+    assert tex.is_one_symbol(formula) is one
+
+
+def test_without_spacing_removes_spacing_tokens_only() -> None:
+    assert tex.without_spacing(r"a\,b\quad c~d\qquadx") == r"ab cd\qquadx"
+    assert tex.without_spacing(r"\\,k") == r"\\,k"  # a line break, then a comma
+
+
+def test_arguments_gives_each_named_commands_group() -> None:
+    names = frozenset({"\\text", "\\mbox"})
+    assert tex.arguments(r"a\text {x {y {z}}}b\mbox{w}", names) == [
+        (1, 18, "x {y {z}}"),
+        (19, 27, "w"),
+    ]
+    assert tex.arguments(r"\textbf{x}\text*{y}\\text{z}\text{\}", names) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "ok"),
+    [
+        ("\\RR", True),
+        ("\\RR*", False),
+        ("\\R R", False),
+        ("\\,", False),
+        ("RR", False),
+        ("", False),
+    ],
+)
+def test_is_command_name(name: str, ok: bool) -> None:
+    assert tex.is_command_name(name) is ok

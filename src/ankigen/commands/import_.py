@@ -81,7 +81,7 @@ def _write_media(deck: ImportedDeck, out: Path, problems: list[Diagnostic]) -> l
             if target.is_symlink() or target.read_bytes() != data:
                 message = Code.MEDIA_NAME_TAKEN.message(name=name)
                 problems.append(
-                    warning(display_path(target), 1, message, code=Code.MEDIA_NAME_TAKEN)
+                    warning(display_path(target), 1, message, column=1, code=Code.MEDIA_NAME_TAKEN)
                 )
             continue
         _create(target, data)

@@ -59,10 +59,12 @@ def _read_file(path: Path, found: Collector) -> None:
     text = read_text(path)
     dollar_math = _dollar_math(text)
     if dollar_math:
-        where = origin(path, 1)
+        start = first.start() if (first := _DOLLAR_TEX.search(text)) else 0  # its first '$'
+        where = origin(path, text.count("\n", 0, start) + 1)
+        column = start - text.rfind("\n", 0, start)
         message = Code.ANKDOWN_DOLLAR_MATH.message()
         found.problems.append(
-            warning(where.file, where.line, message, code=Code.ANKDOWN_DOLLAR_MATH)
+            warning(where.file, where.line, message, column=column, code=Code.ANKDOWN_DOLLAR_MATH)
         )
     for number, line in numbered_lines(text):
         stripped = line.strip()

@@ -74,7 +74,9 @@ def parse_file(
         raw = path.read_bytes()
     except OSError as exc:
         unreadable = Code.FILE_UNREADABLE.message(reason=exc.strerror)
-        return ParseResult(None, (error(shown, 1, unreadable, code=Code.FILE_UNREADABLE),))
+        # The whole file: its first character.
+        problem = error(shown, 1, unreadable, column=1, code=Code.FILE_UNREADABLE)
+        return ParseResult(None, (problem,))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -151,6 +153,7 @@ def _parse_owned(
         sink.warning(
             1,
             Code.NO_ITEMS.message(cloze=written(1, "word")),
+            column=1,  # the whole file: its first character
             code=Code.NO_ITEMS,
         )
     deck = Deck(
@@ -348,5 +351,6 @@ def _duplicate_guids(items: list[Item], sink: Sink) -> None:
             sink.error(
                 line,
                 Code.DUPLICATE_GUID.message(same=how, other=other),
+                column=1,  # the item's line (the file's text is freed by now)
                 code=Code.DUPLICATE_GUID,
             )

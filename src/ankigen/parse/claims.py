@@ -26,6 +26,8 @@ from markdown_it.token import Token
 from ankigen.model import Claim, ItemKind
 from ankigen.parse import token_meta
 from ankigen.parse.claim_numbers import MAX_EXPONENT, TIMES, find_numbers, read_number
+from ankigen.syntax import tex as tex_syntax
+from ankigen.syntax.cloze import hints as cloze_hints
 from ankigen.syntax.cloze import strip_markers
 
 __all__ = [
@@ -42,17 +44,8 @@ __all__ = [
 #: A number inside TeX (``50\\%`` is written ``50%``).
 _TEX_NUMBER = re.compile(r"(?<![0-9.])\d+(?:\.\d+)?(?:\\%)?")
 _URL = re.compile(r"\bhttps?://\S+")
-#: A relation in TeX: what makes a formula a claim even without a digit.
-_RELATION = re.compile(
-    r"[=<>≈≠≤≥]|\\(?:approx|neq?|leq?|geq?|lt|gt|sim|simeq|propto|equiv)(?![A-Za-z])"
-)
-#: ``\\text{...}`` and its kin inside a formula: text the learner reads (one level of braces).
-_TEX_TEXT = re.compile(r"\\(?:text|textrm|mbox|mathrm)\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
-#: A cloze hint inside a formula: ``{{c1::k::2 for 4 GPUs}}``.
-_TEX_HINT = re.compile(r"\{\{[cC]?\d*::(?:[^{}]|\{[^{}]*\})*?::((?:[^{}]|\{[^{}]*\})*)\}\}")
-#: One symbol: a letter or command, with at most a subscript of letters and digits.
-_LONE = re.compile(r"(?:\\[A-Za-z]+|[^\W\d_])(?:\s*_\s*(?:\{\s*[A-Za-z0-9]+\s*\}|[A-Za-z0-9]))?")
-_SPACING = re.compile(r"\\[,;:! ]|\\q?quad(?![A-Za-z])|~")
+#: Commands whose group is text the learner reads inside a formula (``\\text{...}``).
+_TEXT_COMMANDS = frozenset({"\\text", "\\textrm", "\\mbox", "\\mathrm"})
 
 
 def number_value(text: str) -> Fraction | None:
@@ -78,15 +71,15 @@ def formula_key(tex: str) -> str:
 def holds_claim(tex: str) -> bool:
     """True for a formula holding a digit or a relation (cloze markers removed)."""
     shown = strip_markers(tex)
-    return any(c.isdigit() for c in shown) or _RELATION.search(shown) is not None
+    return any(c.isdigit() for c in shown) or tex_syntax.has_relation(shown)
 
 
 def is_lone_symbol(tex: str) -> bool:
     """True for a formula that is one symbol (``k``, ``\\eta``, ``T_{comm}``): no claim."""
-    shown = _SPACING.sub("", strip_markers(tex)).strip()
+    shown = tex_syntax.without_spacing(strip_markers(tex)).strip()
     while shown.startswith("{") and shown.endswith("}"):  # {\rho} is \rho
         shown = shown[1:-1].strip()
-    return _LONE.fullmatch(shown) is not None
+    return tex_syntax.is_one_symbol(shown)
 
 
 def context_claims(context: str, line: int) -> tuple[Claim, ...]:
@@ -129,6 +122,16 @@ def _line(token: Token, default: int) -> int:
     if noted is not None:
         return noted
     return token.map[0] + 1 if token.map else default
+
+
+def _blank_out(tex: str, labels: list[tuple[int, int, str]]) -> str:
+    """``tex`` with each ``\\text{...}`` label replaced by one space (its numbers are read
+    as text, not as the formula's)."""
+    kept, at = [], 0
+    for start, end, _ in labels:
+        kept += [tex[at:start], " "]
+        at = end
+    return "".join(kept) + tex[at:]
 
 
 class _Reader:
@@ -197,12 +200,13 @@ class _Reader:
         self.add(
             tex.strip(), True, line, column, required=required, everywhere=not is_lone_symbol(tex)
         )
-        for hint in _TEX_HINT.finditer(tex):
-            self._inner_text(hint.group(1), line, column, answer=False)
+        for hint in cloze_hints(tex):
+            self._inner_text(hint, line, column, answer=False)
         shown = strip_markers(tex)
-        for label in _TEX_TEXT.finditer(shown):
-            self._inner_text(label.group(1), line, column, answer=answer)
-        for match in _TEX_NUMBER.finditer(_TEX_TEXT.sub(" ", shown)):
+        labels = tex_syntax.arguments(shown, _TEXT_COMMANDS)
+        for _, _, label in labels:
+            self._inner_text(label, line, column, answer=answer)
+        for match in _TEX_NUMBER.finditer(_blank_out(shown, labels)):
             written = match.group().replace("\\%", "%")
             self.add(written, False, line, None, required=False, everywhere=False)
 

@@ -11,12 +11,10 @@ of any other shape is an error at the ``macros:`` line (AG117).
 
 from __future__ import annotations
 
-import re
-
 from ankigen.diagnostics import Code, Sink
+from ankigen.syntax.tex import is_command_name
 from ankigen.syntax.tex_macros import Macro, highest_argument
 
-_COMMAND = re.compile(r"\\[A-Za-z]+")
 _SHAPE = (
     "front matter 'macros' maps each command to its replacement, e.g. "
     "macros: {\\RR: \\mathbb{R}, \\norm: {body: '\\left\\lVert #1 \\right\\rVert', args: 1}}"
@@ -44,7 +42,7 @@ def read_macros(value: object, line: int, sink: Sink) -> tuple[Macro, ...]:
 
 
 def _macro(name: str, definition: object) -> Macro | str:
-    if not _COMMAND.fullmatch(name):
+    if not is_command_name(name):
         return "a macro's name is a backslash and letters, e.g. \\RR"
     if isinstance(definition, (str, int, float)) and not isinstance(definition, bool):
         body = str(definition)

@@ -160,5 +160,6 @@ def empty_answer_before_heading(sink: Sink, item_line: int, heading_line: int) -
     sink.warning(
         item_line,
         Code.HEADING_CUTS_ANSWER.message(heading_line=heading_line),
+        column=1,
         code=Code.HEADING_CUTS_ANSWER,
     )

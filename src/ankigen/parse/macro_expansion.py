@@ -74,7 +74,8 @@ def project_macros(path: Path | None, shown: str) -> tuple[Macros, tuple[Diagnos
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
         message = Code.MACROS_FILE_UNREADABLE.message(reason=reason)
-        return NO_MACROS, (error(shown, 1, message, code=Code.MACROS_FILE_UNREADABLE),)
+        unreadable = error(shown, 1, message, column=1, code=Code.MACROS_FILE_UNREADABLE)
+        return NO_MACROS, (unreadable,)
     preamble = read_preamble(text)
     problems = tuple(
         error(

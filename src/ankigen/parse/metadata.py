@@ -75,18 +75,22 @@ def parse_comment(html: str, line: int, sink: Sink, column: int = 0) -> Metadata
             close = difflib.get_close_matches(key.lower(), _KEYS, n=1, cutoff=0.8)
             if close:
                 message = Code.MISSPELT_METADATA_FIELD.message(field=key, meant=close[0])
-                sink.error(line, message, code=Code.MISSPELT_METADATA_FIELD)
+                at, col = _place(html, _key_offset(html, key), line, column)
+                sink.error(at, message, column=col, code=Code.MISSPELT_METADATA_FIELD)
                 return None
         return None
     unknown = sorted(set(fields) - set(_KEYS))
     if unknown:
         message = Code.UNKNOWN_METADATA_FIELD.message(field=unknown[0])
-        sink.error(line, message, code=Code.UNKNOWN_METADATA_FIELD)
+        at, col = _place(html, _key_offset(html, unknown[0]), line, column)
+        sink.error(at, message, column=col, code=Code.UNKNOWN_METADATA_FIELD)
         return None
     note_id = fields.get("id")
     if note_id is not None and not _ID.match(note_id):
         message = Code.METADATA_ID_WITH_SPACE.message(id=note_id)
-        sink.error(line, message, code=Code.METADATA_ID_WITH_SPACE)
+        value = html.find(note_id, max(_key_offset(html, "id"), 0))
+        at, col = _place(html, value, line, column)
+        sink.error(at, message, column=col, code=Code.METADATA_ID_WITH_SPACE)
         return None
     tags = tuple(fields.get("tags", "").split())
     reserved = [tag for tag in tags if tags_syntax.is_reserved(tag)]
@@ -105,13 +109,27 @@ def parse_comment(html: str, line: int, sink: Sink, column: int = 0) -> Metadata
 
 def _report_reserved(html: str, tag: str, line: int, column: int, sink: Sink) -> None:
     """A reserved tag, at its own line and column inside the comment."""
-    offset = max(html.find(tag, html.find("tags")), 0)
+    at, col = _place(html, html.find(tag, html.find("tags")), line, column)
+    message = tags_syntax.reserved_message(tag)
+    sink.error(at, message, column=col, code=tags_syntax.RESERVED)
+
+
+def _key_offset(html: str, key: str) -> int:
+    """Where field ``key`` is written in the comment (-1 when it is not found)."""
+    found = re.search(rf"(?<![\w-]){re.escape(key)}\s*:", html)
+    return found.start() if found else -1
+
+
+def _place(html: str, offset: int, line: int, column: int) -> tuple[int, int]:
+    """The line and column of ``html[offset]``, for a comment that starts at ``line``,
+    ``column`` (0 when unknown, then the column stays unknown on the comment's first
+    line). An offset of -1 (not found) is the comment's start."""
+    offset = max(offset, 0)
     line_start = html.rfind("\n", 0, offset) + 1
     if line_start:
         column = 1  # on a later line of the comment, counted from that line's start
     at = offset - line_start + column if column else 0
-    message = tags_syntax.reserved_message(tag)
-    sink.error(line + html.count("\n", 0, offset), message, column=at, code=tags_syntax.RESERVED)
+    return line + html.count("\n", 0, offset), at
 
 
 def _decode_guid(written: str) -> str | None:

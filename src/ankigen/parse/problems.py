@@ -37,6 +37,10 @@ def url_images(children: Sequence[Token], line: int, lines: Sequence[str], sink:
             )
 
 
+#: A ``$$`` or a ``$`` not escaped by a backslash (``\\$`` is a line break, then a sign).
+_DOLLAR_SIGNS = re.compile(r"(?<!\\)(?:\\\\)*(\$\$?)")
+
+
 def stray_dollars(lines: Sequence[str], numbers: Sequence[int], sink: Sink) -> None:
     """An unclosed ``$`` or ``$$`` on each of the given lines."""
     for line in sorted(set(numbers)):
@@ -45,14 +49,29 @@ def stray_dollars(lines: Sequence[str], numbers: Sequence[int], sink: Sink) -> N
             sink.error(
                 line,
                 Code.UNCLOSED_DOUBLE_DOLLAR.message(),
+                column=_unclosed_dollar_column(text, "$$"),
                 code=Code.UNCLOSED_DOUBLE_DOLLAR,
             )
         else:
             sink.error(
                 line,
                 Code.UNCLOSED_DOLLAR.message(),
+                column=_unclosed_dollar_column(text, "$"),
                 code=Code.UNCLOSED_DOLLAR,
             )
+
+
+def _unclosed_dollar_column(text: str, sign: str) -> int:
+    """The 1-based column of the ``$`` (or ``$$``) left open on a line holding a stray one.
+
+    The signs not escaped (``\\$``) are paired from the left, as math is read:
+    an odd one out is the last; when they pair up (``$5 and $5``: neither opened
+    math) the first is the one to fix. 1 when none is found.
+    """
+    signs = [m.start(1) for m in _DOLLAR_SIGNS.finditer(text) if m.group(1) == sign]
+    if not signs:
+        return 1
+    return (signs[-1] if len(signs) % 2 else signs[0]) + 1
 
 
 def unclosed_fence(fence: Token, lines: Sequence[str], sink: Sink) -> None:

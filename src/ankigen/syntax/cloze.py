@@ -104,6 +104,25 @@ def strip_markers(text: str) -> str:
     return text
 
 
+def hints(text: str) -> list[str]:
+    """The hint of each cloze of ``text`` that has one (``{{c1::k::2 for 4 GPUs}}``), innermost
+    clozes first, read as :func:`strip_markers` reads them: a cloze ends at the first
+    ``}}``, its hint follows its first ``::``."""
+    found: list[str] = []
+
+    def shown(cloze: re.Match[str]) -> str:
+        body, sep, hint = cloze.group(2).partition("::")
+        if sep:
+            found.append(hint)
+        return body
+
+    previous = None
+    while "{{" in text and previous != text:
+        previous = text
+        text = _INNERMOST.sub(shown, text)
+    return found
+
+
 def opener(number: int) -> str:
     """The marker that opens cloze ``number``, as ankigen writes it: ``{{cN::``."""
     return "{{c" + str(number) + "::"

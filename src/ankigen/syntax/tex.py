@@ -13,6 +13,12 @@ braces do not count); :func:`argument_end` reads one macro argument (a
 group or one token); :func:`balanced` and :func:`brace_depth` are what the
 checks ask of a whole formula.
 
+What a formula shows. The claims reader asks here whether a formula states a
+relation (:func:`has_relation`), is one symbol (:func:`is_one_symbol`, after
+:func:`without_spacing`), and what its ``\\text{...}`` labels say
+(:func:`arguments`); the front matter asks whether a macro's name is one
+control word (:func:`is_command_name`).
+
 Allow-list. MathJax obeys commands that reach outside the formula: links
 (``\\href``), HTML attributes and styles (``\\class``, ``\\style``), extensions
 (``\\require``), and definitions (``\\def``, ``\\newcommand*``,
@@ -66,6 +72,12 @@ def command_at(tex: str, at: int) -> str:
 def is_control_word(token: str) -> bool:
     """True for ``\\alpha`` or ``\\tag*``; False for ``\\{``, ``\\,`` or a character."""
     return len(token) > 1 and token[0] == "\\" and token[1].isalpha()
+
+
+def is_command_name(text: str) -> bool:
+    """True when ``text`` is exactly one control word without ``*`` (``\\RR``, not
+    ``\\RR*``, ``\\R R`` or ``\\,``): a name a macro can be given."""
+    return is_control_word(text) and text.isascii() and command_at(text, 0) == text
 
 
 def control_words(tex: str) -> list[str]:
@@ -147,6 +159,99 @@ def brace_depth(tex: str) -> int:
         elif token == "}":
             depth -= 1
     return deepest
+
+
+# --- what a formula shows ------------------------------------------------------
+
+#: Spacing commands: room between symbols, never a symbol (``\\,`` ``\\;`` ``\\:``
+#: ``\\!`` ``\\ `` ``\\quad`` ``\\qquad`` and the tie ``~``).
+SPACING = frozenset({"\\,", "\\;", "\\:", "\\!", "\\ ", "\\quad", "\\qquad", "~"})
+
+#: What states a relation between two sides: these characters, and these
+#: control words (``\\le`` and ``\\leq`` alike; a ``*`` after one is ignored).
+RELATION_CHARACTERS = frozenset("=<>≈≠≤≥")
+_RELATION_WORDS = "approx ne neq le leq ge geq lt gt sim simeq propto equiv"
+RELATION_WORDS = frozenset("\\" + word for word in _RELATION_WORDS.split())
+
+
+def without_spacing(tex: str) -> str:
+    """``tex`` with its :data:`SPACING` tokens removed."""
+    if "\\" not in tex and "~" not in tex:
+        return tex  # most formulas: nothing to remove, no need to split
+    return "".join(token for token in tokens(tex) if token not in SPACING)
+
+
+def has_relation(tex: str) -> bool:
+    """True when ``tex`` holds a relation (``=``, ``<``, ``\\approx``, ``\\leq``...).
+
+    Read token by token: in ``\\\\le`` (a line break, then ``le``) and ``\\=``
+    (an accent) no relation is written.
+    """
+    if "\\" not in tex:
+        return not RELATION_CHARACTERS.isdisjoint(tex)  # every token is one character
+    for token in tokens(tex):
+        if token in RELATION_CHARACTERS or token.rstrip("*") in RELATION_WORDS:
+            return True
+    return False
+
+
+def is_one_symbol(tex: str) -> bool:
+    """True when ``tex`` is one symbol: a letter or a control word (``k``, ``\\eta``),
+    with at most a subscript of one ASCII letter or digit, or of a group of them
+    (``T_1``, ``T_{comm}``). White space around ``_`` and inside the group is allowed.
+    """
+    # After the first token only one-character tokens may follow, so the rest is
+    # read character by character (a backslash there is never allowed).
+    first = TOKEN.match(tex)
+    if first is None or not _is_symbol(first.group()):
+        return False
+    at = skip_space(tex, first.end())
+    if at == len(tex):
+        return at == first.end()  # white space after the symbol is no subscript
+    if tex[at] != "_":
+        return False
+    at = skip_space(tex, at + 1)
+    if tex.startswith("{", at):
+        start = at = skip_space(tex, at + 1)
+        while at < len(tex) and _is_ascii_alnum(tex[at]):
+            at += 1
+        at = skip_space(tex, at) if at > start else len(tex)
+        return at == len(tex) - 1 and tex[at] == "}"
+    return at == len(tex) - 1 and _is_ascii_alnum(tex[at])
+
+
+def _is_symbol(token: str) -> bool:
+    """A control word without ``*``, or one letter (not a digit, not ``_``)."""
+    if is_control_word(token):  # \\π is a control symbol: TOKEN's words are ASCII
+        return token.isascii() and not token.endswith("*")
+    return token.isalnum() and not token.isdecimal()
+
+
+def _is_ascii_alnum(token: str) -> bool:
+    return token.isascii() and token.isalnum()
+
+
+def arguments(tex: str, names: frozenset[str]) -> list[tuple[int, int, str]]:
+    """Each command of ``names`` (``\\text``, ``\\mbox``...) followed by a group, in order:
+    where the command starts, the index after its group, and the group's text.
+
+    A command with no group after it, or an unclosed one, is skipped; groups
+    inside a found group are part of its text, not read again.
+    """
+    found = []
+    at = 0
+    while at < len(tex):
+        start = tex.find("\\", at)
+        if start < 0:
+            break
+        token = token_at(tex, start)
+        group = group_at(tex, start + len(token)) if token in names else None
+        if group is None:
+            at = start + len(token)
+        else:
+            found.append((start, group[1], group[0]))
+            at = group[1]
+    return found
 
 
 # --- the allow-list -----------------------------------------------------------
