@@ -172,11 +172,27 @@ def interrupts_held() -> Iterator[None]:
     try:
         yield
     finally:
-        for signum, handler in swapped.items():
-            signal.signal(signum, handler)
-        release_interrupts()
+        try:
+            _put_back(swapped)
+        finally:
+            release_interrupts()
         for signum in dict.fromkeys(noted):  # each once, in the order they came
             _deliver(signum, swapped[signum])
+
+
+def _put_back(handlers: dict[int, Any]) -> None:
+    """Set each handler again, even if another signal's handler raises meanwhile (a time
+    limit's alarm): a noting handler left behind would swallow every later Ctrl-C."""
+    raised: BaseException | None = None
+    for signum, handler in handlers.items():
+        for _ in range(3):  # a handler raises once, not for ever
+            try:
+                signal.signal(signum, handler)
+                break
+            except BaseException as exc:  # raised by a handler run between two steps
+                raised = raised or exc
+    if raised is not None:
+        raise raised
 
 
 def _deliver(signum: int, handler: Any) -> None:
