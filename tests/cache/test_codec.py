@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from ankigen.cache.codec import MODEL_TYPES, Codec
+from ankigen.cache.codec import MODEL_TYPES, Codec, _builder
 from ankigen.diagnostics import Diagnostic, Severity, warning
 from ankigen.model import (
     CheckReport,
@@ -130,3 +130,25 @@ def test_a_value_it_cannot_write_is_refused() -> None:
     report: Any = CheckReport((), {"S": lambda: 1.0})
     with pytest.raises(TypeError):
         CODEC.dumps(report)
+
+
+def test_a_slotted_value_is_made_as_its_constructor_makes_it() -> None:
+    """``_builder`` sets the slots of a frozen dataclass directly: the same value, the same
+    hash, still frozen; one with a ``__post_init__`` goes through its constructor."""
+    names = tuple(f.name for f in dataclasses.fields(Claim))
+    values: list[Any] = ["12", False, 3, 4, True, True, "ms"]
+    made = _builder(Claim, names)(list(values))
+    assert made == Claim(*values) and hash(made) == hash(Claim(*values))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.text = "13"
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Checked:
+        n: int
+
+        def __post_init__(self) -> None:
+            if self.n < 0:
+                raise ValueError("negative")
+
+    with pytest.raises(ValueError, match="negative"):
+        _builder(Checked, ("n",))([-1])
