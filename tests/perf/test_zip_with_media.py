@@ -55,7 +55,8 @@ def _written(tmp_path: Path, media: list[MediaFile], cache: MediaCache | None) -
     """The deck's zip bytes, and how many media came from the pack."""
     target = tmp_path / "deck.apkg"
     with MediaPack(cache, "deck") as pack:
-        package._write_zip(tmp_path / "collection", media, target, STAMP, pack)
+        entries = pack.deflated_all(media)
+        package._write_zip(tmp_path / "collection", media, entries, target, STAMP)
         pack.save()
     return target.read_bytes(), pack.reused
 

@@ -15,7 +15,7 @@ import os
 import secrets
 import sqlite3
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
@@ -26,6 +26,7 @@ from ankigen.model import ItemKind, MediaFile, PackagedDeck, RenderedDeck
 from ankigen.package.anki_cards import cloze_ordinals
 from ankigen.package.collection import NoteRow, RowDeck
 from ankigen.package.media_pack import MediaPack
+from ankigen.package.memo import PackageMemo, media_sources
 from ankigen.package.note_types import cloze_model, reveal_model
 from ankigen.package.release import release_tag
 from ankigen.package.zip_writer import Deflated, ZipWriter, deflate, deflate_pieces
@@ -53,13 +54,16 @@ def write_deck(
     note_times: Mapping[str, float] | None = None,
     *,
     cache: MediaCache | None = None,
+    memo: PackageMemo | None = None,
 ) -> PackagedDeck:
     """Write ``out_dir/<stem>.apkg`` atomically.
 
     ``timestamp`` stamps the deck, its note types and its release tag;
     ``note_times`` (by GUID) stamps each note and its cards (default: ``timestamp``).
     With a ``cache``, media deflated by an earlier build are reused from it, and
-    this build's are kept there for the next (same bytes either way).
+    this build's are kept there for the next (same bytes either way). With a
+    ``memo`` (a warm process's), media entries the last deck of this stem shipped
+    as they are come from memory, not from the cache (same bytes again).
     """
     deck = rendered.deck
     times = note_times or {}
@@ -90,18 +94,38 @@ def write_deck(
     package = genanki.Package(list(decks.values()))
     out_dir.mkdir(parents=True, exist_ok=True)
     target_path = out_dir / f"{deck.stem}.apkg"
-    with MediaPack(cache, deck.stem) as pack:
-        _write_atomically(package, rendered.media, target_path, timestamp, pack)
-        pack.save()
+    media = rendered.media
+    sources = media_sources(media) if memo is not None else []
+    remembered = memo.deflated_media(deck.stem, media, sources) if memo is not None else None
+    if remembered is not None:
+        # The cache's pack already holds these entries: the round that filled the memo
+        # saved them, so it is neither read nor written.
+        _write_atomically(package, media, remembered, target_path, timestamp)
+    else:
+        with MediaPack(cache, deck.stem) as pack:
+            entries: list[Deflated] = []
+            written = _kept(pack.deflated_all(media), entries if memo is not None else None)
+            _write_atomically(package, media, written, target_path, timestamp)
+            pack.save()
+        if memo is not None:
+            memo.remember(deck.stem, media, sources, entries)
     return PackagedDeck(target_path, len(rendered.notes), cards, len(rendered.media))
+
+
+def _kept(entries: Iterable[Deflated], kept: list[Deflated] | None) -> Iterator[Deflated]:
+    """``entries`` as they come, each also appended to ``kept`` (None: kept nowhere)."""
+    for entry in entries:
+        if kept is not None:
+            kept.append(entry)
+        yield entry
 
 
 def _write_atomically(
     package: genanki.Package,
     media: Sequence[MediaFile],
+    entries: Iterable[Deflated],
     target: Path,
     timestamp: float,
-    pack: MediaPack,
 ) -> None:
     """Write the deck beside its target, then rename it into place.
 
@@ -114,7 +138,7 @@ def _write_atomically(
     collection = _scratch(target, ".anki2.tmp")
     try:
         _write_collection(package, collection, timestamp)
-        _write_zip(collection, media, temp, timestamp, pack)
+        _write_zip(collection, media, entries, temp, timestamp)
         os.replace(temp, target)
     finally:
         collection.unlink(missing_ok=True)
@@ -157,11 +181,12 @@ def _write_collection(package: genanki.Package, path: Path, timestamp: float) ->
 def _write_zip(
     collection: Path,
     media: Sequence[MediaFile],
+    entries: Iterable[Deflated],
     target: Path,
     timestamp: float,
-    pack: MediaPack,
 ) -> None:
-    """The ``.apkg`` zip: the collection, the media map, then media, in a fixed order.
+    """The ``.apkg`` zip: the collection, the media map, then media (``entries``: their
+    deflated bytes, in the same order), in a fixed order.
 
     Every entry has the same date (the build time) and permissions, so the
     same deck gives the same bytes. Media entries are numbered; the map names
@@ -189,7 +214,7 @@ def _write_zip(
                 deflating = worker.submit(_deflate_file, collection)
                 part = ZipWriter(scratch, date)
                 part.add("media", media_map)
-                for index, deflated in enumerate(pack.deflated_all(media)):
+                for index, deflated in enumerate(entries):
                     part.add(str(index), deflated)
                 archive.add("collection.anki2", deflating.result())
                 archive.extend(part)
