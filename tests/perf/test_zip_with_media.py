@@ -16,6 +16,7 @@ import pytest
 
 from ankigen import package
 from ankigen.model import MediaFile
+from ankigen.package import COLLECTION_LEVEL
 from ankigen.package.media_pack import MediaPack
 from ankigen.render import MediaCache
 
@@ -43,7 +44,7 @@ def _reference(collection: bytes, media: list[MediaFile]) -> bytes:
     """The same zip, every entry written by ``writestr`` in order (no pack, no thread)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
-        archive.writestr(_entry("collection.anki2"), collection)
+        archive.writestr(_entry("collection.anki2"), collection, compresslevel=COLLECTION_LEVEL)
         names = {str(index): file.name for index, file in enumerate(media)}
         archive.writestr(_entry("media"), json.dumps(names))
         for index, file in enumerate(media):
