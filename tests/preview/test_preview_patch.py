@@ -9,6 +9,7 @@ does the scroll position; an edit that changes more than cards reloads the page.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from ankigen.cli.app import main
 from ankigen.commands.build import BuildOptions
 from ankigen.commands.watch import WatchState, rebuild
 from ankigen.model import MathMode
-from ankigen.preview.page import ShownPage, page_patch
+from ankigen.preview.page import ShownPage, page_patch, page_version
 from tests.perf.edits import replace_in_deck
 from tests.preview.cdp import Browser
 from tests.preview.chromium import needs_chromium
@@ -119,3 +120,23 @@ def test_a_patch_is_plain_data_and_only_between_equal_frames() -> None:
     assert patch.endswith('\\u003c/article>"]]};\n')
     assert page_patch("deck", before, ShownPage("v2", "other frame", entries)).endswith("= null;\n")
     assert page_patch("deck", None, after).endswith("= null;\n")
+
+
+def test_a_watch_round_patches_exactly_the_edited_card(project: Path) -> None:
+    """Without a browser: the patch after a one-answer edit holds the one changed entry,
+    as it stands in the new page, and leads from the old version to the new one."""
+    state = WatchState()
+    page = _round(project, state)
+    before = page.read_text("utf-8")
+    replace_in_deck(OLD_ANSWER, NEW_ANSWER)(project)
+    _round(project, state)
+    after = page.read_text("utf-8")
+    patch = (page.parent / "deck.patch.js").read_text("utf-8")
+    data = json.loads(patch.split(" = ", 2)[2].rstrip(";\n"))
+    assert (data["from"], data["to"]) == (page_version(before), page_version(after))
+    ((place, entry),) = data["entries"]
+    assert NEW_ANSWER in entry and entry in after and entry not in before
+    assert after.count('<article class="ag-entry"') > place
+    assert after.split('<article class="ag-entry"')[place + 1].startswith(
+        entry.removeprefix('<article class="ag-entry"')[:200]
+    )

@@ -25,11 +25,9 @@ from ankigen.preview.page import (
     MATHJAX_SCRIPT,
     PageInput,
     ShownPage,
-    page_entries,
-    page_frame,
     page_html,
     page_patch,
-    page_version,
+    shown_page,
     version_script,
 )
 
@@ -121,7 +119,7 @@ def write_pages(
                 shown.left(target)
         cards = deck_cards(rendered, diagnostics, _outline(rendered.deck.path))
         uses_mathjax = rendered.deck.math is MathMode.MATHJAX
-        shown_page = PageInput(
+        page_input = PageInput(
             stem=rendered.deck.stem,
             deck_name=rendered.deck.name,
             source=rendered.deck.display_path,
@@ -130,11 +128,14 @@ def write_pages(
             prose=rendered.deck.prose,
             broken=tuple(d for d in left_out if d.file == rendered.deck.display_path),
         )
-        page = page_html(shown_page)
         target = preview_dir / f"{rendered.deck.stem}.html"
-        _write_if_changed(target, page.encode("utf-8"))
-        if shown is not None:  # a watch process: an open page takes the changed cards
-            _write_patch(preview_dir, target, shown, shown_page, page)
+        if shown is None:
+            page = page_html(page_input)
+            _write_if_changed(target, page.encode("utf-8"))
+        else:  # a watch process: an open page takes the changed cards (``_write_patch``)
+            page, after = shown_page(page_input)
+            _write_if_changed(target, page.encode("utf-8"))
+            _write_patch(preview_dir, target, shown, page_input.stem, after)
         # Last: an open page reloads only once its new version is complete.
         version = version_script(rendered.deck.stem, page).encode("utf-8")
         _write_if_changed(preview_dir / f"{rendered.deck.stem}.version.js", version)
@@ -143,13 +144,12 @@ def write_pages(
 
 
 def _write_patch(
-    preview_dir: Path, target: Path, shown: ShownMedia, page: PageInput, html: str
+    preview_dir: Path, target: Path, shown: ShownMedia, stem: str, after: ShownPage
 ) -> None:
     """``<stem>.patch.js``: the entries that changed since the page this process last
     wrote at ``target`` (written before the version, which the open page polls)."""
-    after = ShownPage(page_version(html), page_frame(page), page_entries(page))
-    patch = page_patch(page.stem, shown.pages.get(target), after)
-    _write_if_changed(preview_dir / f"{page.stem}.patch.js", patch.encode("utf-8"))
+    patch = page_patch(stem, shown.pages.get(target), after)
+    _write_if_changed(preview_dir / f"{stem}.patch.js", patch.encode("utf-8"))
     shown.pages[target] = after
 
 

@@ -64,21 +64,25 @@ def page_frame(page: PageInput) -> str:
     return _page(page, _no_entry)
 
 
-def page_entries(page: PageInput) -> tuple[str, ...]:
-    """The entry of each card, in the order of the page."""
-    return tuple(
-        _entry(number, card)
-        for group in groups(page.cards)
-        for number, card in enumerate(group.cards, start=group.first)
-    )
-
-
 class ShownPage(NamedTuple):
     """What a page was written from: its version, its frame (``page_frame``), its entries."""
 
     version: str
     frame: str
     entries: tuple[str, ...]
+
+
+def shown_page(page: PageInput) -> tuple[str, ShownPage]:
+    """``page_html``, and what a patch to the next version of the page is made from."""
+    entries: list[str] = []
+
+    def kept(number: int, card: PreviewCard) -> str:
+        entry = _entry(number, card)
+        entries.append(entry)
+        return entry
+
+    html = _page(page, kept)
+    return html, ShownPage(page_version(html), page_frame(page), tuple(entries))
 
 
 def page_patch(stem: str, before: ShownPage | None, after: ShownPage) -> str:
