@@ -22,7 +22,7 @@ from ankigen.commands import preview as preview_module
 from ankigen.commands.build import BuildOptions, run
 from ankigen.commands.preview import write_pages
 from ankigen.commands.watch import WatchState, rebuild
-from ankigen.model import MathMode
+from ankigen.model import MathMode, MediaFile
 from ankigen.preview import deck as preview_deck
 from ankigen.preview import outline as preview_outline
 from ankigen.preview import page as preview_page
@@ -180,3 +180,21 @@ def test_the_package_memo_gives_the_bytes_of_the_slow_path(
 
 def _no_edit(project: Path) -> None:
     """The first build, before any edit."""
+
+
+def test_the_memo_holds_no_deck_past_its_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deck whose media deflate to more than ``MEDIA_LIMIT`` is not kept in memory."""
+    from ankigen.package import memo as memo_module
+    from ankigen.package.zip_writer import deflate
+
+    monkeypatch.setattr(memo_module, "MEDIA_LIMIT", 300)  # the first file only
+    files = [MediaFile(f"m{i}.svg", None, bytes(range(256)) * (i + 1)) for i in range(2)]
+    entries = [deflate(file.read()) for file in files]
+    kept = memo_module.PackageMemo()
+    sources = memo_module.media_sources(files)
+    kept.remember("small", files[:1], sources[:1], entries[:1])
+    assert kept.deflated_media("small", files[:1], sources[:1]) == entries[:1]
+    kept.remember("large", files, sources, entries)
+    assert "large" not in kept.media
+    changed = [MediaFile("m0.svg", None, b"<svg/>")]
+    assert kept.deflated_media("small", changed, memo_module.media_sources(changed)) is None

@@ -9,6 +9,7 @@ given, and zip entries are written in a fixed order with fixed dates.
 from __future__ import annotations
 
 import hashlib
+import io
 import itertools
 import json
 import os
@@ -19,6 +20,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
+from typing import BinaryIO
 
 import genanki
 
@@ -215,21 +217,38 @@ def _write_zip(
             archive.finish()
             return
         # With media, zlib deflates the collection on another core (it lets go of the
-        # GIL) while this thread writes the map and the media entries to a scratch file;
-        # they are then copied after the collection's entry as they are.
+        # GIL) while this thread writes the map and the media entries to a scratch file
+        # (in memory when they all are already: a warm process's memo); they are then
+        # copied after the collection's entry as they are.
+        if isinstance(entries, list):
+            _write_media(archive, collection, media_map, entries, io.BytesIO())
+            return
         tail = _scratch(target, ".media.tmp")
         try:
-            with tail.open("w+b") as scratch, ThreadPoolExecutor(1) as worker:
-                deflating = worker.submit(_deflate_file, collection)
-                part = ZipWriter(scratch, date)
-                part.add("media", media_map)
-                for index, deflated in enumerate(entries):
-                    part.add(str(index), deflated)
-                archive.add("collection.anki2", deflating.result())
-                archive.extend(part)
-            archive.finish()
+            with tail.open("w+b") as scratch:
+                _write_media(archive, collection, media_map, entries, scratch)
         finally:
             tail.unlink(missing_ok=True)
+
+
+def _write_media(
+    archive: ZipWriter,
+    collection: Path,
+    media_map: Deflated,
+    entries: Iterable[Deflated],
+    scratch: BinaryIO,
+) -> None:
+    """The rest of the zip: the collection (deflated on a second thread), the media map
+    and the media, written to ``scratch`` meanwhile, then the central directory."""
+    with ThreadPoolExecutor(1) as worker:
+        deflating = worker.submit(_deflate_file, collection)
+        part = ZipWriter(scratch, archive.date)
+        part.add("media", media_map)
+        for index, deflated in enumerate(entries):
+            part.add(str(index), deflated)
+        archive.add("collection.anki2", deflating.result())
+        archive.extend(part)
+    archive.finish()
 
 
 def _deflate_file(path: Path) -> Deflated:

@@ -23,7 +23,11 @@ from dataclasses import dataclass, field
 from ankigen.model import MediaFile
 from ankigen.package.zip_writer import Deflated
 
-__all__ = ["MediaSource", "PackageMemo", "media_sources"]
+__all__ = ["MEDIA_LIMIT", "MediaSource", "PackageMemo", "media_sources"]
+
+#: The most deflated media bytes kept for one deck (a deck of large photographs is
+#: served by the pack, as it is without a memo, rather than held in memory).
+MEDIA_LIMIT = 256 << 20
 
 #: What a media entry was made from: its bytes held in memory, or its file's
 #: (size, modification time in ns).
@@ -65,6 +69,9 @@ class PackageMemo:
         ``sources`` are taken before the entries are made: a file changed meanwhile
         is then seen as changed by the next round, never kept under its new version.
         """
+        if sum(len(entry.data) for entry in entries) > MEDIA_LIMIT:
+            self.media.pop(stem, None)  # a deck of large images: the pack serves it
+            return
         self.media[stem] = {
             file.name: (source, entry)
             for file, source, entry in zip(files, sources, entries, strict=True)

@@ -108,6 +108,8 @@ class ZipWriter:
         if not 1980 <= date[0] <= 2107:
             raise ValueError(f"a zip date is in 1980-2107, not {date[0]}")
         self._out = out
+        #: The date of every entry (year, month, day, hour, minute, second).
+        self.date = tuple(date[:6])
         year, month, day, hour, minute, second = date[:6]
         self._time = hour << 11 | minute << 5 | second // 2
         self._date = (year - 1980) << 9 | month << 5 | day
