@@ -147,11 +147,12 @@ def test_the_package_memo_gives_the_bytes_of_the_slow_path(
     (no memo, no pack). Their decks are the same bytes, and the memo did serve rounds."""
     from ankigen.package import media_pack
 
-    packed = []
+    packed: list[str] = []  # the watcher of each round that went through the pack
+    watcher = ["warm"]
     deflated_all = media_pack.MediaPack.deflated_all
 
     def counted(self: media_pack.MediaPack, *args: object, **kwargs: object) -> object:
-        packed.append(self._cache is not None)  # with a cache: a warm round's
+        packed.append(watcher[0])
         return deflated_all(self, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(media_pack.MediaPack, "deflated_all", counted)
@@ -162,7 +163,9 @@ def test_the_package_memo_gives_the_bytes_of_the_slow_path(
     rounds = 0
     for name, edit in [("first build", _no_edit), *EDITS]:
         edit(project)
+        watcher[0] = "warm"
         warm = rebuild(warm_options, warm_out / "preview", state=state)
+        watcher[0] = "slow"
         slow = rebuild(slow_options, slow_out / "preview")
         assert warm.build is not None and slow.build is not None, name
         assert warm.build.diagnostics == slow.build.diagnostics, name
@@ -174,7 +177,8 @@ def test_the_package_memo_gives_the_bytes_of_the_slow_path(
     # A warm round whose media were all as before took them from the memo, not from the
     # pack. Four went through the pack: the first build and the rounds that changed a
     # media file (the formula's image, the image, the figure).
-    assert packed.count(True) == 4
+    assert packed.count("warm") == 4
+    assert packed.count("slow") == rounds
     assert rounds == 9  # every round but the broken item's wrote its deck
 
 
