@@ -9,6 +9,7 @@ same diagnostics and write the same deck bytes and the same preview page.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from ankigen.commands import preview as preview_module
 from ankigen.commands.build import BuildOptions, run
 from ankigen.commands.preview import write_pages
 from ankigen.commands.watch import WatchState, rebuild
-from ankigen.model import MathMode
+from ankigen.model import MathMode, MediaFile
 from ankigen.preview import deck as preview_deck
 from ankigen.preview import outline as preview_outline
 from ankigen.preview import page as preview_page
@@ -136,3 +137,68 @@ def test_the_edits_change_what_they_say(project: Path, tmp_path: Path) -> None:
         edit(project)
         seen.append(_cold(project, tmp_path / f"after-{number}"))
         assert seen[-1][1:] != seen[-2][1:], name
+
+
+def test_the_package_memo_gives_the_bytes_of_the_slow_path(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two watchers edit after edit (image mode: formula images held in memory, an image
+    and a figure on disk): one keeps its ``PackageMemo``, one runs with ``--no-cache``
+    (no memo, no pack). Their decks are the same bytes, and the memo did serve rounds."""
+    from ankigen.package import media_pack
+
+    packed: list[str] = []  # the watcher of each round that went through the pack
+    watcher = ["warm"]
+    deflated_all = media_pack.MediaPack.deflated_all
+
+    def counted(self: media_pack.MediaPack, *args: object, **kwargs: object) -> object:
+        packed.append(watcher[0])
+        return deflated_all(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(media_pack.MediaPack, "deflated_all", counted)
+    warm_out, slow_out = tmp_path / "warm", tmp_path / "slow"
+    warm_options = dataclasses.replace(_options(project, warm_out), math=MathMode.IMAGE)
+    slow_options = dataclasses.replace(warm_options, out_dir=slow_out, cache=False)
+    state = WatchState()
+    rounds = 0
+    for name, edit in [("first build", _no_edit), *EDITS]:
+        edit(project)
+        watcher[0] = "warm"
+        warm = rebuild(warm_options, warm_out / "preview", state=state)
+        watcher[0] = "slow"
+        slow = rebuild(slow_options, slow_out / "preview")
+        assert warm.build is not None and slow.build is not None, name
+        assert warm.build.diagnostics == slow.build.diagnostics, name
+        if warm.build.written:
+            rounds += 1
+            assert (warm_out / "deck.apkg").read_bytes() == (slow_out / "deck.apkg").read_bytes()
+        assert bool(warm.build.written) == bool(slow.build.written), name
+    assert state.package.media["deck"], "the memo kept the deck's media"
+    # A warm round whose media were all as before took them from the memo, not from the
+    # pack. Four went through the pack: the first build and the rounds that changed a
+    # media file (the formula's image, the image, the figure).
+    assert packed.count("warm") == 4
+    assert packed.count("slow") == rounds
+    assert rounds == 9  # every round but the broken item's wrote its deck
+
+
+def _no_edit(project: Path) -> None:
+    """The first build, before any edit."""
+
+
+def test_the_memo_holds_no_deck_past_its_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deck whose media deflate to more than ``MEDIA_LIMIT`` is not kept in memory."""
+    from ankigen.package import memo as memo_module
+    from ankigen.package.zip_writer import deflate
+
+    monkeypatch.setattr(memo_module, "MEDIA_LIMIT", 300)  # the first file only
+    files = [MediaFile(f"m{i}.svg", None, bytes(range(256)) * (i + 1)) for i in range(2)]
+    entries = [deflate(file.read()) for file in files]
+    kept = memo_module.PackageMemo()
+    sources = memo_module.media_sources(files)
+    kept.remember("small", files[:1], sources[:1], entries[:1])
+    assert kept.deflated_media("small", files[:1], sources[:1]) == entries[:1]
+    kept.remember("large", files, sources, entries)
+    assert "large" not in kept.media
+    changed = [MediaFile("m0.svg", None, b"<svg/>")]
+    assert kept.deflated_media("small", changed, memo_module.media_sources(changed)) is None

@@ -16,6 +16,7 @@ import pytest
 
 from ankigen import package
 from ankigen.model import MediaFile
+from ankigen.package import COLLECTION_LEVEL
 from ankigen.package.media_pack import MediaPack
 from ankigen.render import MediaCache
 
@@ -43,7 +44,7 @@ def _reference(collection: bytes, media: list[MediaFile]) -> bytes:
     """The same zip, every entry written by ``writestr`` in order (no pack, no thread)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
-        archive.writestr(_entry("collection.anki2"), collection)
+        archive.writestr(_entry("collection.anki2"), collection, compresslevel=COLLECTION_LEVEL)
         names = {str(index): file.name for index, file in enumerate(media)}
         archive.writestr(_entry("media"), json.dumps(names))
         for index, file in enumerate(media):
@@ -55,7 +56,8 @@ def _written(tmp_path: Path, media: list[MediaFile], cache: MediaCache | None) -
     """The deck's zip bytes, and how many media came from the pack."""
     target = tmp_path / "deck.apkg"
     with MediaPack(cache, "deck") as pack:
-        package._write_zip(tmp_path / "collection", media, target, STAMP, pack)
+        entries = pack.deflated_all(media)
+        package._write_zip(tmp_path / "collection", media, entries, target, STAMP)
         pack.save()
     return target.read_bytes(), pack.reused
 

@@ -17,6 +17,7 @@ from ankigen.commands.diff import DeckDiff
 from ankigen.diagnostics import Diagnostic
 from ankigen.errors import AnkigenError
 from ankigen.model import ClaimLevel, MathMode, PackagedDeck, RenderedDeck
+from ankigen.package.memo import PackageMemo
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,9 @@ class BuildOptions:
     decoded: Decoded | None = field(default=None, compare=False)
     #: When work goes to the process pool (``build/pool.py``); never changes a deck.
     pool_tuning: PoolTuning = DEFAULT_POOL_TUNING
+    #: What a warm process (``watch``) keeps from one deck written to the next
+    #: (``package.memo``); None, or ``cache=False``: nothing kept. Never changes a deck.
+    package_memo: PackageMemo | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

@@ -20,20 +20,26 @@ from ankigen.build.times import BuildClock
 from ankigen.diagnostics import Diagnostic
 from ankigen.model import CheckReport, PackagedDeck, RenderedDeck
 from ankigen.package import write_deck
+from ankigen.package.memo import PackageMemo
 from ankigen.render import MediaCache
 
 
 def write_staged(
-    rendered: RenderedDeck, stage: Path, clock: BuildClock, cache: MediaCache | None
+    rendered: RenderedDeck,
+    stage: Path,
+    clock: BuildClock,
+    cache: MediaCache | None,
+    memo: PackageMemo | None = None,
 ) -> PackagedDeck:
     """Write one rendered deck into the staging folder, each note with its own time.
 
     With a ``cache``, its media are deflated once and kept for the next build
-    (``package.media_pack``); without one, all are deflated now.
+    (``package.media_pack``); without one, all are deflated now. ``memo``: what this
+    process kept from the last deck it wrote (``package.memo``; None: nothing).
     """
     times = deck_times(rendered, clock, settings_files())
     try:
-        return write_deck(rendered, stage, times.deck, times.notes, cache=cache)
+        return write_deck(rendered, stage, times.deck, times.notes, cache=cache, memo=memo)
     except (OSError, sqlite3.Error) as exc:
         raise WriteError(stage.parent / f"{rendered.deck.stem}.apkg", exc) from exc
 

@@ -183,8 +183,8 @@ def watch(
     Watches the content files, the images beside them and the figure
     scripts. Each rebuild prints its problems and keeps going, so fix and
     save again; a failed rebuild leaves the last good decks and preview. An
-    open preview page (OUT/preview/<stem>.html) reloads itself after each
-    rebuild.
+    open preview page (OUT/preview/<stem>.html) updates itself after each
+    rebuild (the changed cards in place, or a reload).
 
     \b
     Example:

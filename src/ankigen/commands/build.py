@@ -207,7 +207,9 @@ def _package(
         clock.learn(path for r in rendered for path in r.sources)
         if options.against is not None:
             rendered = keep_released_guids(rendered, options.against)
-        staged = [(r, write_staged(r, stage, clock, cache)) for r in rendered]
+        # A warm process's memo only beside the cache it stands in for (--no-cache: none).
+        memo = options.package_memo if cache is not None else None
+        staged = [(r, write_staged(r, stage, clock, cache, memo)) for r in rendered]
         if options.against is not None:
             diffs, problems = compare_staged(staged, options.against)
             problems = strictly(problems, options.strict)

@@ -21,7 +21,15 @@ from ankigen.diagnostics import Diagnostic
 from ankigen.model import MathMode, RenderedDeck
 from ankigen.preview.deck import deck_cards
 from ankigen.preview.outline import Outline, outline
-from ankigen.preview.page import MATHJAX_SCRIPT, PageInput, page_html, version_script
+from ankigen.preview.page import (
+    MATHJAX_SCRIPT,
+    PageInput,
+    ShownPage,
+    page_html,
+    page_patch,
+    shown_page,
+    version_script,
+)
 
 
 @dataclass(frozen=True)
@@ -38,11 +46,13 @@ class ShownMedia:
     Media names carry their content's hash (and the MathJax copy is that of the
     installed package), so a file this process wrote, still there with the size
     and time it left it, already holds those bytes: it is neither read nor
-    written again (a 10,000-item deck ships about 2,000 images).
+    written again (a 10,000-item deck ships about 2,000 images). And each page it
+    wrote, by its path, as its patch for an open page is made from (``page_patch``).
     """
 
     def __init__(self) -> None:
         self._left: dict[Path, tuple[int, int]] = {}
+        self.pages: dict[Path, ShownPage] = {}
 
     def current(self, target: Path) -> bool:
         """True when ``target`` is as this process left it."""
@@ -109,24 +119,38 @@ def write_pages(
                 shown.left(target)
         cards = deck_cards(rendered, diagnostics, _outline(rendered.deck.path))
         uses_mathjax = rendered.deck.math is MathMode.MATHJAX
-        page = page_html(
-            PageInput(
-                stem=rendered.deck.stem,
-                deck_name=rendered.deck.name,
-                source=rendered.deck.display_path,
-                cards=cards,
-                mathjax=(mathjax is not None) if uses_mathjax else None,
-                prose=rendered.deck.prose,
-                broken=tuple(d for d in left_out if d.file == rendered.deck.display_path),
-            )
+        page_input = PageInput(
+            stem=rendered.deck.stem,
+            deck_name=rendered.deck.name,
+            source=rendered.deck.display_path,
+            cards=cards,
+            mathjax=(mathjax is not None) if uses_mathjax else None,
+            prose=rendered.deck.prose,
+            broken=tuple(d for d in left_out if d.file == rendered.deck.display_path),
         )
         target = preview_dir / f"{rendered.deck.stem}.html"
-        _write_if_changed(target, page.encode("utf-8"))
+        if shown is None:
+            page = page_html(page_input)
+            _write_if_changed(target, page.encode("utf-8"))
+        else:  # a watch process: an open page takes the changed cards (``_write_patch``)
+            page, after = shown_page(page_input)
+            _write_if_changed(target, page.encode("utf-8"))
+            _write_patch(preview_dir, target, shown, page_input.stem, after)
         # Last: an open page reloads only once its new version is complete.
         version = version_script(rendered.deck.stem, page).encode("utf-8")
         _write_if_changed(preview_dir / f"{rendered.deck.stem}.version.js", version)
         pages.append(PreviewPage(target, len(cards)))
     return tuple(pages)
+
+
+def _write_patch(
+    preview_dir: Path, target: Path, shown: ShownMedia, stem: str, after: ShownPage
+) -> None:
+    """``<stem>.patch.js``: the entries that changed since the page this process last
+    wrote at ``target`` (written before the version, which the open page polls)."""
+    patch = page_patch(stem, shown.pages.get(target), after)
+    _write_if_changed(preview_dir / f"{stem}.patch.js", patch.encode("utf-8"))
+    shown.pages[target] = after
 
 
 def _outline(content: Path) -> Outline | None:

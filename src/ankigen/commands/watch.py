@@ -19,6 +19,7 @@ from ankigen.cache import Decoded
 from ankigen.commands.build import BuildOptions, BuildResult, run
 from ankigen.commands.preview import PreviewPage, ShownMedia, preview, write_pages
 from ankigen.errors import AnkigenError
+from ankigen.package.memo import PackageMemo
 
 _WAKE_UP_MS = 300
 #: After a change, how long the watcher waits for more before it hands the batch over.
@@ -51,11 +52,13 @@ class WatchState:
     round decodes only what the last one did not hold; the preview keeps each
     section's outline and each note's cards by their text (``preview.outline``,
     ``preview.deck``), and this, the media files it already left in the
-    preview folder.
+    preview folder, and what the package step keeps from each deck it wrote
+    (``package.memo``).
     """
 
     shown: ShownMedia = field(default_factory=ShownMedia)
     decoded: Decoded = field(default_factory=Decoded)
+    package: PackageMemo = field(default_factory=PackageMemo)
 
 
 def watched_folders(options: BuildOptions) -> tuple[Path, ...]:
@@ -82,6 +85,8 @@ def rebuild(
     shown = state.shown if state is not None else None
     if state is not None:
         options = dataclasses.replace(options, decoded=state.decoded)
+        if options.cache:
+            options = dataclasses.replace(options, package_memo=state.package)
     try:
         result = run(options)
         # The decks are all or nothing; their pages show every card that can be made

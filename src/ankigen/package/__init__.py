@@ -9,16 +9,18 @@ given, and zip entries are written in a fixed order with fixed dates.
 from __future__ import annotations
 
 import hashlib
+import io
 import itertools
 import json
 import os
 import secrets
 import sqlite3
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
+from typing import BinaryIO
 
 import genanki
 
@@ -26,12 +28,21 @@ from ankigen.model import ItemKind, MediaFile, PackagedDeck, RenderedDeck
 from ankigen.package.anki_cards import cloze_ordinals
 from ankigen.package.collection import NoteRow, RowDeck
 from ankigen.package.media_pack import MediaPack
+from ankigen.package.memo import PackageMemo, media_sources
 from ankigen.package.note_types import cloze_model, reveal_model
 from ankigen.package.release import release_tag
 from ankigen.package.zip_writer import Deflated, ZipWriter, deflate, deflate_pieces
 from ankigen.render import MediaCache
 
-__all__ = ["card_ordinals", "deck_id", "write_deck"]
+__all__ = ["COLLECTION_LEVEL", "card_ordinals", "deck_id", "write_deck"]
+
+#: The deflate level of the collection entry (media keep zlib's default, 6). The
+#: collection is rewritten whole by every build, edits included (every row holds the
+#: deck's time), and deflating it was the longest step of a warm 10,000-item round:
+#: 10.8 MB took 109 ms of CPU at level 6 and 39 ms at level 1, for 1.37 MB against
+#: 1.66 MB in the deck (SQLite pages: levels 2-3 cost as much as 1 and gain 3%).
+#: Anki reads any level (``tests/e2e`` import every deck into it).
+COLLECTION_LEVEL = 1
 
 
 def deck_id(deck_key: str, subdeck: str = "") -> int:
@@ -53,13 +64,16 @@ def write_deck(
     note_times: Mapping[str, float] | None = None,
     *,
     cache: MediaCache | None = None,
+    memo: PackageMemo | None = None,
 ) -> PackagedDeck:
     """Write ``out_dir/<stem>.apkg`` atomically.
 
     ``timestamp`` stamps the deck, its note types and its release tag;
     ``note_times`` (by GUID) stamps each note and its cards (default: ``timestamp``).
     With a ``cache``, media deflated by an earlier build are reused from it, and
-    this build's are kept there for the next (same bytes either way).
+    this build's are kept there for the next (same bytes either way). With a
+    ``memo`` (a warm process's), media entries the last deck of this stem shipped
+    as they are come from memory, not from the cache (same bytes again).
     """
     deck = rendered.deck
     times = note_times or {}
@@ -90,18 +104,38 @@ def write_deck(
     package = genanki.Package(list(decks.values()))
     out_dir.mkdir(parents=True, exist_ok=True)
     target_path = out_dir / f"{deck.stem}.apkg"
-    with MediaPack(cache, deck.stem) as pack:
-        _write_atomically(package, rendered.media, target_path, timestamp, pack)
-        pack.save()
+    media = rendered.media
+    sources = media_sources(media) if memo is not None else []
+    remembered = memo.deflated_media(deck.stem, media, sources) if memo is not None else None
+    if remembered is not None:
+        # The cache's pack already holds these entries: the round that filled the memo
+        # saved them, so it is neither read nor written.
+        _write_atomically(package, media, remembered, target_path, timestamp)
+    else:
+        with MediaPack(cache, deck.stem) as pack:
+            entries: list[Deflated] = []
+            written = _kept(pack.deflated_all(media), entries if memo is not None else None)
+            _write_atomically(package, media, written, target_path, timestamp)
+            pack.save()
+        if memo is not None:
+            memo.remember(deck.stem, media, sources, entries)
     return PackagedDeck(target_path, len(rendered.notes), cards, len(rendered.media))
+
+
+def _kept(entries: Iterable[Deflated], kept: list[Deflated] | None) -> Iterator[Deflated]:
+    """``entries`` as they come, each also appended to ``kept`` (None: kept nowhere)."""
+    for entry in entries:
+        if kept is not None:
+            kept.append(entry)
+        yield entry
 
 
 def _write_atomically(
     package: genanki.Package,
     media: Sequence[MediaFile],
+    entries: Iterable[Deflated],
     target: Path,
     timestamp: float,
-    pack: MediaPack,
 ) -> None:
     """Write the deck beside its target, then rename it into place.
 
@@ -114,7 +148,7 @@ def _write_atomically(
     collection = _scratch(target, ".anki2.tmp")
     try:
         _write_collection(package, collection, timestamp)
-        _write_zip(collection, media, temp, timestamp, pack)
+        _write_zip(collection, media, entries, temp, timestamp)
         os.replace(temp, target)
     finally:
         collection.unlink(missing_ok=True)
@@ -157,11 +191,12 @@ def _write_collection(package: genanki.Package, path: Path, timestamp: float) ->
 def _write_zip(
     collection: Path,
     media: Sequence[MediaFile],
+    entries: Iterable[Deflated],
     target: Path,
     timestamp: float,
-    pack: MediaPack,
 ) -> None:
-    """The ``.apkg`` zip: the collection, the media map, then media, in a fixed order.
+    """The ``.apkg`` zip: the collection, the media map, then media (``entries``: their
+    deflated bytes, in the same order), in a fixed order.
 
     Every entry has the same date (the build time) and permissions, so the
     same deck gives the same bytes. Media entries are numbered; the map names
@@ -176,30 +211,49 @@ def _write_zip(
             # zlib's output does not depend on how its input is cut into writes.
             with collection.open("rb") as rows:
                 pieces = iter(partial(rows.read, 1 << 20), b"")
-                archive.add_stream("collection.anki2", pieces, collection.stat().st_size)
+                size = collection.stat().st_size
+                archive.add_stream("collection.anki2", pieces, size, COLLECTION_LEVEL)
             archive.add("media", media_map)
             archive.finish()
             return
         # With media, zlib deflates the collection on another core (it lets go of the
-        # GIL) while this thread writes the map and the media entries to a scratch file;
-        # they are then copied after the collection's entry as they are.
+        # GIL) while this thread writes the map and the media entries to a scratch file
+        # (in memory when they all are already: a warm process's memo); they are then
+        # copied after the collection's entry as they are.
+        if isinstance(entries, list):
+            _write_media(archive, collection, media_map, entries, io.BytesIO())
+            return
         tail = _scratch(target, ".media.tmp")
         try:
-            with tail.open("w+b") as scratch, ThreadPoolExecutor(1) as worker:
-                deflating = worker.submit(_deflate_file, collection)
-                part = ZipWriter(scratch, date)
-                part.add("media", media_map)
-                for index, deflated in enumerate(pack.deflated_all(media)):
-                    part.add(str(index), deflated)
-                archive.add("collection.anki2", deflating.result())
-                archive.extend(part)
-            archive.finish()
+            with tail.open("w+b") as scratch:
+                _write_media(archive, collection, media_map, entries, scratch)
         finally:
             tail.unlink(missing_ok=True)
 
 
+def _write_media(
+    archive: ZipWriter,
+    collection: Path,
+    media_map: Deflated,
+    entries: Iterable[Deflated],
+    scratch: BinaryIO,
+) -> None:
+    """The rest of the zip: the collection (deflated on a second thread), the media map
+    and the media, written to ``scratch`` meanwhile, then the central directory."""
+    with ThreadPoolExecutor(1) as worker:
+        deflating = worker.submit(_deflate_file, collection)
+        part = ZipWriter(scratch, archive.date)
+        part.add("media", media_map)
+        for index, deflated in enumerate(entries):
+            part.add(str(index), deflated)
+        archive.add("collection.anki2", deflating.result())
+        archive.extend(part)
+    archive.finish()
+
+
 def _deflate_file(path: Path) -> Deflated:
-    """A file deflated as ``ZipFile`` deflates an entry, read in large pieces (few
-    ``compress`` calls keep this thread off the other thread's way)."""
+    """The collection deflated as ``ZipFile`` deflates an entry at ``COLLECTION_LEVEL``,
+    read in large pieces (few ``compress`` calls keep this thread off the other
+    thread's way)."""
     with path.open("rb") as rows:
-        return deflate_pieces(iter(partial(rows.read, 4 << 20), b""))
+        return deflate_pieces(iter(partial(rows.read, 4 << 20), b""), COLLECTION_LEVEL)

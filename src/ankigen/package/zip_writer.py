@@ -13,7 +13,8 @@ with the same name, date, ``ZIP_DEFLATED`` and the Unix permissions 0644
 (``tests/package/test_zip_writer.py`` compares the two, and pins the bytes
 of a small archive, so a deck's bytes depend on neither the Python version
 nor its ``zipfile``): the same zlib settings (raw deflate, the default
-level), version fields, flags, ZIP64 rules and record order.
+level unless a ``level`` is given, as ``writestr``'s ``compresslevel``),
+version fields, flags, ZIP64 rules and record order.
 """
 
 from __future__ import annotations
@@ -61,10 +62,11 @@ def deflate(raw: bytes) -> Deflated:
     return Deflated(data, zlib.crc32(raw), len(raw))
 
 
-def deflate_pieces(pieces: Iterable[bytes]) -> Deflated:
+def deflate_pieces(pieces: Iterable[bytes], level: int = zlib.Z_DEFAULT_COMPRESSION) -> Deflated:
     """``deflate`` of the pieces joined, without joining them (zlib's output does not
-    depend on how its input is cut; each ``compress`` call runs without the GIL)."""
-    compressor = _compressor()
+    depend on how its input is cut; each ``compress`` call runs without the GIL), at
+    ``level`` (``zipfile``'s ``compresslevel``)."""
+    compressor = _compressor(level)
     out: list[bytes] = []
     crc = size = 0
     for piece in pieces:
@@ -74,9 +76,10 @@ def deflate_pieces(pieces: Iterable[bytes]) -> Deflated:
     return Deflated(b"".join(out), crc, size)
 
 
-def _compressor() -> Any:
-    """A compressor with ``zipfile``'s settings: raw deflate, the default level."""
-    return zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15)
+def _compressor(level: int = zlib.Z_DEFAULT_COMPRESSION) -> Any:
+    """A compressor with ``zipfile``'s settings: raw deflate, the default level (or
+    ``level``, as ``zipfile`` with that ``compresslevel``)."""
+    return zlib.compressobj(level, zlib.DEFLATED, -15)
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,8 @@ class ZipWriter:
         if not 1980 <= date[0] <= 2107:
             raise ValueError(f"a zip date is in 1980-2107, not {date[0]}")
         self._out = out
+        #: The date of every entry (year, month, day, hour, minute, second).
+        self.date = tuple(date[:6])
         year, month, day, hour, minute, second = date[:6]
         self._time = hour << 11 | minute << 5 | second // 2
         self._date = (year - 1980) << 9 | month << 5 | day
@@ -126,14 +131,20 @@ class ZipWriter:
         self._out.write(deflated.data)
         self._written(entry)
 
-    def add_stream(self, name: str, pieces: Iterable[bytes], size: int) -> None:
-        """Write one entry deflated here from ``pieces`` (``size`` bytes in all), never
-        held whole; its local header is written again once its CRC and sizes are
-        known, so the file must be seekable."""
+    def add_stream(
+        self,
+        name: str,
+        pieces: Iterable[bytes],
+        size: int,
+        level: int = zlib.Z_DEFAULT_COMPRESSION,
+    ) -> None:
+        """Write one entry deflated here (at ``level``) from ``pieces`` (``size`` bytes in
+        all), never held whole; its local header is written again once its CRC and
+        sizes are known, so the file must be seekable."""
         zip64 = _needs_zip64_header(size)
         header = self._local_header(ZipEntry(name, 0, 0, 0, self._end, zip64))
         self._out.write(header)
-        compressor = _compressor()
+        compressor = _compressor(level)
         crc = compressed = written = 0
         for piece in pieces:
             crc, written = zlib.crc32(piece, crc), written + len(piece)

@@ -15,7 +15,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ankigen.diagnostics import Diagnostic
 from ankigen.model import Prose
@@ -53,9 +55,77 @@ class PageInput:
 
 def page_html(page: PageInput) -> str:
     """The whole HTML page of a deck; the same input gives the same bytes."""
+    return _page(page, _entry)
+
+
+def page_frame(page: PageInput) -> str:
+    """The page with each card's entry left out (a NUL in its place): two pages whose
+    frames are equal differ only in the entries, each at the same place (``page_patch``)."""
+    return _page(page, _no_entry)
+
+
+class ShownPage(NamedTuple):
+    """What a page was written from: its version, its frame (``page_frame``), its entries."""
+
+    version: str
+    frame: str
+    entries: tuple[str, ...]
+
+
+def shown_page(page: PageInput) -> tuple[str, ShownPage]:
+    """``page_html``, and what a patch to the next version of the page is made from."""
+    entries: list[str] = []
+
+    def kept(number: int, card: PreviewCard) -> str:
+        entry = _entry(number, card)
+        entries.append(entry)
+        return entry
+
+    html = _page(page, kept)
+    return html, ShownPage(page_version(html), page_frame(page), tuple(entries))
+
+
+def page_patch(stem: str, before: ShownPage | None, after: ShownPage) -> str:
+    """``<stem>.patch.js``: what turns the open page of one version into the next.
+
+    ``before`` and ``after`` are a page's version, frame and entries (``before``:
+    None when this process wrote no page of the deck yet). When the frames are
+    equal, the patch lists the entries that changed, by their place among the
+    page's entries, as JSON strings: data the page's own script puts in place of
+    the old entries (parsed as HTML: nothing in them runs, and the page's policy
+    forbids any script but its own). Otherwise the patch is null: the page reloads.
+    """
+    patch: dict[str, object] | None = None
+    if (
+        before is not None
+        and before.frame == after.frame
+        and len(before.entries) == len(after.entries)
+    ):
+        changed = [
+            [place, entry]
+            for place, (old, entry) in enumerate(zip(before.entries, after.entries, strict=True))
+            if old != entry
+        ]
+        patch = {"from": before.version, "to": after.version, "entries": changed}
+    # JSON with every non-ASCII character and every "<" escaped: one line of plain
+    # string data whatever the cards hold.
+    data = json.dumps(patch, ensure_ascii=True).replace("<", "\\u003c")
+    return (
+        "window.ankigenPatches = window.ankigenPatches || {};\n"
+        f"window.ankigenPatches[{json.dumps(stem)}] = {data};\n"
+    )
+
+
+def page_version(page: str) -> str:
+    """The version a page carries (the hash of its cards and blocks)."""
+    return page.split('data-version="', 1)[1].split('"', 1)[0]
+
+
+def _page(page: PageInput, entry: Callable[[int, PreviewCard], str]) -> str:
+    """The page, each card's entry made by ``entry``."""
     page_groups = groups(page.cards)
     between = _between(page)
-    body = "\n".join(_group(group, between) for group in page_groups)
+    body = "\n".join(_group(group, between, entry) for group in page_groups)
     if between:  # what follows the last card, or a page with no card at all
         body += "\n" + "\n".join(entry for _, entry in between)
     version = hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
@@ -111,14 +181,16 @@ def page_html(page: PageInput) -> str:
 
 def version_script(stem: str, page: str) -> str:
     """``<stem>.version.js``: tells an open page whether it is out of date."""
-    version = page.split('data-version="', 1)[1].split('"', 1)[0]
+    version = page_version(page)
     return (
         "window.ankigenVersions = window.ankigenVersions || {};\n"
         f"window.ankigenVersions[{json.dumps(stem)}] = {json.dumps(version)};\n"
     )
 
 
-def _group(group: Group, between: list[tuple[int, str]]) -> str:
+def _group(
+    group: Group, between: list[tuple[int, str]], entry: Callable[[int, PreviewCard], str]
+) -> str:
     """One section: its heading, then its cards, each after the prose and broken items
     above it (taken from the front of ``between``, which is in line order)."""
     heading = f"<h2>{text(group.name)}</h2>" if group.name else ""
@@ -126,7 +198,7 @@ def _group(group: Group, between: list[tuple[int, str]]) -> str:
     for number, card in enumerate(group.cards, start=group.first):
         while between and between[0][0] < card.line:
             entries.append(between.pop(0)[1])
-        entries.append(_entry(number, card))
+        entries.append(entry(number, card))
     body = "\n".join(entries)
     return f'<section class="ag-section" id="{group.anchor}">{heading}\n{body}\n</section>'
 
@@ -159,6 +231,11 @@ def _off_card(kind: str, location: str, label: str, body_class: str, body: str) 
         f"<span>{label}: on no card</span></div>"
         f'<pre class="{body_class}">{text(body)}</pre></section>'
     )
+
+
+def _no_entry(number: int, card: PreviewCard) -> str:
+    """A card's place in a page's frame."""
+    return "\0"
 
 
 @functools.lru_cache(maxsize=_KEPT_ENTRIES)

@@ -1,6 +1,6 @@
 // Day/night and phone/desktop switches, the search box and the filters (kept
-// in the address, so a reload keeps them), the ready flag, and the reload
-// after `ankigen watch` rebuilds.
+// in the address, so a reload keeps them), the ready flag, and the update (the
+// changed cards put in place, or a reload) after `ankigen watch` rebuilds.
 (function () {
   var body = document.body;
   // "reload" after a rebuild (or F5), "navigate" when opened.
@@ -39,14 +39,18 @@
   }
   // Search and filters: by words of a card's text (its formulas' TeX and image
   // descriptions included), by tag, by problem; kept in the address like the rest.
-  var entries = Array.prototype.slice.call(document.querySelectorAll(".ag-entry"));
-  var sections = Array.prototype.slice.call(document.querySelectorAll(".ag-section"));
-  var texts = entries.map(function (entry) {
-    var alts = Array.prototype.map.call(entry.querySelectorAll("img[alt]"), function (img) {
-      return img.getAttribute("alt");
+  var entries, sections, texts;
+  function index() {
+    entries = Array.prototype.slice.call(document.querySelectorAll(".ag-entry"));
+    sections = Array.prototype.slice.call(document.querySelectorAll(".ag-section"));
+    texts = entries.map(function (entry) {
+      var alts = Array.prototype.map.call(entry.querySelectorAll("img[alt]"), function (img) {
+        return img.getAttribute("alt");
+      });
+      return (entry.textContent + " " + alts.join(" ")).toLowerCase();
     });
-    return (entry.textContent + " " + alts.join(" ")).toLowerCase();
-  });
+  }
+  index();
   var search = document.getElementById("ag-search");
   var tag = document.getElementById("ag-tag");
   var withProblems = document.getElementById("ag-with-problems");
@@ -93,26 +97,69 @@
     ready();
   }
 
-  // `ankigen watch` rewrites <stem>.version.js after each rebuild: reload when it changes.
+  // `ankigen watch` rewrites <stem>.version.js after each rebuild, and before it
+  // <stem>.patch.js: the cards that changed since the page it wrote last. When the
+  // patch leads from this page's version to the new one, the changed cards are put
+  // in place (the rest of the page, its scroll position and state stay); else reload.
   var stem = body.dataset.stem;
   var mine = body.dataset.version;
-  function poll() {
+  var busy = false;
+  function load(name, then) {
     var script = document.createElement("script");
     script.setAttribute("data-ag-poll", "");
-    script.src = encodeURIComponent(stem) + ".version.js?t=" + Date.now();
-    script.onload = function () {
-      script.remove();
-      var latest = (window.ankigenVersions || {})[stem];
-      if (!latest || latest === mine) return;
-      // Reload once per new version: if the page on disk is still the old one
-      // (written by an older ankigen, say), do not reload again and again.
-      var key = "ankigen-reloaded:" + stem;
-      if (sessionStorage.getItem(key) === latest) return;
-      sessionStorage.setItem(key, latest);
-      location.reload();
-    };
-    script.onerror = function () { script.remove(); };
+    script.src = encodeURIComponent(stem) + "." + name + ".js?t=" + Date.now();
+    script.onload = function () { script.remove(); then(true); };
+    script.onerror = function () { script.remove(); then(false); };
     document.head.appendChild(script);
+  }
+  function reload(latest) {
+    // Reload once per new version: if the page on disk is still the old one
+    // (written by an older ankigen, say), do not reload again and again.
+    var key = "ankigen-reloaded:" + stem;
+    if (sessionStorage.getItem(key) === latest) return;
+    sessionStorage.setItem(key, latest);
+    location.reload();
+  }
+  function patch(latest, change) {
+    // Each changed entry is HTML the build wrote for the page (its cards' allow-listed
+    // HTML, every author string escaped), parsed inert in a <template>: nothing in it
+    // runs, and the page's policy allows no script but its own.
+    var places = Array.prototype.slice.call(
+      document.querySelectorAll(".ag-deck > .ag-section > .ag-entry"));
+    var fresh = [];
+    for (var i = 0; i < change.entries.length; i++) {
+      var old = places[change.entries[i][0]];
+      if (!old) return false;
+      var holder = document.createElement("template");
+      holder.innerHTML = change.entries[i][1];
+      var entry = holder.content.firstElementChild;
+      if (!entry || holder.content.childElementCount !== 1) return false;
+      fresh.push([old, entry]);
+    }
+    fresh.forEach(function (pair) { pair[0].replaceWith(pair[1]); });
+    mine = latest;
+    body.dataset.version = latest;
+    body.dataset.patched = String(Number(body.dataset.patched || "0") + 1);
+    index();
+    filter();
+    if (window.MathJax && window.MathJax.typesetPromise && fresh.length) {
+      window.MathJax.typesetPromise(fresh.map(function (pair) { return pair[1]; }));
+    }
+    return true;
+  }
+  function poll() {
+    if (busy) return;
+    busy = true;
+    load("version", function () {
+      var latest = (window.ankigenVersions || {})[stem];
+      if (!latest || latest === mine) { busy = false; return; }
+      load("patch", function () {
+        busy = false;
+        var change = (window.ankigenPatches || {})[stem];
+        if (change && change.from === mine && change.to === latest && patch(latest, change)) return;
+        reload(latest);
+      });
+    });
   }
   setInterval(poll, 1000);
 })();
