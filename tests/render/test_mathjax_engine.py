@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.render import FormulaError, render_formula, tex_problem
-from ankigen.render._mathjax_engine import MathJaxError, engine
+from ankigen.render import FormulaError, _mathjax_drawing, render_formula, tex_problem
+from ankigen.render._mathjax_engine import MathJaxError, MathJaxOutOfHeap, engine
 
 #: (TeX, display) that authors write and mathtext refused: both modes take them now.
 CONSTRUCTS = [
@@ -215,3 +215,36 @@ def test_every_allowed_command_is_one_the_engine_knows() -> None:
                 unknown.append(command)
     assert unknown == []
     assert render_formula(r"\root 3 \of x", display=False).svg
+
+
+class _FullHeap:
+    """An engine whose heap earlier formulas filled: the next formula runs out of it."""
+
+    spent = False
+
+    def draw(self, source: str, *, display: bool, time_limit: float) -> object:
+        self.spent = True
+        raise MathJaxOutOfHeap("drawing it needs too much memory: split it up", fresh=False)
+
+
+def test_a_formula_that_runs_out_of_a_used_engines_heap_is_drawn_on_a_fresh_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Whether a formula fits must not depend on what the process drew before it."""
+    expected = render_formula(r"\frac{a}{b}", display=True)
+    engines: list[object] = [_FullHeap(), engine()]  # the used one, then a fresh one
+    monkeypatch.setattr(_mathjax_drawing, "engine", lambda: engines.pop(0))
+    assert render_formula(r"\frac{a}{b}", display=True) == expected
+    assert engines == []
+
+
+def test_a_formula_too_big_for_a_fresh_engine_is_refused_with_its_fix(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class FreshFull(_FullHeap):
+        def draw(self, source: str, *, display: bool, time_limit: float) -> object:
+            raise MathJaxOutOfHeap("drawing it needs too much memory: split it up", fresh=True)
+
+    monkeypatch.setattr(_mathjax_drawing, "engine", FreshFull)
+    with pytest.raises(FormulaError, match="too much memory"):
+        render_formula(r"\frac{a}{b}", display=True)

@@ -23,7 +23,14 @@ from __future__ import annotations
 
 from ankigen.render import _tex_syntax
 from ankigen.render._formula_image import MATH_SCALE, FormulaError, RenderedFormula
-from ankigen.render._mathjax_engine import MathJaxError, MathJaxTimeout, MathJaxTooDeep, engine
+from ankigen.render._mathjax_engine import (
+    MathJaxError,
+    MathJaxOutOfHeap,
+    MathJaxSvg,
+    MathJaxTimeout,
+    MathJaxTooDeep,
+    engine,
+)
 from ankigen.render._svg_safety import CleanSvg, sanitise_svg
 from ankigen.render._tex_policy import formula_problem
 
@@ -46,6 +53,18 @@ class DrawTooDeep(Exception):
     """The formula nests deeper than the engine can follow."""
 
 
+def _drawn(source: str, display: bool, time_limit: float) -> MathJaxSvg:
+    """The engine's drawing; a formula that ran out of heap on an engine that had drawn
+    others is drawn again on a fresh one, so whether it fits never depends on what the
+    same process drew before (the order, ``-j``): only a fresh engine's failure counts."""
+    try:
+        return engine().draw(source, display=display, time_limit=time_limit)
+    except MathJaxOutOfHeap as exc:
+        if exc.fresh:
+            raise
+    return engine().draw(source, display=display, time_limit=time_limit)  # a new engine
+
+
 def draw(
     tex: str, *, display: bool, time_limit: float, card: int = 0, hide: bool = False
 ) -> RenderedFormula:
@@ -57,7 +76,7 @@ def draw(
     if display:
         source = _tex_syntax.tags_as_text(source)
     try:
-        drawn = engine().draw(source, display=display, time_limit=time_limit)
+        drawn = _drawn(source, display, time_limit)
     except MathJaxTimeout:
         raise DrawTimeout from None
     except MathJaxTooDeep:

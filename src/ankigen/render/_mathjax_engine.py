@@ -66,6 +66,15 @@ class MathJaxTooDeep(MathJaxError):
     """The formula nests deeper than V8's stack lets MathJax go."""
 
 
+class MathJaxOutOfHeap(MathJaxError):
+    """V8's heap reached its limit while drawing; ``fresh``: on an engine that had drawn
+    nothing before (else the heap may hold what earlier formulas left)."""
+
+    def __init__(self, message: str, *, fresh: bool) -> None:
+        super().__init__(message)
+        self.fresh = fresh
+
+
 @dataclass(frozen=True)
 class MathJaxSvg:
     """One formula as MathJax drew it: SVG text and its sizes in ex of MathJax's font."""
@@ -98,6 +107,8 @@ class MathJaxEngine:
         self._lock = threading.Lock()
         #: V8 ran out of heap once: this context is not trusted again (``engine`` makes another).
         self.spent = False
+        #: Formulas this engine has drawn (its heap grows with them: ``MathJaxOutOfHeap``).
+        self.drawn = 0
 
     def draw(self, tex: str, *, display: bool, time_limit: float) -> MathJaxSvg:
         """Draw ``tex`` (already checked) as SVG; raise MathJaxError or MathJaxTimeout."""
@@ -114,11 +125,14 @@ class MathJaxEngine:
             except JSEvalException as exc:
                 if self._context.was_hard_memory_limit_reached():
                     self.spent = True
-                    raise MathJaxError("drawing it needs too much memory: split it up") from None
+                    raise MathJaxOutOfHeap(
+                        "drawing it needs too much memory: split it up", fresh=not self.drawn
+                    ) from None
                 message = _message(str(exc))
                 if "Maximum call stack size exceeded" in message:
                     raise MathJaxTooDeep(message) from None
                 raise MathJaxError(message) from None
+        self.drawn += 1
         drawn = json.loads(str(raw))
         svg = _XML_DECLARATION + str(drawn["svg"])
         if len(svg) > MAX_SVG_BYTES:
