@@ -1,14 +1,14 @@
-"""The build's one process pool: it draws formula images (issue 21).
+"""The build's one process pool: it draws formula images and parses big files (issue 21).
 
 * **One per build**, made by ``commands/build.py`` and passed to the stage
   that sends it work (``RenderSettings.pool``); no process starts until work
   is sent. ``-j N`` (``cpus.py``) sizes it: at most N workers; ``-j 1`` gives
   no pool (``for_jobs``).
-* **Not for parsing**: measured on the 10,000-item bank, a parse in the pool
-  cost 1.3 s more CPU than the 3.9 s serial parse (two workers starting, and
-  the results pickled back) and was slower in wall time on this shared
-  2-core machine, so a file is parsed in the build's process
-  (``benchmarks/README.md``).
+* **Parsing a big file**: one worker parses a file's sections from the last
+  one back while the build's process parses from the first one on
+  (``parse.pooled``), for files with at least ``parse_min_chars`` to parse;
+  a spawned worker costs about 0.3 s of CPU to start, so a smaller file is
+  parsed in the build's process alone (``benchmarks/README.md``).
 * **Spawned**, from the standard library's ``concurrent.futures``: fresh
   interpreters, each importing what its work needs (about 0.45 s of CPU).
   V8 does not survive a fork (its threads stay behind), so a forked worker
@@ -58,6 +58,15 @@ class PoolTuning:
     draw_max_chunk: int = 8
     #: Aim for at least this many chunks per worker, so the work ends close together.
     draw_chunks_per_worker: int = 32
+    #: Characters of sections to parse below which a file is parsed in the build's process
+    #: alone: a worker costs about 0.3 s of CPU to start (its imports), some 500 KB of parsing.
+    parse_min_chars: int = 512_000
+    #: Characters of sections this process parses between two looks at the worker: about
+    #: 10 ms of parsing, so the two end close together (``parse.pooled``).
+    parse_chunk_chars: int = 16_000
+    #: Chunks sent to the worker at once: it waits for the next ones while this process
+    #: finishes a chunk, so a few at a time keep it busy.
+    parse_chunks_sent: int = 4
 
 
 #: The thresholds a build uses unless told otherwise.

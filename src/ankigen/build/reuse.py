@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ankigen.build.discover import ContentFile
 from ankigen.build.paths import display_path
+from ankigen.build.pool import BuildPool
 from ankigen.build.timelimit import TimeLimits
 from ankigen.check import ProvenChecks, check_deck
 from ankigen.model import CheckReport, ClaimLevel, Deck, MathMode
@@ -27,32 +28,26 @@ def parse_source(
     cache: MediaCache | None,
     default_claims: ClaimLevel = ClaimLevel.ANSWERS,
     macros: Macros = NO_MACROS,
+    pool: BuildPool | None = None,
 ) -> ParseResult:
     """Parse one content file; with a ``cache``, reuse (and refill) its frozen sections.
 
-    ``macros``: the project's TeX macros (format §17).
+    ``macros``: the project's TeX macros (format §17); ``pool``: the build's, which
+    parses part of a big file.
     """
-    shown = display_path(source.path)
-    if cache is None:
-        return parse_file(
-            source.path,
-            source.root,
-            shown,
-            default_math,
-            default_claims=default_claims,
-            macros=macros,
-        )
-    sections = section_cache(cache.store, source.path.stem, cache.decoded)
+    sections = section_cache(cache.store, source.path.stem, cache.decoded) if cache else None
     parsed = parse_file(
         source.path,
         source.root,
-        shown,
+        display_path(source.path),
         default_math,
         sections,
         default_claims=default_claims,
         macros=macros,
+        pool=pool,
     )
-    sections.save()
+    if sections is not None:
+        sections.save()
     return parsed
 
 

@@ -72,7 +72,7 @@ def _run(
     plans, diagnostics = _plan(options, reused, clock)
     todo = {plan.source.path: plan for plan in plans if plan.stamp is None}
 
-    decks = _parse(todo.values(), options, reused, diagnostics)
+    decks = _parse(todo.values(), options, reused, pool, diagnostics)
     diagnostics.extend(key_collisions(deck_keys(decks, plans)))
     # Formula images are drawn by worker processes from here on, while this one checks.
     with _start_render(decks, options, caches, pool) as started:
@@ -121,6 +121,7 @@ def _parse(
     plans: Iterable[Plan],
     options: BuildOptions,
     reused: MediaCache | None,
+    pool: BuildPool | None,
     diagnostics: list[Diagnostic],
 ) -> list[Deck]:
     """Parse every deck that must be built (``--math`` applied); its problems to ``diagnostics``."""
@@ -136,6 +137,7 @@ def _parse(
             reused,
             default_claims=options.default_claims,
             macros=macros,
+            pool=pool,
         )
         diagnostics.extend(parsed.diagnostics)
         if parsed.deck is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import unicodedata
 from collections.abc import Sequence
@@ -11,6 +12,7 @@ from typing import NamedTuple
 
 from markdown_it.token import Token
 
+from ankigen.build.pool import BuildPool
 from ankigen.diagnostics import Code, Diagnostic, Sink, error, sort_diagnostics
 from ankigen.model import ClaimLevel, Deck, Item, ItemKind, MathMode
 from ankigen.parse.context import item_contexts
@@ -23,6 +25,7 @@ from ankigen.parse.headings import (
 )
 from ankigen.parse.lost_text import joined_sections
 from ankigen.parse.markdown import content_parser
+from ankigen.parse.pooled import parse_sections
 from ankigen.parse.section_cache import SectionCache, SectionResult, section_cache, section_key
 from ankigen.parse.section_text import SectionText
 from ankigen.parse.sections import OutsideSection, Section, section_bounds, section_starts
@@ -56,6 +59,7 @@ def parse_file(
     cache: SectionCache | None = None,
     default_claims: ClaimLevel = ClaimLevel.ANSWERS,
     macros: Macros = NO_MACROS,
+    pool: BuildPool | None = None,
 ) -> ParseResult:
     """Read and parse one content file; ``root`` is the content root for images.
 
@@ -63,6 +67,7 @@ def parse_file(
     ``default_claims`` its claim level.
     With a ``cache``, sections unchanged since the last parse are not parsed again.
     ``macros``: the project's TeX macros (format §17); the front matter's override them.
+    ``pool``: the build's, which parses part of a big file (``parse.pooled``).
     """
     shown = display_path or str(path)
     try:
@@ -86,7 +91,7 @@ def parse_file(
     del raw  # a big file is not held twice
     owned = [text]
     del text  # `owned` holds the only reference, which the parse lets go (``_parse_owned``)
-    return _parse_owned(owned, path, root, shown, default_math, cache, default_claims, macros)
+    return _parse_owned(owned, path, root, shown, default_math, cache, default_claims, macros, pool)
 
 
 def parse_text(
@@ -120,6 +125,7 @@ def _parse_owned(
     cache: SectionCache | None,
     default_claims: ClaimLevel = ClaimLevel.ANSWERS,
     macros: Macros = NO_MACROS,
+    pool: BuildPool | None = None,
 ) -> ParseResult:
     """``parse_text`` of the one text in ``owned``, which is taken out of it: when the
     caller holds no other reference, the string is freed once normalised (a big file
@@ -128,7 +134,9 @@ def _parse_owned(
     # the build judges and writes is what Anki keeps (columns count NFC characters).
     sections = _cut(unicodedata.normalize("NFC", owned.pop()))
     try:
-        sink, front, key, results = _parse_sections(sections, path, display_path, cache, macros)
+        sink, front, key, results = _parse_sections(
+            sections, path, display_path, cache, macros, pool
+        )
     except OutsideSection:
         # Never expected (the tests say so); should a cut be wrong, the file is read whole.
         sections = _cut(sections.whole(), whole=True)
@@ -184,6 +192,7 @@ def _parse_sections(
     display_path: str,
     cache: SectionCache | None,
     project_macros: Macros = NO_MACROS,
+    pool: BuildPool | None = None,
 ) -> _Sections:
     """The file's sink (front matter problems, then every section's), front matter, key
     and every section's result."""
@@ -200,15 +209,34 @@ def _parse_sections(
     shape = (display_path, repr(front) + repr(sorted(project_macros.items())), key)
     results = [_section(opening, total, first_tokens, front, shape, cache, macros)]
     del first_tokens, opening  # only the opening section's tokens were parsed up front
-    # The rest, in order: each from the cache, else parsed (and then remembered).
-    results.extend(
-        _section(sections.section(n), total, None, front, shape, cache, macros)
-        for n in range(1, len(sections))
-    )
+    # The rest, in order: each from the cache, else parsed (a big file's partly in the
+    # build's pool: ``parse.pooled``) and then remembered.
+    found = [_cached(sections.section(n), shape, cache) for n in range(1, len(sections))]
+    missing = [entry for entry in found if not isinstance(entry, SectionResult)]
+    parse_one = functools.partial(_fresh, total=total, front=front, shape=shape, macros=macros)
+    parsed = iter(parse_sections([section for section, _ in missing], parse_one, pool))
+    for entry in found:
+        if isinstance(entry, SectionResult):
+            results.append(entry)
+            continue
+        section, cache_key = entry
+        results.append(result := next(parsed))
+        if cache is not None:
+            cache.put(cache_key, result, section.start)
     sink.diagnostics.extend(first_title_only((r.title, r.diagnostics) for r in results))
     for before, after in itertools.pairwise(results):
         joined_sections(sink, before.edges[1], after.edges[0])
     return sink, front, key, results
+
+
+def _cached(
+    section: Section, shape: tuple[str, str, str], cache: SectionCache | None
+) -> SectionResult | tuple[Section, bytes]:
+    """The section's result from the cache; else the section and its cache key."""
+    if cache is None:
+        return section, b""
+    cache_key = section_key(*shape, section.text)
+    return cache.get(cache_key, section.start) or (section, cache_key)
 
 
 def _section(

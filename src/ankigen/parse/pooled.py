@@ -1,0 +1,96 @@
+"""A big file's sections parsed by one of the build's pool workers as well as here (issue 21).
+
+A section parses alone exactly as it parses in the file (``parse.sections``),
+so the sections the cache does not hold can be parsed anywhere. When they
+hold at least ``PoolTuning.parse_min_chars`` characters and the build has a
+pool, they are cut into chunks of about ``parse_chunk_chars``. This process
+parses from the first chunk on; one worker parses from the last chunk back,
+a few chunks at a time, sent by this process between two of its own chunks
+once the worker's last ones came back (only one piece of work in the pool at
+a time, so no second worker is started for it: each costs its imports, and
+two would leave this process no core on a 2-core machine). The two meet
+wherever they meet, whatever each core's load. Results are put together in
+the file's order: the deck, its diagnostics and the cache are a serial
+parse's, whatever ran where (``tests/parse/test_pooled_parse.py``). A piece
+whose worker died is parsed here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
+
+from ankigen.build.pool import BuildPool
+from ankigen.parse.section_cache import SectionResult
+from ankigen.parse.sections import Section
+
+__all__ = ["parse_sections"]
+
+#: A fresh parse of one section (picklable: it may run in a worker).
+ParseOne = Callable[[Section], SectionResult]
+
+
+def parse_sections(
+    sections: Sequence[Section], parse_one: ParseOne, pool: BuildPool | None
+) -> list[SectionResult]:
+    """``parse_one`` of every section, in order; a big file's partly in one pool worker."""
+    chars = sum(len(section.text) for section in sections)
+    if pool is None or len(sections) < 2 or chars < pool.tuning.parse_min_chars:
+        return [parse_one(section) for section in sections]
+    size = max(1, round(len(sections) * pool.tuning.parse_chunk_chars / chars))
+    chunks = [sections[at : at + size] for at in range(0, len(sections), size)]
+    return _Meeting(chunks, parse_one, pool).results()
+
+
+class _Meeting:
+    """Chunks taken from the front by this process and from the back by one worker."""
+
+    def __init__(
+        self, chunks: list[Sequence[Section]], parse_one: ParseOne, pool: BuildPool
+    ) -> None:
+        self._chunks, self._parse_one, self._pool = chunks, parse_one, pool
+        self._back = len(chunks)  # the first chunk sent to the worker so far
+        #: What the worker was sent, last first: (its first chunk, its sections, the future).
+        self._sent: list[tuple[int, list[Section], Future[list[SectionResult]]]] = []
+
+    def results(self) -> list[SectionResult]:
+        """Every chunk's results, in the file's order."""
+        results: list[SectionResult] = []
+        front = 0
+        while front < self._back:
+            self._feed(front)
+            if front < self._back:
+                results.extend(map(self._parse_one, self._chunks[front]))
+                front += 1
+        for _, sections, future in reversed(self._sent):
+            results.extend(self._worker_results(sections, future))
+        return results
+
+    def _feed(self, front: int) -> None:
+        """Send the worker the chunks before the last it took, once it is done with those
+        (``front``: the next chunk this process parses, which it keeps)."""
+        if self._sent and not self._sent[-1][2].done():
+            return
+        first = max(front + 1, self._back - self._pool.tuning.parse_chunks_sent)
+        if first >= self._back:
+            return
+        sections = [section for chunk in self._chunks[first : self._back] for section in chunk]
+        self._back = first
+        self._sent.append(
+            (first, sections, self._pool.submit(_parse_all, self._parse_one, sections))
+        )
+
+    def _worker_results(
+        self, sections: list[Section], future: Future[list[SectionResult]]
+    ) -> list[SectionResult]:
+        """What the worker parsed; parsed here when its worker died."""
+        try:
+            return future.result()
+        except BrokenProcessPool:
+            return [self._parse_one(section) for section in sections]
+
+
+def _parse_all(parse_one: ParseOne, sections: Sequence[Section]) -> list[SectionResult]:
+    """In a worker: ``parse_one`` of each section."""
+    return [parse_one(section) for section in sections]

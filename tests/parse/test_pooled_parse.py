@@ -1,0 +1,87 @@
+"""A big file parsed partly in a pool worker gives what a serial parse gives (``parse.pooled``)."""
+
+from __future__ import annotations
+
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from typing import ClassVar
+
+from ankigen.build.pool import BuildPool, PoolTuning
+from ankigen.parse import ParseResult, parse_file
+from ankigen.parse.sections import split_sections
+
+#: Every section goes through the meeting of this process and the worker.
+EVERY_FILE = PoolTuning(parse_min_chars=1, parse_chunk_chars=1, parse_chunks_sent=2)
+
+
+def _bank(tmp_path: Path, sections: int = 40) -> Path:
+    """A file of many sections, with a formula, a cloze, a check and a problem in each."""
+    parts = ["# Bank\n"]
+    for n in range(sections):
+        parts.append(
+            f"## Part {n}\n\nWhat is {n} squared? ::: {n * n}, or $n^2$ for n = {n}.\n\n"
+            f"```check\nassert `{n * n}` == {n}^2\n```\n\n"
+            f"The {{{{c1::cloze {n}}}}} text.\n\nBroken {n} :::\n"
+        )
+    path = tmp_path / "bank.md"
+    path.write_text("\n".join(parts), "utf-8")
+    return path
+
+
+def _parse(path: Path, pool: BuildPool | None) -> ParseResult:
+    return parse_file(path, path.parent, "bank.md", pool=pool)
+
+
+def test_a_parse_in_a_spawned_worker_equals_the_serial_parse(tmp_path: Path) -> None:
+    path = _bank(tmp_path)
+    assert len(split_sections(path.read_text("utf-8")) or ()) > 40
+    with BuildPool(2, EVERY_FILE) as pool:
+        pooled = _parse(path, pool)
+    serial = _parse(path, None)
+    assert pooled == serial
+    assert serial.deck is not None and len(serial.deck.items) == 120  # 3 a section
+    assert any(d.is_error for d in serial.diagnostics)  # the broken items, in order
+
+
+class _Recorded(ThreadPoolExecutor):
+    """A pool of threads that records how many sections each piece of work held."""
+
+    pieces: ClassVar[list[int]] = []
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def]
+        self.pieces.append(len(args[1]))
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_the_worker_takes_pieces_from_the_back_one_at_a_time(tmp_path: Path) -> None:
+    path = _bank(tmp_path)
+    _Recorded.pieces = []
+    with BuildPool(2, EVERY_FILE, _Recorded) as pool:
+        assert _parse(path, pool) == _parse(path, None)
+    assert _Recorded.pieces and all(size <= 2 for size in _Recorded.pieces)
+
+
+class _DeadWorkers(ThreadPoolExecutor):
+    """Every piece fails as the piece of a worker that died does (``BrokenProcessPool``)."""
+
+    def submit(self, *args: object, **kwargs: object) -> Future[object]:  # type: ignore[override]
+        failed: Future[object] = Future()
+        failed.set_exception(BrokenProcessPool("a worker died"))
+        return failed
+
+
+def test_what_a_dead_worker_held_is_parsed_here(tmp_path: Path) -> None:
+    path = _bank(tmp_path)
+    with BuildPool(2, EVERY_FILE, _DeadWorkers) as pool:
+        assert _parse(path, pool) == _parse(path, None)
+
+
+def test_a_small_file_starts_no_worker(tmp_path: Path) -> None:
+    path = _bank(tmp_path, sections=3)
+
+    def no_executor(workers: int) -> Executor:
+        raise AssertionError("no worker for a small file")
+
+    with BuildPool(2, PoolTuning(), no_executor) as pool:
+        assert _parse(path, pool) == _parse(path, None)
