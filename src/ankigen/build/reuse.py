@@ -3,9 +3,9 @@
 Both are rows of the build cache's store (``ankigen.cache.store``), scoped
 by the deck: ``sections`` (``parse.section_cache``) and ``checks``
 (``check.proven``). Their keys hold everything that shapes what they store,
-so a reused value is the one a cold build computes, and each row is sealed
-with the build folder's secret (``ankigen.cache.seal``), so no one else can forge
-one. ``ankigen check`` writes nothing, so it neither reads nor fills them: it
+so a reused value is the one a cold build computes, and each deck's values
+are a row sealed with this user's cache key (``ankigen.cache.seal``), so no one
+else can forge one. ``ankigen check`` writes nothing, so it neither reads nor fills them: it
 always parses and proves all.
 """
 

@@ -7,7 +7,7 @@ options, the code and libraries (``ankigen.cache.recipe``: every file of the
 package, CSS and templates too, and the versions that shape output), the
 image settings, the build time, and every figure script and image it used —
 plus a hash of the ``.apkg`` written. Like every row of the store, it is
-sealed with the build folder's secret (``ankigen.cache.seal``): a stamp
+sealed with this user's cache key (``ankigen.cache.seal``): a stamp
 written by anyone else is no stamp, and the deck is built. A later
 build whose inputs hash the same, and whose ``.apkg`` is still the one
 written, keeps the deck as it is: a build is a pure function of its inputs,

@@ -11,7 +11,7 @@ of the GIL while it works).
 
 A row's key holds the entry's name and file version and the code fingerprint
 (``ankigen.cache.recipe``: the zlib version among the rest), and the row is
-sealed with the build folder's secret: an entry written by anyone else, or by
+sealed with this user's cache key: an entry written by anyone else, or by
 other code, is deflated again, never shipped.
 
 Entries are deflated with ``zip_writer.deflate`` (``zipfile``'s settings), and

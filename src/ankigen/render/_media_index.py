@@ -1,7 +1,7 @@
 """The index of the formula images and figures a cache folder holds.
 
 A media file in ``OUT/.cache`` is used again only while the index (rows of
-the build cache's store, kind ``media``, sealed with the folder's secret and
+the build cache's store, kind ``media``, sealed with this user's cache key and
 scoped by the code that wrote them: ``recipe.code_fingerprint``) records
 it: the SHA-256 of its bytes, the formula sizes drawn with it, and
 the identity its file had (inode, size, modification and change times in
