@@ -35,7 +35,9 @@ def parse_source(
     ``macros``: the project's TeX macros (format §17); ``pool``: the build's, which
     parses part of a big file.
     """
-    sections = section_cache(cache.store, source.path.stem, cache.decoded) if cache else None
+    sections = None
+    if cache is not None:
+        sections = section_cache(cache.store, source.path.stem, cache.decoded)
     parsed = parse_file(
         source.path,
         source.root,

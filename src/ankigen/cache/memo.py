@@ -63,18 +63,16 @@ class Memo(Generic[T]):
         self._dumps, self._loads = dumps, loads
         self.last = stored_values(store, kind, scope) if store is not None else {}
         self.kept: dict[bytes, bytes] = {}
-        self._decoded = decoded.of(kind, scope) if decoded is not None else {}
+        # Only a long-lived process keeps decoded values: a one-shot build remembers none.
+        self._decoded = decoded.of(kind, scope) if decoded is not None else None
         self.hits = 0
-
-    def __contains__(self, key: bytes) -> bool:
-        return key in self.last
 
     def get(self, key: bytes, base: int = 0) -> T | None:
         """The last build's value for ``key`` (lines counted from ``base``); None: a miss."""
         stored = self.last.get(key)
         if stored is None:
             return None
-        known = self._decoded.get(key)
+        known = self._decoded.get(key) if self._decoded is not None else None
         if known is not None and known[0] == stored and known[1] == base:
             value: T = known[2]
         else:
@@ -82,7 +80,8 @@ class Memo(Generic[T]):
                 value = self._loads(stored, base)
             except (TypeError, ValueError):
                 return None
-            self._decoded[key] = (stored, base, value)
+            if self._decoded is not None:
+                self._decoded[key] = (stored, base, value)
         self.hits += 1
         self.kept[key] = stored
         return value
@@ -93,12 +92,14 @@ class Memo(Generic[T]):
             return
         with contextlib.suppress(TypeError, ValueError):  # not written: made again next time
             stored = self.kept[key] = self._dumps(value, base)
-            self._decoded[key] = (stored, base, value)
+            if self._decoded is not None:
+                self._decoded[key] = (stored, base, value)
 
     def save(self) -> None:
         """Make the kept values all the store holds for the deck, writing only what differs."""
-        for key in self._decoded.keys() - self.kept.keys():
-            del self._decoded[key]  # a long-lived process holds this build's values only
+        if self._decoded is not None:
+            for key in self._decoded.keys() - self.kept.keys():
+                del self._decoded[key]  # a long-lived process holds this build's values only
         if self._store is not None and self.kept != self.last:
             store_values(self._store, self._kind, self._scope, self.kept)
 

@@ -25,7 +25,6 @@ import os
 import secrets
 import stat
 import tempfile
-from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -55,20 +54,6 @@ class Sealer:
     def matches(self, seal: bytes, *fields: bytes) -> bool:
         """True when ``seal`` is this key's seal of ``fields``."""
         return hmac.compare_digest(seal, self.mac(*fields))
-
-    def matcher(self, *first: bytes) -> Callable[[bytes, bytes, bytes], bool]:
-        """``matches`` of records whose first fields are ``first``, given the other two
-        (framed once, for the many rows of one kind and scope)."""
-        head = _framed(first)
-        key = self._key
-
-        def matches(seal: bytes, second: bytes, third: bytes) -> bool:
-            framed = b"".join(
-                (head, len(second).to_bytes(8, "big"), second, len(third).to_bytes(8, "big"), third)
-            )
-            return hmac.compare_digest(seal, hmac.digest(key, framed, hashlib.sha256))
-
-        return matches
 
 
 def _framed(fields: tuple[bytes, ...]) -> bytes:

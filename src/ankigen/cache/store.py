@@ -117,12 +117,12 @@ class Store:
     def _opened(
         self, kind: str, scope: str, rows: Iterable[tuple[bytes, bytes, bytes]]
     ) -> dict[bytes, bytes]:
-        # The kind and scope framed once: a warm build checks the seal of every row it reads.
-        matches = self.sealer.matcher(kind.encode(), scope.encode("utf-8", "surrogatepass"))
+        sealer = self.sealer
+        fields = (kind.encode(), scope.encode("utf-8", "surrogatepass"))
         return {
             bytes(key): bytes(value)
             for key, value, seal in rows
-            if isinstance(seal, bytes) and matches(seal, key, value)
+            if isinstance(seal, bytes) and sealer.matches(seal, *fields, key, value)
         }
 
     def _select(self, query: str, args: tuple[object, ...]) -> list[tuple[bytes, bytes, bytes]]:

@@ -189,7 +189,7 @@ def _pint_names() -> tuple[frozenset[str], frozenset[str]] | None:
     spec = importlib.util.find_spec("pint")
     if spec is None or spec.origin is None:
         return None
-    texts = [definition for definition in _BITS]
+    texts = list(_BITS)
     try:
         for path in sorted(Path(spec.origin).parent.glob("*.txt")):
             texts.append(path.read_text("utf-8"))

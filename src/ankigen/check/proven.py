@@ -63,7 +63,8 @@ class ProvenChecks:
     def __init__(self, store: Store | None, stem: str, decoded: Decoded | None = None) -> None:
         """``store``: the build cache's (None: nothing is reused or kept); ``stem``: the deck's."""
         self._rows = (store, stem, decoded)
-        self._memo = self._read()
+        #: The runs read by the last ``known`` (the store is read once per check).
+        self._memo: Memo[ItemRun] | None = None
         #: The keys of the last deck asked about (``known`` and then ``record`` want them).
         self._last: tuple[Deck, float, dict[int, bytes]] | None = None
 
@@ -75,11 +76,11 @@ class ProvenChecks:
     def known(self, deck: Deck, time_limit: float) -> dict[int, ItemRun]:
         """The recorded runs of ``deck``'s items that have checks, by item index."""
         found: dict[int, ItemRun] = {}
-        self._memo = self._read()
-        if not self._memo.last:
+        memo = self._memo = self._read()
+        if not memo.last:
             return found
         for index, key in self._keys(deck, time_limit).items():
-            run = self._memo.get(key, deck.items[index].line) if key in self._memo else None
+            run = memo.get(key, deck.items[index].line)
             if run is not None:
                 found[index] = run
         return found
@@ -87,11 +88,12 @@ class ProvenChecks:
     def record(self, deck: Deck, time_limit: float, runs: Mapping[int, ItemRun]) -> None:
         """Keep the passing ``runs`` (by item index) of this check of ``deck``, and only those."""
         keys = self._keys(deck, time_limit)
-        self._memo.kept.clear()  # a run known but not given is not kept
+        memo = self._memo if self._memo is not None else self._read()
+        memo.kept.clear()  # a run known but not given is not kept
         for index, run in runs.items():
             if index in keys and run.passed:
-                self._memo.put(keys[index], run, deck.items[index].line)
-        self._memo.save()
+                memo.put(keys[index], run, deck.items[index].line)
+        memo.save()
 
     def _keys(self, deck: Deck, time_limit: float) -> dict[int, bytes]:
         """``_keys`` of this deck, worked out once (the same deck object, the same limit)."""

@@ -51,8 +51,8 @@ class _Meeting:
     ) -> None:
         self._chunks, self._parse_one, self._pool = chunks, parse_one, pool
         self._back = len(chunks)  # the first chunk sent to the worker so far
-        #: What the worker was sent, last first: (its first chunk, its sections, the future).
-        self._sent: list[tuple[int, list[Section], Future[list[SectionResult]]]] = []
+        #: What the worker was sent, the last chunks first: its sections, and their future.
+        self._sent: list[tuple[list[Section], Future[list[SectionResult]]]] = []
 
     def results(self) -> list[SectionResult]:
         """Every chunk's results, in the file's order."""
@@ -63,23 +63,21 @@ class _Meeting:
             if front < self._back:
                 results.extend(map(self._parse_one, self._chunks[front]))
                 front += 1
-        for _, sections, future in reversed(self._sent):
+        for sections, future in reversed(self._sent):
             results.extend(self._worker_results(sections, future))
         return results
 
     def _feed(self, front: int) -> None:
         """Send the worker the chunks before the last it took, once it is done with those
         (``front``: the next chunk this process parses, which it keeps)."""
-        if self._sent and not self._sent[-1][2].done():
+        if self._sent and not self._sent[-1][1].done():
             return
         first = max(front + 1, self._back - self._pool.tuning.parse_chunks_sent)
         if first >= self._back:
             return
         sections = [section for chunk in self._chunks[first : self._back] for section in chunk]
         self._back = first
-        self._sent.append(
-            (first, sections, self._pool.submit(_parse_all, self._parse_one, sections))
-        )
+        self._sent.append((sections, self._pool.submit(_parse_all, self._parse_one, sections)))
 
     def _worker_results(
         self, sections: list[Section], future: Future[list[SectionResult]]
