@@ -8,8 +8,10 @@ from pathlib import Path
 from typing import ClassVar
 
 from ankigen.build.pool import BuildPool, PoolTuning
-from ankigen.parse import ParseResult, parse_file
-from ankigen.parse.sections import split_sections
+from ankigen.cache import Store
+from ankigen.parse import ParseResult, parse_file, pooled
+from ankigen.parse.section_cache import SectionCache, SectionResult, read_record, section_cache
+from ankigen.parse.sections import Section, split_sections
 
 #: Every section goes through the meeting of this process and the worker.
 EVERY_FILE = PoolTuning(parse_min_chars=1, parse_chunk_chars=1, parse_chunks_sent=2)
@@ -29,8 +31,8 @@ def _bank(tmp_path: Path, sections: int = 40) -> Path:
     return path
 
 
-def _parse(path: Path, pool: BuildPool | None) -> ParseResult:
-    return parse_file(path, path.parent, "bank.md", pool=pool)
+def _parse(path: Path, pool: BuildPool | None, cache: SectionCache | None = None) -> ParseResult:
+    return parse_file(path, path.parent, "bank.md", cache=cache, pool=pool)
 
 
 def test_a_parse_in_a_spawned_worker_equals_the_serial_parse(tmp_path: Path) -> None:
@@ -42,6 +44,23 @@ def test_a_parse_in_a_spawned_worker_equals_the_serial_parse(tmp_path: Path) -> 
     assert pooled == serial
     assert serial.deck is not None and len(serial.deck.items) == 120  # 3 a section
     assert any(d.is_error for d in serial.diagnostics)  # the broken items, in order
+
+
+def test_the_records_a_worker_sends_are_those_a_serial_parse_stores(tmp_path: Path) -> None:
+    path = _bank(tmp_path)
+    pooled_cache = section_cache(Store(tmp_path / "pooled"), "bank")
+    serial_cache = section_cache(Store(tmp_path / "serial"), "bank")
+    with BuildPool(2, EVERY_FILE) as pool:
+        pooled = _parse(path, pool, pooled_cache)
+    assert pooled == _parse(path, None, serial_cache)
+    assert len(serial_cache.kept) > 40
+    # The same keys and values (marshal's bytes may differ: it writes back-references to
+    # objects held twice, which depends on how each process made them).
+    assert _values(pooled_cache) == _values(serial_cache)
+
+
+def _values(cache: SectionCache) -> dict[bytes, SectionResult]:
+    return {key: read_record(stored, 0) for key, stored in cache.kept.items()}
 
 
 class _Recorded(ThreadPoolExecutor):
@@ -85,3 +104,14 @@ def test_a_small_file_starts_no_worker(tmp_path: Path) -> None:
 
     with BuildPool(2, PoolTuning(), no_executor) as pool:
         assert _parse(path, pool) == _parse(path, None)
+
+
+class _Title(str):
+    """A str subclass: a value the cache's codec does not write."""
+
+
+def test_a_result_without_a_record_comes_back_as_it_is() -> None:
+    result = SectionResult(_Title("Part"), (), (), (), ())
+    sent = pooled._wired(result, 3)
+    assert sent is result
+    assert pooled._unwired(sent, Section(3, "# Part\n")) == (result, None)

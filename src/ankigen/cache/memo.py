@@ -86,12 +86,13 @@ class Memo(Generic[T]):
         self.kept[key] = stored
         return value
 
-    def put(self, key: bytes, value: T, base: int = 0) -> None:
-        """Keep ``value`` (lines counted from ``base``) under ``key`` for the next build."""
+    def put(self, key: bytes, value: T, base: int = 0, stored: bytes | None = None) -> None:
+        """Keep ``value`` (lines counted from ``base``) under ``key`` for the next build;
+        ``stored``: its bytes, when they were made already (by a pool worker)."""
         if self._store is None:
             return
         with contextlib.suppress(TypeError, ValueError):  # not written: made again next time
-            stored = self.kept[key] = self._dumps(value, base)
+            stored = self.kept[key] = stored if stored is not None else self._dumps(value, base)
             if self._decoded is not None:
                 self._decoded[key] = (stored, base, value)
 

@@ -15,6 +15,7 @@ from markdown_it.token import Token
 from ankigen.build.pool import BuildPool
 from ankigen.diagnostics import Code, Diagnostic, Sink, error, sort_diagnostics
 from ankigen.model import ClaimLevel, Deck, Item, ItemKind, MathMode
+from ankigen.parse.collector import collector_paused
 from ankigen.parse.context import item_contexts
 from ankigen.parse.freeze import freeze_section, normalise_source, note_guid
 from ankigen.parse.frontmatter import FrontMatter, read_front_matter
@@ -130,6 +131,24 @@ def _parse_owned(
     """``parse_text`` of the one text in ``owned``, which is taken out of it: when the
     caller holds no other reference, the string is freed once normalised (a big file
     is not held twice)."""
+    with collector_paused():  # a parse makes no reference cycle (``parse.collector``)
+        return _parse_all_sections(
+            owned, path, root, display_path, default_math, cache, default_claims, macros, pool
+        )
+
+
+def _parse_all_sections(
+    owned: list[str],
+    path: Path,
+    root: Path,
+    display_path: str,
+    default_math: MathMode,
+    cache: SectionCache | None,
+    default_claims: ClaimLevel,
+    macros: Macros,
+    pool: BuildPool | None,
+) -> ParseResult:
+    """``_parse_owned``'s work, with the collector paused."""
     # The one place content enters: NFC, as Anki stores every field, so that what
     # the build judges and writes is what Anki keeps (columns count NFC characters).
     sections = _cut(unicodedata.normalize("NFC", owned.pop()))
@@ -220,9 +239,10 @@ def _parse_sections(
             results.append(entry)
             continue
         section, cache_key = entry
-        results.append(result := next(parsed))
+        result, stored = next(parsed)
+        results.append(result)
         if cache is not None:
-            cache.put(cache_key, result, section.start)
+            cache.put(cache_key, result, section.start, stored)
     sink.diagnostics.extend(first_title_only((r.title, r.diagnostics) for r in results))
     for before, after in itertools.pairwise(results):
         joined_sections(sink, before.edges[1], after.edges[0])
