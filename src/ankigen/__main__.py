@@ -1,6 +1,6 @@
 """Allow ``python -m ankigen``."""
 
-from ankigen.cli.app import main
+from ankigen.cli import run
 
 if __name__ == "__main__":
-    main()
+    run()
