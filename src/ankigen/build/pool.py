@@ -64,8 +64,9 @@ class PoolTuning:
     #: Characters of sections this process parses between two looks at the worker: about
     #: 10 ms of parsing, so the two end close together (``parse.pooled``).
     parse_chunk_chars: int = 16_000
-    #: Chunks sent to the worker at once: it waits for the next ones while this process
-    #: finishes a chunk, so a few at a time keep it busy.
+    #: Chunks sent to the worker at once, at least: its first piece (it may still be
+    #: starting), and the last ones; in between it takes a third of what is left, so it
+    #: waits for work a few times only (each wait is a round trip, tens of milliseconds).
     parse_chunks_sent: int = 4
 
 

@@ -5,8 +5,9 @@ so the sections the cache does not hold can be parsed anywhere. When they
 hold at least ``PoolTuning.parse_min_chars`` characters and the build has a
 pool, they are cut into chunks of about ``parse_chunk_chars``. This process
 parses from the first chunk on; one worker parses from the last chunk back,
-a few chunks at a time, sent by this process between two of its own chunks
-once the worker's last ones came back (only one piece of work in the pool at
+a piece at a time (a few chunks first, then a third of what is left, so the
+two parse about as much meanwhile), sent by this process between two of its
+own chunks once the worker's last piece came back (only one piece of work in the pool at
 a time, so no second worker is started for it: each costs its imports, and
 two would leave this process no core on a 2-core machine). The two meet
 wherever they meet, whatever each core's load. Results are put together in
@@ -79,7 +80,10 @@ class _Meeting:
         (``front``: the next chunk this process parses, which it keeps)."""
         if self._sent and not self._sent[-1][1].done():
             return
-        first = max(front + 1, self._back - self._pool.tuning.parse_chunks_sent)
+        size = self._pool.tuning.parse_chunks_sent
+        if self._sent:  # the worker is up: a third of what is left, while this process parses
+            size = max(size, (self._back - front) // 3)  # another third meanwhile
+        first = max(front + 1, self._back - size)
         if first >= self._back:
             return
         sections = [section for chunk in self._chunks[first : self._back] for section in chunk]
