@@ -67,24 +67,19 @@ class Codec:
         """``types``: the dataclasses and enums it writes, besides ``MODEL_TYPES``."""
         self._tags: dict[type, str] = {}
         self._types: dict[str, type] = {}
-        #: Per dataclass: its field names, the index of its ``line`` field (-1: none), and
-        #: the indexes of the fields whose values may need encoding (not plain by their type).
-        self._fields: dict[type, tuple[tuple[str, ...], int, tuple[int, ...]]] = {}
-        self._getters: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
         for cls in (*MODEL_TYPES, *types):
             tag = cls.__qualname__
             if self._types.get(tag, cls) is not cls or tag == _PATH_TAG:
                 raise ValueError(f"two types tagged {tag}")
             self._tags[cls], self._types[tag] = tag, cls
-            if dataclasses.is_dataclass(cls):
-                names = tuple(f.name for f in dataclasses.fields(cls))
-                line = names.index("line") if "line" in names else -1
-                self._fields[cls] = (names, line, _walked(cls, names))
-                self._getters[cls] = _getter(names)
+        # Worked out on a type's first use: reading every type's hints costs 2-3 ms a codec,
+        # paid by every start of ankigen, and most builds write a few types only.
+        #: Per dataclass: what reads its fields, their names, the index of its ``line`` field
+        #: (-1: none), and the indexes of the fields that may need encoding (not plain).
+        self._fields: dict[type, _Layout] = _OnFirstUse(_layout)
+        self._dataclasses = frozenset(cls for cls in self._tags if dataclasses.is_dataclass(cls))
         #: Per tag: what builds its value from the tagged list (``Path`` too).
-        self._makers: dict[str, Callable[[list[Any], int], Any]] = {
-            tag: self._maker(cls) for tag, cls in self._types.items()
-        }
+        self._makers: dict[str, Callable[[list[Any], int], Any]] = _OnFirstUse(self._maker_of)
         self._makers[_PATH_TAG] = _path
 
     def dumps(self, value: object, base: int = 0) -> bytes:
@@ -118,10 +113,9 @@ class Codec:
         plain, encode = _PLAIN, self.encode
         if kind is tuple:
             return tuple([v if type(v) in plain else encode(v, base) for v in value])  # type: ignore[attr-defined]
-        fields = self._fields.get(kind)
-        if fields is not None:
-            _, line, walked = fields
-            values: list[Any] = [self._tags[kind], *self._getters[kind](value)]
+        if kind in self._dataclasses:
+            get, _, line, walked = self._fields[kind]
+            values: list[Any] = [self._tags[kind], *get(value)]
             for index in walked:
                 field = values[index + 1]
                 if type(field) not in plain and field != ():
@@ -168,10 +162,13 @@ class Codec:
             return {decode(k, base): decode(v, base) for k, v in value.items()}
         raise ValueError(f"a stored value of type {kind.__name__}")
 
+    def _maker_of(self, tag: str) -> Callable[[list[Any], int], Any]:
+        """What builds a value of the type tagged ``tag`` (KeyError: no such type)."""
+        return self._maker(self._types[tag])
+
     def _maker(self, cls: type) -> Callable[[list[Any], int], Any]:
         """What builds a ``cls`` from its tagged list (``encode``'s form)."""
-        fields = self._fields.get(cls)
-        if fields is None:  # an enum
+        if cls not in self._dataclasses:  # an enum
             members: dict[Any, Any] = {member.value: member for member in cls}  # type: ignore[attr-defined]
 
             def member(value: list[Any], base: int) -> Any:
@@ -180,8 +177,8 @@ class Codec:
                 return members[value[1]]
 
             return member
-        size, line, walked = len(fields[0]) + 1, fields[1], fields[2]
-        plain, decode = _PLAIN, self._decode
+        _, names, line, walked = self._fields[cls]
+        size, plain, decode = len(names) + 1, _PLAIN, self._decode
 
         def instance(value: list[Any], base: int) -> Any:
             if len(value) != size:
@@ -197,8 +194,33 @@ class Codec:
                 value[line] += base
             return build(value)
 
-        build = _builder(cls, fields[0])
+        build = _builder(cls, names)
         return instance
+
+
+#: What reads a dataclass's fields, their names, its ``line`` field's index, the walked ones.
+_Layout = tuple[Callable[[Any], tuple[Any, ...]], tuple[str, ...], int, tuple[int, ...]]
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class _OnFirstUse(dict[K, V]):
+    """A dict whose missing values are made (and kept) when first asked for with ``[]``."""
+
+    def __init__(self, make: Callable[[K], V]) -> None:
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, key: K) -> V:
+        value = self[key] = self._make(key)
+        return value
+
+
+def _layout(cls: type) -> _Layout:
+    """How a dataclass is written (``Codec._fields``)."""
+    names = tuple(f.name for f in dataclasses.fields(cls))
+    line = names.index("line") if "line" in names else -1
+    return _getter(names), names, line, _walked(cls, names)
 
 
 def _builder(cls: type, names: tuple[str, ...]) -> Callable[[list[Any]], Any]:
