@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import marshal
+from collections.abc import Callable
 from pathlib import Path
 
 from ankigen.cache import Decoded, Memo, Store, store_values, stored_values
@@ -102,3 +103,48 @@ def test_decoded_holds_only_the_last_builds_values() -> None:
     memo = Memo(None, "notes", "deck", _dumps, _loads, decoded)
     memo.save()
     assert decoded.of("notes", "deck") == {}
+
+
+def _counted(work: list[str]) -> Callable[[tuple[str, ...]], str]:
+    def key(value: tuple[str, ...]) -> str:
+        work.append(value[0])
+        return "-".join(value)
+
+    return key
+
+
+def test_derived_values_are_worked_out_again_only_for_new_sources() -> None:
+    decoded, work = Decoded(), list[str]()
+    kept, edited = ("kept", "a"), ("edited", "b")
+    first = decoded.derived("keys", "deck", "shared", [kept, edited], _counted(work))
+    assert first == ["kept-a", "edited-b"] and work == ["kept", "edited"]
+    # An equal value that is another object is worked out again: identity, not equality.
+    again = tuple(["edited", "b"])
+    second = decoded.derived("keys", "deck", "shared", [kept, again], _counted(work))
+    assert second == ["kept-a", "edited-b"] and work == ["kept", "edited", "edited"]
+
+
+def test_derived_values_of_another_context_or_an_older_round_are_forgotten() -> None:
+    decoded, work = Decoded(), list[str]()
+    value = ("a", "b")
+    decoded.derived("keys", "deck", "shared", [value], _counted(work))
+    decoded.derived("keys", "deck", "other settings", [value], _counted(work))
+    assert work == ["a", "a"]  # the context changed: the key's other inputs did
+    decoded.derived("keys", "deck", "other settings", [], _counted(work))
+    decoded.derived("keys", "deck", "other settings", [value], _counted(work))
+    assert work == ["a", "a", "a"]  # a round without it let it go
+    decoded.derived("keys", "another deck", "other settings", [value], _counted(work))
+    assert work == ["a", "a", "a", "a"]
+
+
+def test_a_recall_knows_only_what_the_last_round_put() -> None:
+    decoded = Decoded()
+    value, other = ("a",), ("b",)
+    first = decoded.recall("notes", "deck", "context")
+    assert first.get(value, None) is None
+    first.put(value, "note of a")
+    second = decoded.recall("notes", "deck", "context")
+    assert second.get(value, None) == "note of a"
+    assert second.get(other, None) is None
+    third = decoded.recall("notes", "deck", "context")  # the second round put nothing
+    assert third.get(value, None) is None

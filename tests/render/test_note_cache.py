@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.cache import STORE_NAME, Sealer, Store, recipe, store_values, stored_values
+from ankigen.cache import (
+    STORE_NAME,
+    Decoded,
+    Sealer,
+    Store,
+    recipe,
+    store_values,
+    stored_values,
+)
 from ankigen.model import Deck, MathMode
 from ankigen.parse import parse_text
 from ankigen.render import RenderReport, RenderSettings, render_decks
@@ -37,8 +45,10 @@ def _deck(root: Path, mode: MathMode, text: str = TEXT) -> Deck:
     return deck
 
 
-def _render(root: Path, deck: Deck, *, reuse: bool = True) -> RenderReport:
-    settings = RenderSettings(root / "figures", root / "cache", reuse_notes=reuse)
+def _render(
+    root: Path, deck: Deck, *, reuse: bool = True, decoded: Decoded | None = None
+) -> RenderReport:
+    settings = RenderSettings(root / "figures", root / "cache", reuse_notes=reuse, decoded=decoded)
     report = render_decks([deck], {}, {}, settings)
     assert not [d for d in report.diagnostics if d.is_error]
     return report
@@ -73,6 +83,28 @@ def test_an_edited_item_is_filled_again_and_the_others_reused(
     edited = _deck(tmp_path, mode, TEXT.replace("$S = k$", "$S = 2k$"))
     report = _render(tmp_path, edited)
     assert report.notes_reused == STORED - 1
+    assert _shown(report) == _shown(_render(tmp_path / "fresh", edited, reuse=False))
+
+
+def test_a_warm_process_takes_the_last_rounds_note_of_the_same_item(
+    tmp_path: Path, mode: MathMode
+) -> None:
+    """``ankigen watch`` keeps one ``Decoded``: a round that holds an item of the last one
+    (the same object) gives its note again, unchanged; an edited item is finished anew."""
+    decoded = Decoded()
+    deck = _deck(tmp_path, mode)
+    _render(tmp_path, deck, decoded=decoded)  # fills the store
+    warm = _render(tmp_path, deck, decoded=decoded)  # stored notes, finished this round
+    again = _render(tmp_path, deck, decoded=decoded)  # the same items: the same notes
+    assert again.notes_reused == warm.notes_reused == STORED
+    first, second = warm.decks[0].notes, again.decks[0].notes
+    assert sum(a is b for a, b in zip(first, second, strict=True)) == STORED
+    assert _shown(again) == _shown(_render(tmp_path / "cold", deck, reuse=False))
+
+    edited = _deck(tmp_path, mode, TEXT.replace("$S = k$", "$S = 2k$"))
+    report = _render(tmp_path, edited, decoded=decoded)
+    kept = [note for note in report.decks[0].notes if any(note is old for old in second)]
+    assert len(kept) == 0  # a new parse: new items, so nothing is taken by identity
     assert _shown(report) == _shown(_render(tmp_path / "fresh", edited, reuse=False))
 
 

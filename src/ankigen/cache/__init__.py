@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ankigen.cache import recipe
 from ankigen.cache.codec import Codec
-from ankigen.cache.memo import Decoded, Memo, store_values, stored_values
+from ankigen.cache.memo import Decoded, Memo, Recall, store_values, stored_values
 from ankigen.cache.recipe import (
     DRAWING_DISTRIBUTIONS,
     SHAPING_DISTRIBUTIONS,
@@ -38,6 +38,7 @@ __all__ = [
     "Codec",
     "Decoded",
     "Memo",
+    "Recall",
     "Sealer",
     "Store",
     "build_key",

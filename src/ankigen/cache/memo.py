@@ -16,20 +16,27 @@ A long-lived process (``ankigen watch``) hands its builds one ``Decoded``: the
 values decoded (or put) in an earlier round, by their stored bytes, so the
 next round does not decode them again. The same bytes and base always decode
 to the same frozen value, so a value taken from it is the one decoding gives.
+It also keeps what a round worked out from such a value (``Decoded.derived``:
+a note's or a check's cache key, from its item), by the value itself: a value
+the next round holds again is the same object, so its key is not worked out
+from its fields again.
 """
 
 from __future__ import annotations
 
 import contextlib
 import marshal
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
 from ankigen.cache.store import Store
 
-__all__ = ["Decoded", "Memo", "store_values", "stored_values"]
+__all__ = ["Decoded", "Memo", "Recall", "store_values", "stored_values"]
 
 T = TypeVar("T")
+S = TypeVar("S")
+V = TypeVar("V")
+D = TypeVar("D")
 #: The key of a memo's one row in the store (its kind and scope name it).
 _ROW = b""
 
@@ -39,10 +46,67 @@ class Decoded:
 
     def __init__(self) -> None:
         self._values: dict[tuple[str, str], dict[bytes, tuple[bytes, int, Any]]] = {}
+        self._recalls: dict[tuple[str, str], Recall[Any]] = {}
 
     def of(self, kind: str, scope: str) -> dict[bytes, tuple[bytes, int, Any]]:
         """The values of one cache for one deck: key -> (stored bytes, base, value)."""
         return self._values.setdefault((kind, scope), {})
+
+    def recall(self, kind: str, scope: str, context: str) -> Recall[Any]:
+        """A new round's ``Recall`` of ``kind`` for one deck (``scope``): it knows what
+        the last round's worked out under the same ``context`` (every other input of
+        the work, e.g. a key's shared part), and forgets the round before."""
+        last = self._recalls.get((kind, scope))
+        known = last.now if last is not None and last.context == context else {}
+        recall: Recall[Any] = Recall(context, known)
+        self._recalls[(kind, scope)] = recall
+        return recall
+
+    def derived(
+        self, kind: str, scope: str, context: str, sources: Sequence[S], work: Callable[[S], V]
+    ) -> list[V]:
+        """``work(source)`` for each of ``sources``, in order, through a new round's
+        ``recall``: a source the last round held gets that round's result again."""
+        recall: Recall[V] = self.recall(kind, scope, context)
+        results: list[V] = []
+        for source in sources:
+            value = recall.get(source, _MISSING)
+            if value is _MISSING:
+                value = work(source)
+            recall.put(source, value)
+            results.append(value)
+        return results
+
+
+#: What ``Recall.get`` returns for a source it does not know (None is a value).
+_MISSING: Any = object()
+
+
+class Recall(Generic[V]):
+    """What one round worked out from immutable values, for the next round to take again.
+
+    A round of a long-lived process holds many of the last round's values again
+    as the very same objects (``Decoded`` gives them back), so what was worked
+    out from one (a cache key, a finished note) is known by the value's identity:
+    no field is read or hashed again. The work must depend on the value and on
+    the recall's ``context`` alone, and the values be immutable (the model's
+    frozen types). Each value is held until the next round, so no other object
+    can take its id meanwhile; only what this round ``put`` is passed on.
+    """
+
+    def __init__(self, context: str, known: dict[int, tuple[Any, V]]) -> None:
+        self.context = context
+        self._known = known
+        self.now: dict[int, tuple[Any, V]] = {}
+
+    def get(self, source: object, default: D) -> V | D:
+        """What the last round worked out from ``source`` itself, or ``default``."""
+        entry = self._known.get(id(source))
+        return entry[1] if entry is not None and entry[0] is source else default
+
+    def put(self, source: object, value: V) -> None:
+        """What this round worked out from ``source``, for the next."""
+        self.now[id(source)] = (source, value)
 
 
 class Memo(Generic[T]):

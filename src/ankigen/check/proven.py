@@ -100,13 +100,14 @@ class ProvenChecks:
         last = self._last
         if last is not None and last[0] is deck and last[1] == time_limit:
             return last[2]
-        keys = _keys(deck, time_limit)
+        keys = _keys(deck, time_limit, self._rows[2])
         self._last = (deck, time_limit, keys)
         return keys
 
 
-def _keys(deck: Deck, time_limit: float) -> dict[int, bytes]:
-    """The key of every item with checks, by index."""
+def _keys(deck: Deck, time_limit: float, decoded: Decoded | None = None) -> dict[int, bytes]:
+    """The key of every item with checks, by index; a warm process (``decoded``) works
+    out only those of items it did not hold in its last round (``Decoded.derived``)."""
     shared = build_key(
         _KIND,
         str(_FORMAT),
@@ -115,15 +116,22 @@ def _keys(deck: Deck, time_limit: float) -> dict[int, bytes]:
         deck.claims.value,  # the level decides the warnings
         repr([(block.kind, block.text) for block in deck.formulas]),
     )
-    keys: dict[int, bytes] = {}
-    for index, item in enumerate(deck.items):
-        if item.checks:
-            digest = shared.copy()
-            read = tuple(getattr(item, name) for name in _READ)
-            try:
-                # marshal version 2 writes no back-references: equal values, equal bytes.
-                digest.update(marshal.dumps(_CODEC.encode(read, item.line), 2))
-            except (TypeError, ValueError):
-                continue  # a value the codec does not write: checked afresh every time
-            keys[index] = digest.digest()
-    return keys
+
+    def key(item: Item) -> bytes | None:
+        if not item.checks:
+            return None
+        digest = shared.copy()
+        read = tuple(getattr(item, name) for name in _READ)
+        try:
+            # marshal version 2 writes no back-references: equal values, equal bytes.
+            digest.update(marshal.dumps(_CODEC.encode(read, item.line), 2))
+        except (TypeError, ValueError):
+            return None  # a value the codec does not write: checked afresh every time
+        found: bytes = digest.digest()
+        return found
+
+    if decoded is None:
+        keys = [key(item) for item in deck.items]
+    else:
+        keys = decoded.derived("check-keys", deck.stem, shared.hexdigest(), deck.items, key)
+    return {index: found for index, found in enumerate(keys) if found is not None}

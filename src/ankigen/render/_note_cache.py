@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import marshal
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from ankigen.cache import Codec, Decoded, Memo, Store, build_key
@@ -64,12 +65,22 @@ class NoteCache:
     def __init__(self, store: Store, deck: Deck, decoded: Decoded | None = None) -> None:
         self._memo: Memo[CachedNote] = Memo(store, _KIND, deck.stem, _dumps, _loads, decoded)
         self._shared = build_key(_KIND, str(_FORMAT), RENDER_SETTINGS, deck.math.value)
+        self._decoded, self._stem = decoded, deck.stem
         #: The stored note for a key, or None (missing, or of the wrong shape).
         self.get = self._memo.get
         #: Keep a note (reused or filled now) for the next render.
         self.put = self._memo.put
         #: Put this render's notes (only those) in place of the last ones, if they changed.
         self.save = self._memo.save
+
+    def keys(self, items: Sequence[Item]) -> list[bytes | None]:
+        """``key`` of each item; a warm process (``ankigen watch``) works out only the keys
+        of items it did not hold in its last round (``Decoded.derived``)."""
+        if self._decoded is None:
+            return [self.key(item) for item in items]
+        # What a key depends on besides the item: its shared part.
+        context = self._shared.hexdigest()
+        return self._decoded.derived("note-keys", self._stem, context, items, self.key)
 
     def key(self, item: Item) -> bytes | None:
         """The key of ``item``'s note; None when it shows an image or figure (never stored)."""

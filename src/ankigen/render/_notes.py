@@ -10,7 +10,9 @@ from __future__ import annotations
 import html
 import re
 from pathlib import Path
+from typing import NamedTuple
 
+from ankigen.cache import Recall
 from ankigen.diagnostics import Sink
 from ankigen.model import (
     SLOT,
@@ -33,6 +35,14 @@ from ankigen.render._note_cache import CachedNote, NoteCache
 from ankigen.render._source_field import source_field
 from ankigen.render._svg_store import SvgStore
 from ankigen.syntax import anki_markup
+
+
+class _Finished(NamedTuple):
+    """A note finished from a stored one, and the media files it shows."""
+
+    stored: CachedNote
+    note: Note
+    media: tuple[MediaFile, ...]
 
 
 class DeckFiller:
@@ -66,6 +76,12 @@ class DeckFiller:
         self._clean = True
         self._keys: dict[int, bytes] = {}
         self._known = self._known_notes()
+        #: A warm process's (``ankigen watch``) notes of the last round, by item: a note
+        #: reused from the store again is not finished again (``cache.Recall``).
+        self._finished: Recall[_Finished] | None = None
+        if stored is not None and cache.decoded is not None:
+            context = f"{deck.path.name}\x1f{deck.name}\x1f{cache.folder}"
+            self._finished = cache.decoded.recall("finished-notes", deck.stem, context)
         #: Notes taken from the earlier build this render.
         self.hits = 0
 
@@ -74,8 +90,7 @@ class DeckFiller:
         known: dict[int, CachedNote] = {}
         if self._stored is None:
             return known
-        for index, item in enumerate(self.deck.items):
-            key = self._stored.key(item)
+        for index, key in enumerate(self._stored.keys(self.deck.items)):
             if key is None:
                 continue
             self._keys[index] = key
@@ -106,6 +121,24 @@ class DeckFiller:
         return RenderedDeck(self.deck, notes, media, tuple(sorted(self._sources)))
 
     def _note(self, index: int, item: Item) -> Note:
+        known = self._known.get(index)
+        if known is None or self._finished is None:
+            return self._finished_note(index, item)
+        # The stored note the last round finished for this very item: the same note.
+        last = self._finished.get(item, None)
+        if last is None or last.stored is not known:
+            note = self._finished_note(index, item)
+            media = tuple(self._media[name] for name in known.media)
+            last = _Finished(known, note, media)
+        else:
+            self.hits += 1
+            for file in last.media:
+                self._media.setdefault(file.name, file)
+        self._finished.put(item, last)
+        return last.note
+
+    def _finished_note(self, index: int, item: Item) -> Note:
+        """The item's note: its sides stored or filled, every field as Anki stores it."""
         self._note_sources = set()
         front, back = self._sides(index, item)
         # The file name is the author's too: `[sound:x.mp3].md` must not play.
