@@ -24,7 +24,7 @@ from typing import BinaryIO
 
 import genanki
 
-from ankigen.model import ItemKind, MediaFile, PackagedDeck, RenderedDeck
+from ankigen.model import ItemKind, MediaFile, Note, PackagedDeck, RenderedDeck
 from ankigen.package.anki_cards import cloze_ordinals
 from ankigen.package.collection import NoteRow, RowDeck
 from ankigen.package.media_pack import MediaPack
@@ -57,6 +57,10 @@ def card_ordinals(kind: ItemKind, fields: Sequence[str]) -> tuple[int, ...]:
     return cloze_ordinals(fields[0]) if kind is ItemKind.CLOZE else (0,)
 
 
+def _ordinals(note: Note) -> tuple[int, ...]:
+    return card_ordinals(note.kind, note.fields)
+
+
 def write_deck(
     rendered: RenderedDeck,
     out_dir: Path,
@@ -82,12 +86,16 @@ def write_deck(
     cards = 0
     models = {ItemKind.CLOZE: cloze_model(), ItemKind.REVEAL: reveal_model()}
     tagged: dict[tuple[str, ...], tuple[str, ...]] = {}
-    for position, note in enumerate(rendered.notes):
+    notes = rendered.notes
+    if memo is not None:
+        note_cards = memo.cards(deck.stem, notes, _ordinals)
+    else:
+        note_cards = [_ordinals(note) for note in notes]
+    for position, (note, ordinals) in enumerate(zip(notes, note_cards, strict=True)):
         target = decks.get(note.deck_name)
         if target is None:
             subdeck = "" if note.deck_name == deck.name else note.deck_name
             target = decks[note.deck_name] = RowDeck(deck_id(deck.key, subdeck), note.deck_name)
-        ordinals = card_ordinals(note.kind, note.fields)
         # Each note and its cards carry the note's own time, not the deck's; `due` is
         # the new-card position: cards come up in the order of the file.
         mtime = times.get(note.guid, timestamp)

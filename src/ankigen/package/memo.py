@@ -1,7 +1,8 @@
 """What a warm process (``ankigen watch``) keeps from one deck it wrote to the next.
 
-A watch round after a one-answer edit ships the same media as the round
-before. Reading their deflated bytes back from the build cache's pack
+A watch round after a one-answer edit ships the same media, and most of the
+same notes (the very same objects: ``render`` takes them from its last
+round), as the round before. Reading their deflated bytes back from the build cache's pack
 (``media_pack``: a store read, a codec decode and an inflate per entry) cost
 about as much as the rest of packaging at 10,000 items (2,500 formula
 images). The memo keeps, per deck, each media entry's deflated bytes beside
@@ -13,14 +14,16 @@ hands it to each build (``BuildOptions.package_memo``); a build without one
 (every other command, ``--no-cache``) takes the slow path. A deck's bytes do
 not depend on it: an entry is the same function of the same bytes either way
 (``tests/perf/test_watch_edits.py`` compares the two over a sequence of edits).
+It also keeps each note's card ordinals (``cards``), by the note itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ankigen.model import MediaFile
+from ankigen.cache import Decoded
+from ankigen.model import MediaFile, Note
 from ankigen.package.zip_writer import Deflated
 
 __all__ = ["MEDIA_LIMIT", "MediaSource", "PackageMemo", "media_sources"]
@@ -39,6 +42,15 @@ class PackageMemo:
     """Per deck stem, the deflated media entries of the deck last written, by name."""
 
     media: dict[str, dict[str, tuple[MediaSource, Deflated]]] = field(default_factory=dict)
+    #: What was worked out from the last round's notes (their card ordinals).
+    derived: Decoded = field(default_factory=Decoded)
+
+    def cards(
+        self, stem: str, notes: Sequence[Note], ordinals: Callable[[Note], tuple[int, ...]]
+    ) -> list[tuple[int, ...]]:
+        """``ordinals`` of each note of deck ``stem``; a note the last deck held, the
+        same object, has them worked out already (``Decoded.derived``)."""
+        return self.derived.derived("card-ordinals", stem, "", notes, ordinals)
 
     def deflated_media(
         self, stem: str, files: Sequence[MediaFile], sources: Sequence[MediaSource]
