@@ -16,10 +16,11 @@ from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
 
+from ankigen.cache import Decoded
 from ankigen.commands.build import BuildOptions, BuildResult, run
 from ankigen.diagnostics import Diagnostic
 from ankigen.model import MathMode, RenderedDeck
-from ankigen.preview.deck import deck_cards
+from ankigen.preview.deck import cards_recall, deck_cards
 from ankigen.preview.outline import Outline, outline
 from ankigen.preview.page import (
     MATHJAX_SCRIPT,
@@ -47,12 +48,15 @@ class ShownMedia:
     installed package), so a file this process wrote, still there with the size
     and time it left it, already holds those bytes: it is neither read nor
     written again (a 10,000-item deck ships about 2,000 images). And each page it
-    wrote, by its path, as its patch for an open page is made from (``page_patch``).
+    wrote, by its path, as its patch for an open page is made from (``page_patch``);
+    and each note's cards, by the note itself (``deck_cards``): the build hands back
+    the very same note for an item an edit did not touch.
     """
 
     def __init__(self) -> None:
         self._left: dict[Path, tuple[int, int]] = {}
         self.pages: dict[Path, ShownPage] = {}
+        self.cards = Decoded()
 
     def current(self, target: Path) -> bool:
         """True when ``target`` is as this process left it."""
@@ -117,7 +121,8 @@ def write_pages(
             _write_if_changed(target, media.read())
             if shown is not None:
                 shown.left(target)
-        cards = deck_cards(rendered, diagnostics, _outline(rendered.deck.path))
+        recall = cards_recall(shown.cards, rendered) if shown is not None else None
+        cards = deck_cards(rendered, diagnostics, _outline(rendered.deck.path), recall)
         uses_mathjax = rendered.deck.math is MathMode.MATHJAX
         page_input = PageInput(
             stem=rendered.deck.stem,

@@ -8,11 +8,13 @@ import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import genanki
 
+from ankigen.cache import Decoded, Recall
 from ankigen.diagnostics import Diagnostic
-from ankigen.model import Item, ItemKind, Note, RenderedDeck
+from ankigen.model import ItemKind, Note, RenderedDeck
 from ankigen.package import card_ordinals
 from ankigen.package.anki_cards import CardSides, render_card
 from ankigen.package.note_types import cloze_model, reveal_model
@@ -55,11 +57,14 @@ def deck_cards(
     rendered: RenderedDeck,
     diagnostics: Sequence[Diagnostic] = (),
     outline: Outline | None = None,
+    recall: Recall[_Shown] | None = None,
 ) -> tuple[PreviewCard, ...]:
     """The cards Anki makes from the deck's notes, in the order learners meet them.
 
     ``diagnostics`` of the deck's file are shown on the cards of the items at
     their lines; ``outline`` places each card in its section and callout.
+    ``recall``: a watch process's last round (``cards_recall``), whose cards of
+    the same note, in the same place with the same problems, are the cards again.
     """
     items = rendered.deck.items
     lines = sorted({item.line for item in items})
@@ -67,27 +72,55 @@ def deck_cards(
     # By GUID, not by position: a partial build (format §19) renders no note for an
     # item left out, so notes and items need not pair up in order.
     by_guid = {item.guid: item for item in items}
-    return tuple(
-        card
-        for note in rendered.notes
-        for card in note_cards(
-            note, rendered, by_guid.get(note.guid), problems.get(note.line, ()), outline
+    cards: list[PreviewCard] = []
+    for note in rendered.notes:
+        item = by_guid.get(note.guid)
+        shown = _Shown(
+            item.note_id if item is not None else None,
+            problems.get(note.line, ()),
+            outline.place(note.line) if outline is not None else ("", None),
+            (),
         )
-    )
+        last = recall.get(note, None) if recall is not None else None
+        if last is None or last[:3] != shown[:3]:
+            made = note_cards(note, rendered, shown.note_id, shown.problems, shown.place)
+            last = shown._replace(cards=made)
+        if recall is not None:
+            recall.put(note, last)
+        cards.extend(last.cards)
+    return tuple(cards)
+
+
+class _Shown(NamedTuple):
+    """What a note's cards show besides the note, and the cards."""
+
+    note_id: str | None
+    problems: tuple[str, ...]
+    place: tuple[str, str | None]
+    cards: tuple[PreviewCard, ...]
+
+
+def cards_recall(decoded: Decoded, rendered: RenderedDeck) -> Recall[_Shown]:
+    """A new round's recall of the cards of ``rendered``'s notes (``deck_cards``)."""
+    deck = rendered.deck
+    return decoded.recall("preview-cards", deck.stem, deck.display_path)
 
 
 def note_cards(
     note: Note,
     rendered: RenderedDeck,
-    item: Item | None = None,
+    note_id: str | None = None,
     problems: tuple[str, ...] = (),
-    outline: Outline | None = None,
+    place: tuple[str, str | None] = ("", None),
 ) -> tuple[PreviewCard, ...]:
-    """The cards of one note: one per template (reveal) or per cloze number (cloze)."""
+    """The cards of one note: one per template (reveal) or per cloze number (cloze).
+
+    ``note_id``: its item's id; ``place``: its section and callout.
+    """
     model = _model(note.kind)
     template = model.templates[0]
-    section, callout = outline.place(note.line) if outline is not None else ("", None)
-    base = _anchor(item.note_id if item is not None else None, note.guid)
+    section, callout = place
+    base = _anchor(note_id, note.guid)
     cards = []
     for sides in card_sides(note.kind, note.fields):
         ordinal = sides.ordinal
