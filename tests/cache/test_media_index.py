@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.cache import recipe
+from ankigen.cache import Decoded, recipe
 from ankigen.render import MediaCache
 from ankigen.render import _media_index as media_index
 from ankigen.render._media_index import MediaIndex
@@ -78,3 +78,28 @@ def test_a_damaged_row_is_no_entry(tmp_path: Path) -> None:
     cache.store.write("media", recipe.code_fingerprint(), junk)
     index = MediaIndex(MediaCache(tmp_path))
     assert not index.holds("ag-math-a.svg") and not index.holds("ag-math-b.svg")
+
+
+def test_a_warm_process_decodes_only_rows_it_has_not_seen(tmp_path: Path) -> None:
+    """``ankigen watch``'s ``Decoded``: the same row bytes give the same entry, decoded once;
+    a row that changed or is new is decoded, and a damaged one is still no entry."""
+    decoded = Decoded()
+    cache = MediaCache(tmp_path, decoded=decoded)
+    cache.put("ag-math-a.svg", b"<svg>a</svg>", (1.0,))
+    cache.save_index()
+    first = MediaIndex(MediaCache(tmp_path, decoded=decoded))
+    assert first.sizes("ag-math-a.svg") == (1.0,)
+    known = decoded.of("media", recipe.code_fingerprint())
+    (entry,) = (value for _, _, value in known.values())
+
+    cache.put("ag-math-b.svg", b"<svg>b</svg>", (2.0,))
+    cache.save_index()
+    second = MediaIndex(MediaCache(tmp_path, decoded=decoded))
+    assert second.sizes("ag-math-b.svg") == (2.0,)
+    assert known[b"ag-math-a.svg"][2] is entry  # the same bytes: not decoded again
+
+    junk = {b"ag-math-a.svg": b"junk"}
+    cache.store.write("media", recipe.code_fingerprint(), junk)
+    third = MediaIndex(MediaCache(tmp_path, decoded=decoded))
+    assert third.sizes("ag-math-a.svg") == () and not third.holds("ag-math-a.svg")
+    assert set(known) == {b"ag-math-b.svg"}  # only what the store holds now is kept

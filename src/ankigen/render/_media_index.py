@@ -15,7 +15,6 @@ the clock, so a file written since it was indexed is always read again.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import stat
@@ -24,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from ankigen.cache import DEFAULT_TUNING, Codec, Store, recipe
+from ankigen.cache import DEFAULT_TUNING, Codec, Decoded, Store, recipe
 
 __all__ = ["Indexed", "MediaIndex"]
 
@@ -35,11 +34,16 @@ Identity = tuple[int, int, int, int]
 
 
 class IndexedFolder(Protocol):
-    """What the index needs of its cache folder: where a file is, and the store."""
+    """What the index needs of its cache folder: where a file is, the store, and what a
+    long-lived process decoded from it in earlier rounds (None: nothing)."""
 
     @property
     def store(self) -> Store:
         """The folder's store."""
+
+    @property
+    def decoded(self) -> Decoded | None:
+        """Values decoded from the store by earlier builds of this process."""
 
     def path(self, name: str) -> Path:
         """Where the file ``name`` is."""
@@ -131,13 +135,32 @@ class MediaIndex:
         return self._entries
 
     def _read(self) -> dict[str, Indexed]:
-        """The index of this code's media; rows forged, damaged or of other code left out."""
+        """The index of this code's media; rows forged, damaged or of other code left out.
+
+        A long-lived process (``ankigen watch``: the folder's ``decoded``) decodes only
+        the rows whose bytes it did not decode in an earlier round.
+        """
+        fingerprint = recipe.code_fingerprint()
+        decoded = self._folder.decoded
+        known = decoded.of(_KIND, fingerprint) if decoded is not None else {}
         entries: dict[str, Indexed] = {}
-        for key, value in self._folder.store.scope(_KIND, recipe.code_fingerprint()).items():
-            with contextlib.suppress(TypeError, ValueError):
-                entry = _CODEC.loads(value)
-                if isinstance(entry, Indexed):
-                    entries[key.decode("utf-8", "surrogateescape")] = entry
+        kept: dict[bytes, tuple[bytes, int, Indexed]] = {}
+        for key, value in self._folder.store.scope(_KIND, fingerprint).items():
+            last = known.get(key)
+            if last is not None and last[0] == value:
+                entry = last[2]
+            else:
+                try:
+                    entry = _CODEC.loads(value)
+                except (TypeError, ValueError):
+                    continue
+                if not isinstance(entry, Indexed):
+                    continue
+            kept[key] = (value, 0, entry)
+            entries[key.decode("utf-8", "surrogateescape")] = entry
+        if decoded is not None:  # only the rows the store holds now
+            known.clear()
+            known.update(kept)
         return entries
 
 
