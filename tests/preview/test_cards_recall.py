@@ -55,3 +55,12 @@ def test_an_equal_note_that_is_another_object_is_made_again(tmp_path: Path) -> N
     )
     again = deck_cards(copied, (), None, cards_recall(decoded, copied))
     assert again == first and not any(a is b for a, b in zip(first, again, strict=True))
+
+
+def test_a_cards_hash_is_that_of_its_fields(tmp_path: Path) -> None:
+    """The page keeps entries by card: equal cards hash equal, however they were made."""
+    card = deck_cards(_rendered(tmp_path))[0]
+    same = dataclasses.replace(card)
+    other = dataclasses.replace(card, problems=("warning: x",))
+    assert same is not card and same == card and hash(same) == hash(card)
+    assert other != card and {card: 1, other: 2}[same] == 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 import hashlib
 import re
@@ -51,6 +52,15 @@ class PreviewCard:
     problems: tuple[str, ...] = ()
     section: str = ""
     callout: str | None = None
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    @functools.cached_property
+    def _hash(self) -> int:
+        """The hash of every field, worked out once: the page keeps each card's entry by
+        its card, and a watch round asks for every card of the deck again."""
+        return hash(tuple(getattr(self, field.name) for field in dataclasses.fields(self)))
 
 
 def deck_cards(

@@ -10,6 +10,7 @@ style, an image or a font cannot send a beacon), no form, frame or base URL.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 from collections.abc import Iterable
 from importlib import resources
@@ -17,8 +18,10 @@ from importlib import resources
 __all__ = ["asset", "content_security_policy", "script_hash"]
 
 
+@functools.cache
 def asset(name: str) -> str:
-    """A file of ``templates/preview`` (the page's own CSS and scripts)."""
+    """A file of ``templates/preview`` (the page's own CSS and scripts), read once a
+    process: ``ankigen watch`` writes the page every round."""
     return resources.files("ankigen").joinpath("templates", "preview", name).read_text("utf-8")
 
 
