@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from ankigen.cache import Sealer
+from ankigen.cache import Decoded, Sealer
 from ankigen.cache.store import STORE_NAME, Store
+from ankigen.render import MediaCache
 
 
 def test_values_are_kept_by_kind_scope_and_key(tmp_path: Path) -> None:
@@ -97,3 +98,29 @@ def test_two_processes_write_one_store_at_once(tmp_path: Path) -> None:
         rows = store.scope("notes", scope)
         assert rows == {str(n).encode(): scope.encode() * 100 for n in range(50)}
     assert store.scope("checks", "shared") == {b"a": b"49", b"b": b"49"}  # each one's last
+
+
+def test_a_long_lived_process_keeps_one_store_open_until_its_file_goes(tmp_path: Path) -> None:
+    """``ankigen watch`` (``Decoded.store``): one open store per folder across rounds, opened
+    again when its file was removed or replaced (a folder cleaned meanwhile)."""
+    decoded = Decoded()
+    store = decoded.store(tmp_path)
+    store.write("k", "deck", {b"a": b"1"})
+    assert decoded.store(tmp_path) is store and store.current()
+
+    for suffix in ("", "-wal", "-shm"):
+        (tmp_path / (STORE_NAME + suffix)).unlink(missing_ok=True)
+    assert not store.current()
+    again = decoded.store(tmp_path)
+    assert again is not store and again.get("k", "deck", b"a") is None
+    again.write("k", "deck", {b"a": b"2"})
+    assert Store(tmp_path).get("k", "deck", b"a") == b"2"  # what it writes is on disk
+
+
+def test_a_media_folder_of_a_long_lived_process_leaves_its_store_open(tmp_path: Path) -> None:
+    decoded = Decoded()
+    cache = MediaCache(tmp_path, decoded=decoded)
+    cache.store.write("k", "deck", {b"a": b"1"})
+    cache.close()  # a build's end
+    assert MediaCache(tmp_path, decoded=decoded).store is cache.store
+    assert MediaCache(tmp_path).store is not cache.store  # a one-shot build opens its own

@@ -61,6 +61,8 @@ class Store:
         self._sealer = sealer
         self._db: sqlite3.Connection | None = None
         self._pid = 0
+        #: The file the open database is (st_dev, st_ino): ``current`` tells it was replaced.
+        self._file: tuple[int, int] | None = None
 
     @property
     def sealer(self) -> Sealer:
@@ -102,6 +104,17 @@ class Store:
                 [(kind, scope, key) for key in gone],
             )
             db.executemany("INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?)", rows)
+
+    def current(self) -> bool:
+        """False when the database this store has open is no longer the file at its path
+        (removed, or replaced by another): it should then be opened again."""
+        if self._db is None or self._pid != os.getpid() or self._file is None:
+            return True  # nothing open here: it opens the file there when used
+        try:
+            info = os.stat(self.path)
+        except OSError:
+            return False
+        return (info.st_dev, info.st_ino) == self._file
 
     def close(self) -> None:
         """Close the connection (it is opened again when used)."""
@@ -164,6 +177,8 @@ class Store:
         for _ in range(2):
             try:
                 self._db = _open(self.path)
+                info = os.stat(self.path)
+                self._file = (info.st_dev, info.st_ino)
                 return self._db
             except sqlite3.DatabaseError:
                 _remove(self.path)  # not this store: made anew

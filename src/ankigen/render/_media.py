@@ -81,13 +81,17 @@ class MediaCache:
         self.tuning = tuning
         self.decoded = decoded
         self._held = 0
-        #: The folder's store of every cache's records (``ankigen.cache.store``), opened when used.
-        self.store = Store(folder)
+        #: The folder's store of every cache's records (``ankigen.cache.store``), opened when
+        #: used; a long-lived process's (``decoded``) stays open from one build to the next.
+        self.store = decoded.store(folder) if decoded is not None else Store(folder)
+        self._own_store = decoded is None
         self._index = MediaIndex(self, settled_ns=tuning.settled_ns)
 
     def close(self) -> None:
-        """Close the folder's store (it opens again if used)."""
-        self.store.close()
+        """Close the folder's store (it opens again if used), unless a long-lived process
+        keeps it open between its builds."""
+        if self._own_store:
+            self.store.close()
 
     def hold(self, name: str, data: bytes) -> MediaFile:
         """Media that needs no cache file: kept in memory, or cached once too many are held.
