@@ -148,3 +148,32 @@ def test_a_recall_knows_only_what_the_last_round_put() -> None:
     assert second.get(other, None) is None
     third = decoded.recall("notes", "deck", "context")  # the second round put nothing
     assert third.get(value, None) is None
+
+
+def _rows(store: Store) -> dict[bytes, bytes]:
+    return store.scope("notes", "deck")
+
+
+def test_an_edit_rewrites_only_the_row_that_holds_the_changed_value(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    values = {bytes([n]) * 8: marshal.dumps(n) for n in range(200)}
+    store_values(store, "notes", "deck", values)
+    before = _rows(store)
+    assert 10 <= len(before) <= 16  # the values spread over the rows
+    assert stored_values(store, "notes", "deck") == values
+
+    edited = {**values, bytes([7]) * 8: marshal.dumps("edited")}
+    store_values(store, "notes", "deck", edited, last=values)
+    after = _rows(store)
+    assert stored_values(store, "notes", "deck") == edited
+    assert sum(after[row] != before[row] for row in before) == 1 and after.keys() == before.keys()
+
+
+def test_a_row_of_earlier_code_or_one_left_empty_is_removed(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.write("notes", "deck", {b"": marshal.dumps({b"old": b"value"})})  # one row, as before
+    assert stored_values(store, "notes", "deck") == {b"old": b"value"}
+    store_values(store, "notes", "deck", {b"a": b"1"})
+    assert [marshal.loads(row) for row in _rows(store).values()] == [{b"a": b"1"}]
+    store_values(store, "notes", "deck", {}, last={b"a": b"1"})
+    assert _rows(store) == {}
