@@ -22,6 +22,7 @@ from ankigen.cache.recipe import (
     build_key,
     code_fingerprint,
     distribution_versions,
+    key_with,
 )
 from ankigen.cache.seal import KEY_NAME, MAC_SIZE, Sealer, key_path
 from ankigen.cache.store import STORE_NAME, Store
@@ -45,6 +46,7 @@ __all__ = [
     "code_fingerprint",
     "distribution_versions",
     "key_path",
+    "key_with",
     "recipe",
     "store_values",
     "stored_values",

@@ -91,6 +91,12 @@ def build_key(*parts: str | bytes, package: Path | None = None) -> Any:
     Each part is length-prefixed, so no two lists of parts hash alike.
     """
     digest = hashlib.sha256(code_fingerprint(package).encode("ascii"))
+    return key_with(digest, *parts)
+
+
+def key_with(digest: Any, *parts: str | bytes) -> Any:
+    """``digest`` (a ``build_key``, or a copy of one) with ``parts`` added, as ``build_key``
+    adds them: a cache whose keys share their first parts hashes those once."""
     for part in parts:
         data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
         digest.update(len(data).to_bytes(8, "big") + data)

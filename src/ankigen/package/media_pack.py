@@ -26,7 +26,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 
-from ankigen.cache import Codec, Memo, build_key
+from ankigen.cache import Codec, Memo, build_key, key_with
 from ankigen.model import MediaFile
 from ankigen.package.zip_writer import Deflated, deflate
 from ankigen.render import MediaCache
@@ -54,6 +54,7 @@ class MediaPack:
         # Not kept decoded between builds (``Decoded``): decoding one is a copy of its bytes.
         store = cache.store if cache is not None else None
         self._memo: Memo[Deflated] = Memo(store, _KIND, stem, _CODEC.dumps, _CODEC.reader(Deflated))
+        self._keys = build_key(_KIND, str(_PACK_FORMAT))  # what every entry's key starts with
         self.reused = 0
 
     def __enter__(self) -> MediaPack:
@@ -69,8 +70,8 @@ class MediaPack:
         it had; bytes held in memory when the entry of their name (their content
         hash) has their size and CRC and inflates to exactly them.
         """
-        name, version, reused, raw = self._found(file)
-        return self._keep(name, version, reused if reused is not None else deflate(raw))
+        key, reused, raw = self._found(file)
+        return self._keep(key, reused if reused is not None else deflate(raw))
 
     def deflated_all(
         self, files: Sequence[MediaFile], threads: int = DEFLATE_THREADS
@@ -85,72 +86,68 @@ class MediaPack:
             yield from map(self.deflated, files)
             return
         with ThreadPoolExecutor(threads) as pool:
-            ahead: deque[tuple[str, tuple[int, int], Deflated | Future[Deflated]]] = deque()
+            ahead: deque[tuple[bytes, Deflated | Future[Deflated]]] = deque()
             for file in files:
-                name, version, reused, raw = self._found(file)
-                ahead.append(
-                    (name, version, reused if reused is not None else pool.submit(deflate, raw))
-                )
+                key, reused, raw = self._found(file)
+                ahead.append((key, reused if reused is not None else pool.submit(deflate, raw)))
                 if len(ahead) > _AHEAD:
                     yield self._settled(*ahead.popleft())
             while ahead:
                 yield self._settled(*ahead.popleft())
 
-    def _settled(
-        self, name: str, version: tuple[int, int], result: Deflated | Future[Deflated]
-    ) -> Deflated:
-        return self._keep(
-            name, version, result if isinstance(result, Deflated) else result.result()
-        )
+    def _settled(self, key: bytes, result: Deflated | Future[Deflated]) -> Deflated:
+        return self._keep(key, result if isinstance(result, Deflated) else result.result())
 
-    def _found(self, file: MediaFile) -> tuple[str, tuple[int, int], Deflated | None, bytes]:
-        """A file's name and version, and its bytes from the pack (else None, and its bytes)."""
+    def _found(self, file: MediaFile) -> tuple[bytes, Deflated | None, bytes]:
+        """A file's key in the pack (``_key``), and its entry from the pack (else None, and
+        the file's bytes)."""
         if file.data is not None:
             return self._held(file.name, file.data)
         if file.path is None:
             raise ValueError(f"media file {file.name} has neither bytes nor a path")
         stat = file.path.stat()
         version = (stat.st_size, stat.st_mtime_ns)
-        stored = self._read(file.name, version)
+        key = self._key(file.name, version)
+        stored = self._read(key, version)
         if stored is not None:
             self.reused += 1
-            return file.name, version, stored, b""
-        return file.name, version, None, file.path.read_bytes()
+            return key, stored, b""
+        return key, None, file.path.read_bytes()
 
-    def _held(self, name: str, raw: bytes) -> tuple[str, tuple[int, int], Deflated | None, bytes]:
+    def _held(self, name: str, raw: bytes) -> tuple[bytes, Deflated | None, bytes]:
         """Bytes in memory: reused from the pack when they inflate to these bytes.
 
         Inflating costs a fraction of deflating, and proves that what ships is
         exactly the bytes the build judged (a CRC could be matched on purpose).
         """
         version = (len(raw), _HELD)
-        stored = self._read(name, version)
+        key = self._key(name, version)
+        stored = self._read(key, version)
         if stored is not None and stored.crc == zlib.crc32(raw) and _inflates_to(stored.data, raw):
             self.reused += 1
-            return name, version, stored, b""
-        return name, version, None, raw
+            return key, stored, b""
+        return key, None, raw
 
     def save(self) -> None:
         """Keep this build's entries (only what the deck holds now), if anything changed."""
         self._memo.save()
 
-    def _keep(self, name: str, version: tuple[int, int], deflated: Deflated) -> Deflated:
-        key = _key(name, version)
+    def _keep(self, key: bytes, deflated: Deflated) -> Deflated:
         if key not in self._memo.kept:  # a reused entry is kept as it was stored
             self._memo.put(key, deflated)
         return deflated
 
-    def _read(self, name: str, version: tuple[int, int]) -> Deflated | None:
-        """The stored entry of this name and file version; None when none, or damaged."""
-        deflated = self._memo.get(_key(name, version))
+    def _read(self, key: bytes, version: tuple[int, int]) -> Deflated | None:
+        """The stored entry under ``key`` (of a file of this version); None when none, or
+        damaged."""
+        deflated = self._memo.get(key)
         return deflated if deflated is not None and deflated.size == version[0] else None
 
-
-def _key(name: str, version: tuple[int, int]) -> bytes:
-    """A row's key: the entry's name and file version, and the code (zlib's version too)."""
-    size, mtime_ns = version
-    key: bytes = build_key(_KIND, str(_PACK_FORMAT), name, str(size), str(mtime_ns)).digest()
-    return key
+    def _key(self, name: str, version: tuple[int, int]) -> bytes:
+        """An entry's key: its name and file version, and the code (zlib's version too)."""
+        size, mtime_ns = version
+        key: bytes = key_with(self._keys.copy(), name, str(size), str(mtime_ns)).digest()
+        return key
 
 
 def _inflates_to(data: bytes, raw: bytes) -> bool:
