@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from ankigen.cache.codec import MODEL_TYPES, Codec, _builder
+from ankigen.cache.codec import MODEL_TYPES, Codec, _instance_maker
 from ankigen.diagnostics import Diagnostic, Severity, warning
 from ankigen.model import (
     CheckReport,
@@ -132,15 +132,26 @@ def test_a_value_it_cannot_write_is_refused() -> None:
         CODEC.dumps(report)
 
 
+def _maker(cls: type) -> Any:
+    names = tuple(f.name for f in dataclasses.fields(cls))
+    line = names.index("line") if "line" in names else -1
+    return _instance_maker(cls, names, line, (), CODEC.decode)
+
+
 def test_a_slotted_value_is_made_as_its_constructor_makes_it() -> None:
-    """``_builder`` sets the slots of a frozen dataclass directly: the same value, the same
-    hash, still frozen; one with a ``__post_init__`` goes through its constructor."""
-    names = tuple(f.name for f in dataclasses.fields(Claim))
+    """The maker written for a frozen dataclass with slots sets them directly: the same
+    value, the same hash, still frozen, its line moved to the base; one with a
+    ``__post_init__`` goes through its constructor."""
     values: list[Any] = ["12", False, 3, 4, True, True, "ms"]
-    made = _builder(Claim, names)(list(values))
-    assert made == Claim(*values) and hash(made) == hash(Claim(*values))
+    made = _maker(Claim)(["Claim", *values], 10)
+    moved = Claim("12", False, 13, 4, True, True, "ms")
+    assert made == moved and hash(made) == hash(moved)
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.text = "13"
+    with pytest.raises(ValueError, match="another shape"):
+        _maker(Claim)(["Claim", *values[:-1]], 0)
+    with pytest.raises(TypeError, match="line is not a number"):
+        _maker(Claim)(["Claim", "12", False, "3", 4, True, True, "ms"], 0)
 
     @dataclasses.dataclass(frozen=True, slots=True)
     class Checked:
@@ -151,4 +162,4 @@ def test_a_slotted_value_is_made_as_its_constructor_makes_it() -> None:
                 raise ValueError("negative")
 
     with pytest.raises(ValueError, match="negative"):
-        _builder(Checked, ("n",))([-1])
+        _maker(Checked)(["Checked", -1], 0)
