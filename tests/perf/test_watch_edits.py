@@ -10,6 +10,7 @@ same diagnostics and write the same deck bytes and the same preview page.
 from __future__ import annotations
 
 import dataclasses
+import os
 import io
 from pathlib import Path
 
@@ -202,3 +203,19 @@ def test_the_memo_holds_no_deck_past_its_limit(monkeypatch: pytest.MonkeyPatch) 
     assert "large" not in kept.media
     changed = [MediaFile("m0.svg", None, b"<svg/>")]
     assert kept.deflated_media("small", changed, memo_module.media_sources(changed)) is None
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc (Linux)")
+def test_a_no_cache_watch_keeps_nothing_of_its_rounds_scratch_folders(
+    project: Path, tmp_path: Path
+) -> None:
+    """``--no-cache`` rounds draw into a scratch folder removed after each: the watch keeps
+    no store of one open (nor any value decoded from it) once the round is over."""
+    options = dataclasses.replace(_options(project, tmp_path / "out"), cache=False)
+    state = WatchState()
+    for edit in (_no_edit, EDITS[0][1]):
+        edit(project)
+        result = rebuild(options, tmp_path / "out" / "preview", state=state)
+        assert result.build is not None and result.build.written
+    held = [Path(f"/proc/self/fd/{fd}").resolve() for fd in os.listdir("/proc/self/fd")]
+    assert not [path for path in held if "ankigen-no-cache-" in str(path)]

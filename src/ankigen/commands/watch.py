@@ -83,10 +83,10 @@ def rebuild(
     ``state``: what the earlier rounds of this process left (None: nothing).
     """
     shown = state.shown if state is not None else None
-    if state is not None:
-        options = dataclasses.replace(options, decoded=state.decoded)
-        if options.cache:
-            options = dataclasses.replace(options, package_memo=state.package)
+    if state is not None and options.cache:
+        # Only beside the cache they stand in for: a --no-cache round's store is a scratch
+        # folder's, gone after the round, and none of it may be kept.
+        options = dataclasses.replace(options, decoded=state.decoded, package_memo=state.package)
     try:
         result = run(options)
         # The decks are all or nothing; their pages show every card that can be made
