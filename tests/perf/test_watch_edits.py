@@ -10,8 +10,8 @@ same diagnostics and write the same deck bytes and the same preview page.
 from __future__ import annotations
 
 import dataclasses
-import os
 import io
+import os
 from pathlib import Path
 
 import pytest
