@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 __all__ = ["MAX_EXPONENT", "TIMES", "Found", "Written", "find_numbers", "read_number"]
 
@@ -149,11 +150,16 @@ def _ascii_digits(text: str) -> str:
     )
 
 
+@lru_cache(maxsize=4096)
 def read_number(text: str) -> Written | None:
     """What one written number is worth: ``50%`` is 1/2, ``10²`` 100, ``a third`` 1/3.
 
     The text may end with a unit word (``500 ms``), returned as written.
     None when ``text`` is not one number.
+
+    Kept for the last few thousand texts (the value depends on the text alone and
+    cannot change): the checker asks for the same few numbers many times, once for
+    every claim of an item and again for each quote of one.
     """
     text = " ".join(text.split())
     word = _WORD.fullmatch(text)
