@@ -1,11 +1,15 @@
-"""Property: the number finder's pre-filter (the first digit) finds exactly the numbers,
-at the same places, as a full scan of the text."""
+"""Properties: the number finder's fast paths (its scan from the first digit, the first
+letter test of number words, the slash before a named number) find exactly the numbers,
+at the same places, as the full scans they skip."""
 
 from __future__ import annotations
+
+import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ankigen.parse import claim_numbers
 from ankigen.parse.claim_numbers import find_numbers
 from ankigen.parse.claims import _Reader
 
@@ -30,3 +34,39 @@ def test_a_text_without_digits_moves_the_cursor_past_it_all_the_same() -> None:
     reader.text("no number here, ", 1, answer=True)
     reader.text("then 7", 1, answer=True)
     assert [(c.text, c.column) for c in reader.claims] == [("7", 22)]
+
+
+#: Number words, and letters that fold to the number words' letters (long s, Kelvin sign, dotted I).
+_WORDISH = st.lists(
+    st.sampled_from(
+        ["one", "ONE", "Twice", "a", "an", "third", "thirds", "half", "ninety", "seventeen",
+         "\u017fix", "\u017feven", "\u212aone", "İ", "bone", "zero", "-", " ", "\n", "é", "3", "_"]
+    ),
+    max_size=8,
+).map("".join)  # fmt: skip
+
+
+_FIRST_LETTER_TEST = f"(?=[{claim_numbers._WORD_STARTS}])"
+assert _FIRST_LETTER_TEST in claim_numbers._WORD.pattern
+_WORD_UNFILTERED = re.compile(
+    claim_numbers._WORD.pattern.replace(_FIRST_LETTER_TEST, "", 1), re.IGNORECASE
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(_WORDISH, st.text(max_size=30)))
+def test_the_number_word_pattern_finds_what_it_finds_without_its_first_letter_test(
+    text: str,
+) -> None:
+    found = [(m.span(), m.groupdict()) for m in claim_numbers._WORD.finditer(text)]
+    assert found == [(m.span(), m.groupdict()) for m in _WORD_UNFILTERED.finditer(text)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["M", "/", "1", "k", "é", "_", " ", "2"]), max_size=10).map("".join)
+)
+def test_a_number_after_a_name_is_found_as_by_searching_every_prefix(text: str) -> None:
+    for start in range(len(text) + 1):
+        slow = claim_numbers._NAMED.search(text, 0, start) is not None
+        assert claim_numbers._after_name(text, start) == slow

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from ankigen.render import tex_problem
+from ankigen.syntax import tex as syntax_tex
 
 DEFINING = [
     r"\def\a{b}",
@@ -64,3 +65,8 @@ def test_standard_math_passes(tex: str) -> None:
 )
 def test_everything_else_is_refused(tex: str, problem: str) -> None:
     assert problem in (tex_problem(tex) or "")
+
+
+def test_every_delimiter_symbol_starts_with_a_backslash() -> None:
+    # The allow-list skips one-character tokens: none may be a delimiter symbol.
+    assert all(symbol.startswith("\\") for symbol in syntax_tex.DELIMITER_SYMBOLS)

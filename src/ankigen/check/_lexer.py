@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import keyword
 import unicodedata
-from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 from ankigen.diagnostics import Code
 from ankigen.parse.claim_numbers import read_number
@@ -71,11 +71,11 @@ _REFUSED = {
 }
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     """One token: ``num``, ``name``, ``op``, ``quote``, ``tex`` or ``end``; column is 1-based.
 
-    A ``quote`` or ``tex`` token's text is what stands between its delimiters.
+    A ``quote`` or ``tex`` token's text is what stands between its delimiters. A named
+    tuple: as immutable as a frozen dataclass, and made several times faster.
     """
 
     kind: str

@@ -12,13 +12,14 @@ cannot even tokenise, by its characters without white space.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from ankigen.syntax.cloze import strip_markers
 
 from ._ast import Binary, Call, Expr, ListExpr, Name, Num, QuotedFormula, QuotedNumber, Unary
 from ._errors import StatementError
-from ._tex import read_tex
+from ._tex import read_tokens
 from ._tex_lexer import TexToken, tokenize_tex
 
 __all__ = ["notation_key"]
@@ -36,9 +37,13 @@ def notation_key(tex: str) -> str:
     """
     shown = strip_markers(tex)
     try:
-        reading = read_tex(shown, 1)
+        tokens = tokenize_tex(shown, 1)
+    except StatementError:
+        return "t:" + "".join(shown.split())
+    try:
+        reading = read_tokens(tokens)
     except (StatementError, RecursionError):
-        return "t:" + _token_key(shown)
+        return "t:" + _token_key(tokens[:-1])  # the tokens read once serve both readings
     if not reading.relations and isinstance(reading.terms[0], Num):
         return f"n:{reading.terms[0].value}"
     parts = [canonical(reading.terms[0])]
@@ -87,12 +92,8 @@ def _factors(expr: Expr) -> list[str]:
     return [canonical(expr)]
 
 
-def _token_key(tex: str) -> str:
+def _token_key(tokens: Sequence[TexToken]) -> str:
     """Normalised tokens of TeX the reader does not accept: one spelling per command."""
-    try:
-        tokens = tokenize_tex(tex, 1)[:-1]
-    except StatementError:
-        return "".join(tex.split())
     written = [_spelled(token) for token in tokens]
     # A brace pair around one token is that token: x^{2} is x^2, g_{i} is g_i.
     changed = True

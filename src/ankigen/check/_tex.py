@@ -22,6 +22,7 @@ evaluated.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 from ._ast import Binary, Call, Expr, Num, Unary
@@ -29,7 +30,7 @@ from ._tex_base import GREEK, PRODUCTS, RELATIONS, TexReading
 from ._tex_commands import TexCommands
 from ._tex_lexer import TexToken, tokenize_tex
 
-__all__ = ["RELATIONS", "TexReading", "read_tex"]
+__all__ = ["RELATIONS", "TexReading", "read_tex", "read_tokens"]
 
 
 def read_tex(tex: str, column: int) -> TexReading:
@@ -37,7 +38,16 @@ def read_tex(tex: str, column: int) -> TexReading:
 
     Raises StatementSyntaxError for TeX outside the grammar.
     """
-    return _TexParser(tokenize_tex(tex, column)).reading()
+    return read_tokens(tokenize_tex(tex, column))
+
+
+def read_tokens(tokens: Sequence[TexToken]) -> TexReading:
+    """Read the tokens ``tokenize_tex`` gave, for a caller that needs them too.
+
+    The parser works on a copy (it splits a number read as a script in two),
+    so ``tokens`` stay as they were. Raises StatementSyntaxError as ``read_tex``.
+    """
+    return _TexParser(list(tokens)).reading()
 
 
 class _TexParser(TexCommands):

@@ -9,7 +9,7 @@ by name.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ankigen.diagnostics import Code
 from ankigen.syntax import tex as syntax_tex
@@ -39,11 +39,11 @@ _UNICODE = {
 _OPERATORS = frozenset("+-*/^_(){}[]=<>,|!")
 
 
-@dataclass(frozen=True)
-class TexToken:
+class TexToken(NamedTuple):
     """``num``, ``letter`` (a name: ``k`` or ``beta``), ``cmd`` (without ``\\``), ``op``, ``end``.
 
-    ``column`` is 1-based in the statement line.
+    ``column`` is 1-based in the statement line. A named tuple: as immutable as a
+    frozen dataclass, and made several times faster (a formula has dozens of tokens).
     """
 
     kind: str
@@ -58,7 +58,10 @@ def tokenize_tex(tex: str, column: int) -> list[TexToken]:
     while pos < len(tex):
         char = tex[pos]
         here = column + pos
-        if char.isspace() or char == "~":
+        if char in _OPERATORS:  # first: the commonest, and no other branch takes one
+            tokens.append(TexToken("op", char, here))
+            pos += 1
+        elif char.isspace() or char == "~":
             pos += 1
         elif "0" <= char <= "9":
             end = _digits(tex, pos)
@@ -77,9 +80,6 @@ def tokenize_tex(tex: str, column: int) -> list[TexToken]:
         elif char in _UNICODE:
             kind, text = _UNICODE[char]
             tokens.append(TexToken(kind, text, here))
-            pos += 1
-        elif char in _OPERATORS:
-            tokens.append(TexToken("op", char, here))
             pos += 1
         else:
             raise StatementSyntaxError(

@@ -141,6 +141,9 @@ class _Reader:
         self.lines = lines
         self.claims: list[Claim] = []
         self.cursor: dict[int, int] = {}  # per line: where the next search starts
+        #: Each line's text once looked up (a section's lines are a view that costs a
+        #: method call per index, and every token of a line is looked for in it).
+        self._texts: dict[int, str] = {}
 
     def inline(self, children: Sequence[Token], line: int, *, answer: bool) -> None:
         """Read one paragraph's inline tokens (``answer``: required at level ``answers``)."""
@@ -192,7 +195,7 @@ class _Reader:
         found = self.find(line, first_line)
         column = None
         if found is not None:
-            text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+            text = self._text(line)
             column = text.rfind(delimiter, 0, found)
         else:  # a display formula whose TeX starts on the line after its '$$'
             column = self.find(line, delimiter)
@@ -243,11 +246,21 @@ class _Reader:
 
     def find(self, line: int, needle: str) -> int | None:
         """0-based column of ``needle`` in ``line`` after the last find, or None."""
-        if not needle or not 0 < line <= len(self.lines):
+        if not needle:
             return None
+        text = self._text(line)
+        if not text:
+            return None  # no line (or an empty one, which holds no needle either)
         start = self.cursor.get(line, 0)
-        index = self.lines[line - 1].find(needle, start)
+        index = text.find(needle, start)
         if index < 0:
             return None
         self.cursor[line] = index + len(needle)
         return index
+
+    def _text(self, line: int) -> str:
+        """The text of source line ``line`` ('' when the file has no such line)."""
+        text = self._texts.get(line)
+        if text is None:
+            text = self._texts[line] = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        return text

@@ -237,15 +237,13 @@ def report_html(
     """AG150/AG151 for the raw HTML of one item: its inline runs (tokens and first line)
     and the ``html_block`` tokens among its answer's blocks."""
     for children, line in inline_runs:
-        tags = [c for c in children if c.type == "html_inline"]
-        verdicts = _once(judge_run([c.content for c in tags]), [c.content for c in tags])
-        for tag, verdict in zip(tags, verdicts, strict=True):
-            _report(verdict, tag.content, token_meta.line_or(tag, line), lines, sink)
+        _report_inline(children, line, lines, sink)
     for block in blocks:
         if block.type == "inline" and block.children:
-            report_html([(block.children, (block.map[0] + 1) if block.map else 0)], (), lines, sink)
+            _report_inline(block.children, (block.map[0] + 1) if block.map else 0, lines, sink)
+    judged = judge_blocks(blocks)
     placed: list[tuple[str, int]] = []  # every HTML block's tags, with their lines
-    for index in judge_blocks(blocks):
+    for index in judged:
         block = blocks[index]
         pieces = block_pieces(block.content.rstrip())
         first = block.map[0] + 1 if block.map else 0
@@ -254,9 +252,19 @@ def report_html(
             for at, (is_tag, piece) in enumerate(pieces)
             if is_tag
         ]
-    verdicts = [v for judged in judge_blocks(blocks).values() for v in judged]
+    verdicts = [v for verdicts_of_block in judged.values() for v in verdicts_of_block]
     for (piece, line), verdict in zip(placed, _once(verdicts, [p for p, _ in placed]), strict=True):
         _report(verdict, piece, line, lines, sink)
+
+
+def _report_inline(children: Sequence[Token], line: int, lines: Sequence[str], sink: Sink) -> None:
+    """AG150/AG151 for the ``html_inline`` tags of one paragraph starting at ``line``."""
+    tags = [c for c in children if c.type == "html_inline"]
+    if not tags:
+        return  # most paragraphs: nothing to judge
+    verdicts = _once(judge_run([c.content for c in tags]), [c.content for c in tags])
+    for tag, verdict in zip(tags, verdicts, strict=True):
+        _report(verdict, tag.content, token_meta.line_or(tag, line), lines, sink)
 
 
 def _once(verdicts: list[Verdict | None], sources: Sequence[str]) -> list[Verdict | None]:

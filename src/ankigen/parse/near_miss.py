@@ -59,10 +59,11 @@ def near_misses(children: Sequence[Token], first_line: int, lines: Sequence[str]
                     at += token.content.count("\n", counted, finding.start)
                     counted = finding.start
                     found.append(locator.locate(at, finding))
-        masked = _masked(tokens) if habits or _may_hold_colons(tokens) else ""
-        masked_lines.append(masked)
-        if not _may_hold_colons(tokens):
+        colons = _may_hold_colons(tokens)
+        masked_lines.append(_masked(tokens) if habits or colons else "")
+        if not colons:
             continue  # neither rule below could find anything on this line
+        masked = masked_lines[-1]
         rules = [mark.near_misses]
         if not any(separator.matches(masked)):
             rules.append(separator.near_misses)

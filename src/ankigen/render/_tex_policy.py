@@ -60,6 +60,8 @@ def refused_command(tex: str) -> str | None:
     ``\\[``, ``\\]``, and anything else off the allow-list.
     """
     for token in syntax_tex.tokens(tex):
+        if token[0] != "\\":
+            continue  # one character: neither a delimiter symbol nor a command (most tokens)
         if token in syntax_tex.DELIMITER_SYMBOLS:
             return (
                 f"'{token}' is not allowed in a formula: it would end Anki's MathJax "

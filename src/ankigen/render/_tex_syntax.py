@@ -28,6 +28,8 @@ def environments(tex: str) -> list[str]:
 
     A ``\\begin`` without a name in braces counts as the empty name.
     """
+    if "\\begin" not in tex:
+        return []  # most formulas: no token can be \begin, no need to read them
     return [
         _environment_name(tex, match.end()) or ""
         for match in syntax_tex.token_spans(tex)

@@ -20,9 +20,11 @@ from ankigen.diagnostics import Code
 from ankigen.syntax import Finding
 
 SEPARATOR = ":::"
-#: White space or the start before, white space or the end after. Written with
-#: ``(?<!\S)`` rather than ``(?:(?<=\s)|^)`` (the same places): it scans faster.
-_SEPARATOR = re.compile(r"(?<!\S):::(?=\s|$)")
+#: White space or the start before, white space or the end after. The colons come
+#: first and the test of what stands before them after (``(?<!\S:::)``: the places of
+#: ``(?:(?<=\s)|^):::``), so that the engine looks for the colons alone, several times
+#: faster over a long paragraph than trying the test at every character.
+_SEPARATOR = re.compile(r":::(?<!\S:::)(?=\s|$)")
 #: The same in a paragraph's source (a line start follows a newline, white space).
 _SOURCE_SEPARATOR = _SEPARATOR
 _COLONS = re.compile(r":{2,}")
