@@ -6,6 +6,7 @@ import marshal
 from pathlib import Path
 
 from ankigen.cache import Decoded, Memo, Store, store_values, stored_values
+from ankigen.cache.memo import row_pieces
 
 
 def _dumps(value: tuple[str, int], base: int) -> bytes:
@@ -30,6 +31,15 @@ def test_values_come_back_with_their_lines_moved_to_the_base(tmp_path: Path) -> 
     again = _memo(Store(tmp_path))
     assert again.get(b"a", base=20) == ("alpha", 22)
     assert again.get(b"b") is None and again.hits == 1
+
+
+def test_a_row_is_marshal_of_its_values_made_in_pieces(tmp_path: Path) -> None:
+    """The row is written a batch of values at a time; its bytes are one ``marshal.dumps``."""
+    values = {bytes([n % 256, n // 256]): bytes(range(256)) * (n % 40) for n in range(3_000)}
+    assert b"".join(row_pieces(values)) == marshal.dumps(values, 2)
+    assert b"".join(row_pieces({})) == marshal.dumps({}, 2)
+    store_values(Store(tmp_path), "sections", "deck", values)
+    assert stored_values(Store(tmp_path), "sections", "deck") == values
 
 
 def test_save_keeps_only_what_this_build_kept(tmp_path: Path) -> None:
