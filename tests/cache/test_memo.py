@@ -6,6 +6,7 @@ import marshal
 from pathlib import Path
 
 from ankigen.cache import Decoded, Memo, Store, store_values, stored_values
+from ankigen.cache.kept import Kept
 from ankigen.cache.memo import row_pieces
 
 
@@ -112,3 +113,30 @@ def test_decoded_holds_only_the_last_builds_values() -> None:
     memo = Memo(None, "notes", "deck", _dumps, _loads, decoded)
     memo.save()
     assert decoded.of("notes", "deck") == {}
+
+
+def test_values_past_the_budget_wait_in_a_scratch_file_and_give_the_same_row(
+    tmp_path: Path,
+) -> None:
+    """A memo holding no value in memory writes the row of one holding all of them."""
+    rows = []
+    for name, held in (("memory", 1 << 30), ("scratch", 0), ("some", 300)):
+        store = Store(tmp_path / name)
+        memo: Memo[tuple[str, int]] = Memo(store, "notes", "deck", _dumps, _loads, None, held)
+        for n in range(50):
+            memo.put(bytes([n]), (f"value {n}" * n, n))
+        memo.put(bytes([7]), ("again", 7))  # in its first place, as a dict keeps it
+        assert b"\x03" in memo.kept and len(memo.kept) == 50
+        assert memo.kept[bytes([7])] == _dumps(("again", 7), 0)
+        memo.save()
+        rows.append(stored_values(Store(tmp_path / name), "notes", "deck"))
+    assert rows[0] == rows[1] == rows[2]
+    assert list(rows[0]) == list(rows[1]) == [bytes([n]) for n in range(50)]
+    assert not list(tmp_path.glob("*/tmp*"))  # the scratch file has no name
+
+
+def test_values_are_held_in_memory_where_no_scratch_file_can_be_made(tmp_path: Path) -> None:
+    kept = Kept(tmp_path / "no such folder", held_bytes=0)
+    kept[b"a"] = b"alpha"
+    kept[b"b"] = b"beta"
+    assert dict(kept) == {b"a": b"alpha", b"b": b"beta"} and not kept.broken

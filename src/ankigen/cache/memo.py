@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import contextlib
 import marshal
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
+from ankigen.cache.kept import Kept
 from ankigen.cache.store import Store
+from ankigen.cache.tuning import DEFAULT_TUNING
 
 __all__ = ["Decoded", "Memo", "row_pieces", "store_values", "stored_values"]
 
@@ -56,13 +58,15 @@ class Memo(Generic[T]):
         dumps: Callable[[T, int], bytes],
         loads: Callable[[bytes, int], T],
         decoded: Decoded | None = None,
+        held_bytes: int = DEFAULT_TUNING.held_values,
     ) -> None:
         """``store``: None keeps nothing (a build without a cache). ``loads`` raises
-        ValueError or TypeError for bytes of another shape."""
+        ValueError or TypeError for bytes of another shape. ``held_bytes``: this build's
+        values held in memory until saved; the rest wait in a scratch file (``Kept``)."""
         self._store, self._kind, self._scope = store, kind, scope
         self._dumps, self._loads = dumps, loads
         self.last = stored_values(store, kind, scope) if store is not None else {}
-        self.kept: dict[bytes, bytes] = {}
+        self.kept = Kept(store.folder if store is not None else None, held_bytes)
         # Only a long-lived process keeps decoded values: a one-shot build remembers none.
         self._decoded = decoded.of(kind, scope) if decoded is not None else None
         self.hits = 0
@@ -101,19 +105,32 @@ class Memo(Generic[T]):
         if self._decoded is not None:
             for key in self._decoded.keys() - self.kept.keys():
                 del self._decoded[key]  # a long-lived process holds this build's values only
-        if self._store is not None and self.kept != self.last:
-            store_values(self._store, self._kind, self._scope, self.kept)
+        if self._store is not None and not self.kept.broken and self._changed():
+            with contextlib.suppress(OSError):  # a value could not be read back: no row
+                store_values(self._store, self._kind, self._scope, self.kept, self.kept.size())
+
+    def _changed(self) -> bool:
+        """Whether the kept values differ from the last build's (each compared as bytes)."""
+        last = self.last
+        return self.kept.keys() != last.keys() or any(
+            self.kept[key] != value for key, value in last.items()
+        )
 
 
-def store_values(store: Store, kind: str, scope: str, values: dict[bytes, bytes]) -> None:
-    """Make ``values`` (encoded) all a memo of ``kind`` holds for ``scope``.
+def store_values(
+    store: Store, kind: str, scope: str, values: Mapping[bytes, bytes], size: int | None = None
+) -> None:
+    """Make ``values`` (encoded) all a memo of ``kind`` holds for ``scope`` (``size``: their
+    bytes, all told, when known).
 
     The row is ``marshal.dumps(values, 2)`` (version 2 writes no references, so
     its parts may be made apart), written piece by piece (``Store.write_pieces``):
     a 100,000-item deck's sections are 66 MB, not held twice more while written.
     """
-    size = 2 + sum(_ENTRY + len(key) + len(value) for key, value in values.items())
-    store.write_pieces(kind, scope, _ROW, size, lambda: row_pieces(values))
+    if size is None:
+        size = sum(map(len, values.values()))
+    row = 2 + sum(_ENTRY + len(key) for key in values) + size
+    store.write_pieces(kind, scope, _ROW, row, lambda: row_pieces(values))
 
 
 #: The bytes marshal writes around one key and one value (a type code and a length each).
@@ -122,7 +139,7 @@ _ENTRY = 10
 _PIECE = 1 << 20
 
 
-def row_pieces(values: dict[bytes, bytes]) -> Iterator[bytes]:
+def row_pieces(values: Mapping[bytes, bytes]) -> Iterator[bytes]:
     """``marshal.dumps(values, 2)`` in pieces of about ``_PIECE`` bytes, each made when
     asked for: a dict's type code, its entries a batch at a time, then its end."""
     yield marshal.dumps({}, 2)[:1]

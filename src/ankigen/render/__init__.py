@@ -173,7 +173,7 @@ def _stored_notes(deck: Deck, settings: RenderSettings, cache: MediaCache) -> No
     """The deck's rendered notes of the last build, when this build reuses them."""
     if not settings.reuse_notes:
         return None
-    return NoteCache(cache.store, deck, cache.decoded)
+    return NoteCache(cache.store, deck, cache.decoded, cache.tuning)
 
 
 __all__ = [
