@@ -140,3 +140,14 @@ def test_values_are_held_in_memory_where_no_scratch_file_can_be_made(tmp_path: P
     kept[b"a"] = b"alpha"
     kept[b"b"] = b"beta"
     assert dict(kept) == {b"a": b"alpha", b"b": b"beta"} and not kept.broken
+
+
+def test_values_read_back_between_writes_stay_whole(tmp_path: Path) -> None:
+    """A value read from the scratch file (``key in``, a hit compared) does not move where
+    the next one is written."""
+    kept = Kept(tmp_path, held_bytes=4)
+    expected = {}
+    for n in range(20):
+        expected[bytes([n])] = kept[bytes([n])] = bytes([n]) * (n + 3)
+        assert kept[bytes([n // 2])] == expected[bytes([n // 2])]
+    assert dict(kept) == expected and kept.size() == sum(map(len, expected.values()))

@@ -13,7 +13,6 @@ made (or written), they are held in memory as before.
 from __future__ import annotations
 
 import contextlib
-import os
 import tempfile
 from collections.abc import Iterator, MutableMapping
 from pathlib import Path
@@ -33,7 +32,8 @@ class Kept(MutableMapping[bytes, bytes]):
         self._folder, self._room = folder, held_bytes
         self._values: dict[bytes, bytes | _Place] = {}
         self._scratch: BinaryIO | None = None
-        self._unflushed = False
+        #: The scratch file's end, and whether a value read back moved the position from it.
+        self._end, self._moved = 0, False
         #: Some value could not be written: the memo writes no row (made again next time).
         self.broken = False
 
@@ -43,10 +43,10 @@ class Kept(MutableMapping[bytes, bytes]):
             return value
         offset, size = value
         assert self._scratch is not None  # a value was written there
-        if self._unflushed:
-            self._scratch.flush()  # an OSError here is the caller's: the row is not written
-            self._unflushed = False
-        return os.pread(self._scratch.fileno(), size, offset)
+        # An OSError here (writing what was buffered) is the caller's: no row is written.
+        self._scratch.seek(offset)
+        self._moved = True
+        return self._scratch.read(size)
 
     def __setitem__(self, key: bytes, value: bytes) -> None:
         self._room -= len(value)
@@ -73,14 +73,16 @@ class Kept(MutableMapping[bytes, bytes]):
         scratch = self._scratch_file()
         if scratch is None:
             return value
-        offset = scratch.tell()
         try:
-            scratch.write(value)  # buffered: flushed when a value is read back
+            if self._moved:  # a seek writes out what is buffered: only after a read
+                scratch.seek(self._end)
+                self._moved = False
+            scratch.write(value)  # buffered: written out at the latest when one is read back
         except OSError:  # a full disk, say: the values written may be lost
             self.broken = True
             self._folder = None  # the next ones are held in memory
             return value
-        self._unflushed = True
+        offset, self._end = self._end, self._end + len(value)
         return offset, len(value)
 
     def _scratch_file(self) -> BinaryIO | None:
