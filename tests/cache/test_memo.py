@@ -7,6 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ankigen.cache import Decoded, Memo, Store, store_values, stored_values
+from ankigen.cache.kept import Kept
+from ankigen.cache.memo import row_pieces
 
 
 def _dumps(value: tuple[str, int], base: int) -> bytes:
@@ -31,6 +33,15 @@ def test_values_come_back_with_their_lines_moved_to_the_base(tmp_path: Path) -> 
     again = _memo(Store(tmp_path))
     assert again.get(b"a", base=20) == ("alpha", 22)
     assert again.get(b"b") is None and again.hits == 1
+
+
+def test_a_row_is_marshal_of_its_values_made_in_pieces(tmp_path: Path) -> None:
+    """The row is written a batch of values at a time; its bytes are one ``marshal.dumps``."""
+    values = {bytes([n % 256, n // 256]): bytes(range(256)) * (n % 40) for n in range(3_000)}
+    assert b"".join(row_pieces(values)) == marshal.dumps(values, 2)
+    assert b"".join(row_pieces({})) == marshal.dumps({}, 2)
+    store_values(Store(tmp_path), "sections", "deck", values)
+    assert stored_values(Store(tmp_path), "sections", "deck") == values
 
 
 def test_save_keeps_only_what_this_build_kept(tmp_path: Path) -> None:
@@ -177,3 +188,41 @@ def test_a_row_of_earlier_code_or_one_left_empty_is_removed(tmp_path: Path) -> N
     assert [marshal.loads(row) for row in _rows(store).values()] == [{b"a": b"1"}]
     store_values(store, "notes", "deck", {}, last={b"a": b"1"})
     assert _rows(store) == {}
+
+
+def test_values_past_the_budget_wait_in_a_scratch_file_and_give_the_same_row(
+    tmp_path: Path,
+) -> None:
+    """A memo holding no value in memory writes the rows of one holding all of them."""
+    rows = []
+    for name, held in (("memory", 1 << 30), ("scratch", 0), ("some", 300)):
+        store = Store(tmp_path / name)
+        memo: Memo[tuple[str, int]] = Memo(store, "notes", "deck", _dumps, _loads, None, held)
+        for n in range(50):
+            memo.put(bytes([n]), (f"value {n}" * n, n))
+        memo.put(bytes([7]), ("again", 7))  # in its first place, as a dict keeps it
+        assert b"\x03" in memo.kept and len(memo.kept) == 50
+        assert memo.kept[bytes([7])] == _dumps(("again", 7), 0)
+        memo.save()
+        rows.append(stored_values(Store(tmp_path / name), "notes", "deck"))
+    assert rows[0] == rows[1] == rows[2]
+    assert sorted(rows[0]) == sorted(rows[1]) == [bytes([n]) for n in range(50)]
+    assert not list(tmp_path.glob("*/tmp*"))  # the scratch file has no name
+
+
+def test_values_are_held_in_memory_where_no_scratch_file_can_be_made(tmp_path: Path) -> None:
+    kept = Kept(tmp_path / "no such folder", held_bytes=0)
+    kept[b"a"] = b"alpha"
+    kept[b"b"] = b"beta"
+    assert dict(kept) == {b"a": b"alpha", b"b": b"beta"} and not kept.broken
+
+
+def test_values_read_back_between_writes_stay_whole(tmp_path: Path) -> None:
+    """A value read from the scratch file (``key in``, a hit compared) does not move where
+    the next one is written."""
+    kept = Kept(tmp_path, held_bytes=4)
+    expected = {}
+    for n in range(20):
+        expected[bytes([n])] = kept[bytes([n])] = bytes([n]) * (n + 3)
+        assert kept[bytes([n // 2])] == expected[bytes([n // 2])]
+    assert dict(kept) == expected and kept.size() == sum(map(len, expected.values()))

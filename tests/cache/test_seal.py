@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import stat
 from pathlib import Path
@@ -56,6 +58,16 @@ def test_a_changed_record_does_not_match(state_home: Path, damage: str) -> None:
     else:  # by someone with a key of their own
         seal_ = bytearray(Sealer(b"k" * 32).mac(*fields))
     assert not sealer.matches(bytes(seal_), *fields)
+
+
+@pytest.mark.parametrize("size", [0, 100, 65_535, 65_536, 3 << 20])
+def test_a_seal_is_the_hmac_of_the_length_prefixed_fields_whatever_their_size(size: int) -> None:
+    """Small rows are framed in one buffer, big ones fed field by field: one seal."""
+    payload = (bytes(range(256)) * (size // 256 + 1))[:size]
+    key, fields = b"k" * 32, (b"kind", b"scope", b"key", payload)
+    framed = b"".join(len(field).to_bytes(8, "big") + field for field in fields)
+    assert Sealer(key).mac(*fields) == hmac.digest(key, framed, hashlib.sha256)
+    assert Sealer(key).matches(hmac.digest(key, framed, hashlib.sha256), *fields)
 
 
 @pytest.mark.skipif(os.name != "posix", reason="file modes and symlinks")

@@ -27,6 +27,24 @@ def test_values_are_kept_by_kind_scope_and_key(tmp_path: Path) -> None:
     assert again.scope("notes", "other") == {b"a": b"3"}
 
 
+def test_a_value_written_in_pieces_is_the_one_written_whole(tmp_path: Path) -> None:
+    """``write_pieces`` stores (and seals) the join of its pieces, in place of the last."""
+    sealer = Sealer(b"k" * 32)
+    pieces = [b"first ", b"", bytes(range(256)) * 4_000, b" last"]
+    Store(tmp_path / "whole", sealer).write("sections", "deck", {b"": b"".join(pieces)})
+    store = Store(tmp_path / "pieces", sealer)
+    store.write("sections", "deck", {b"": b"an older value"})
+    store.write_pieces("sections", "deck", b"", sum(map(len, pieces)), lambda: iter(pieces))
+    store.close()
+    assert Store(tmp_path / "pieces", sealer).get("sections", "deck", b"") == b"".join(pieces)
+    rows = []
+    for name in ("whole", "pieces"):
+        with sqlite3.connect(tmp_path / name / STORE_NAME) as db:
+            rows.append(db.execute("SELECT kind, scope, key, seal, value FROM records").fetchall())
+        db.close()
+    assert rows[0] == rows[1]
+
+
 def test_a_row_not_sealed_with_this_users_key_is_a_miss(tmp_path: Path) -> None:
     Store(tmp_path).write("stamp", "deck", {b"k": b"genuine"})
     attacker = Sealer(b"an attacker's key, not the user's"[:32])
@@ -61,8 +79,8 @@ def test_a_damaged_or_foreign_file_is_made_anew(tmp_path: Path) -> None:
 
     (tmp_path / STORE_NAME).unlink()
     with sqlite3.connect(tmp_path / STORE_NAME) as db:  # another program's database
-        db.execute("CREATE TABLE records (kind, scope, key, value, seal)")
-        db.execute("INSERT INTO records VALUES ('stamp', 'deck', x'6b', x'76', x'00')")
+        db.execute("CREATE TABLE records (kind, scope, key, seal, value)")
+        db.execute("INSERT INTO records VALUES ('stamp', 'deck', x'6b', x'00', x'76')")
     db.close()
     foreign = Store(tmp_path)
     assert foreign.get("stamp", "deck", b"k") is None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -11,7 +12,8 @@ from ankigen.build.pool import BuildPool, PoolTuning
 from ankigen.cache import Store
 from ankigen.parse import ParseResult, parse_file, pooled
 from ankigen.parse.section_cache import SectionCache, SectionResult, read_record, section_cache
-from ankigen.parse.sections import Section, split_sections
+from ankigen.parse.section_text import SectionText, SomeSections
+from ankigen.parse.sections import section_bounds, section_starts, split_sections
 
 #: Every section goes through the meeting of this process and the worker.
 EVERY_FILE = PoolTuning(parse_min_chars=1, parse_chunk_chars=1, parse_chunks_sent=2)
@@ -86,6 +88,29 @@ def test_the_worker_takes_pieces_from_the_back_one_at_a_time(tmp_path: Path) -> 
     assert sum(pieces) < sections - 1  # this process parsed some too
 
 
+class _Counted(ThreadPoolExecutor):
+    """A pool of threads that counts the executors the build's pool made."""
+
+    made: ClassVar[int] = 0
+
+    def __init__(self, workers: int) -> None:
+        type(self).made += 1
+        super().__init__(workers)
+
+
+def test_a_worker_that_parsed_much_ends_with_the_parse(tmp_path: Path) -> None:
+    """Past ``parse_rest_chars`` the worker goes once its part is back (it keeps the memory
+    of its parse); below it, the worker stays for the build's next work (drawing)."""
+    path = _bank(tmp_path)
+    for rest_chars, executors in ((1, 2), (10**9, 1)):
+        _Counted.made = 0
+        tuning = dataclasses.replace(EVERY_FILE, parse_rest_chars=rest_chars)
+        with BuildPool(2, tuning, _Counted) as pool:
+            assert _parse(path, pool) == _parse(path, None)
+            assert pool.submit(len, "next work").result() == 9
+        assert _Counted.made == executors
+
+
 class _DeadWorkers(ThreadPoolExecutor):
     """Every piece fails as the piece of a worker that died does (``BrokenProcessPool``)."""
 
@@ -119,4 +144,18 @@ def test_a_result_without_a_record_comes_back_as_it_is() -> None:
     result = SectionResult(_Title("Part"), (), (), (), ())
     sent = pooled._wired(result, 3)
     assert sent is result
-    assert pooled._unwired(sent, Section(3, "# Part\n")) == (result, None)
+    assert pooled._unwired(sent, 3) == (result, None)
+
+
+def test_some_sections_are_the_files_sections_cut_when_asked_for(tmp_path: Path) -> None:
+    text = _bank(tmp_path, sections=5).read_text("utf-8")
+    lines = text.splitlines()
+    starts = section_starts(text, lines)
+    assert starts is not None
+    whole = SectionText(text, starts, section_bounds(text, lines, starts), len(lines))
+    every = split_sections(text) or []
+    some = SomeSections(whole, [1, 3, 4])
+    assert len(some) == 3 and list(some) == [every[1], every[3], every[4]]
+    assert some[1:] == [every[3], every[4]]
+    assert [some.start(n) for n in range(3)] == [every[n].start for n in (1, 3, 4)]
+    assert some.chars() == sum(len(every[n].text) for n in (1, 3, 4))

@@ -68,6 +68,10 @@ class PoolTuning:
     #: starting), and the last ones; in between it takes a third of what is left, so it
     #: waits for work a few times only (each wait is a round trip, tens of milliseconds).
     parse_chunks_sent: int = 4
+    #: Characters of sections to parse from which the worker that parsed some is ended once
+    #: the parse is done: it keeps the memory the parse used (about 95 MB at 100,000
+    #: items), more than a fresh worker costs to start (its imports) should drawing need one.
+    parse_rest_chars: int = 8_000_000
 
 
 #: The thresholds a build uses unless told otherwise.

@@ -37,7 +37,7 @@ def parse_source(
     """
     sections = None
     if cache is not None:
-        sections = section_cache(cache.store, source.path.stem, cache.decoded)
+        sections = section_cache(cache.store, source.path.stem, cache.decoded, cache.tuning)
     parsed = parse_file(
         source.path,
         source.root,

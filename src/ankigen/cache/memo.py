@@ -27,21 +27,24 @@ from its fields again.
 from __future__ import annotations
 
 import contextlib
+import functools
 import marshal
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from ankigen.cache.kept import Kept
 from ankigen.cache.store import Store
+from ankigen.cache.tuning import DEFAULT_TUNING
 
-__all__ = ["Decoded", "Memo", "Recall", "store_values", "stored_values"]
+__all__ = ["Decoded", "Memo", "Recall", "row_pieces", "store_values", "stored_values"]
 
 T = TypeVar("T")
 S = TypeVar("S")
 V = TypeVar("V")
 D = TypeVar("D")
-#: The key of a memo's one row in the store in earlier code (now: ``_ALL_ROWS``).
+#: The key of a memo's one row in the store in earlier code (now: ``_SHARDS``).
 _ROW = b""
 
 
@@ -140,13 +143,15 @@ class Memo(Generic[T]):
         dumps: Callable[[T, int], bytes],
         loads: Callable[[bytes, int], T],
         decoded: Decoded | None = None,
+        held_bytes: int = DEFAULT_TUNING.held_values,
     ) -> None:
         """``store``: None keeps nothing (a build without a cache). ``loads`` raises
-        ValueError or TypeError for bytes of another shape."""
+        ValueError or TypeError for bytes of another shape. ``held_bytes``: this build's
+        values held in memory until saved; the rest wait in a scratch file (``Kept``)."""
         self._store, self._kind, self._scope = store, kind, scope
         self._dumps, self._loads = dumps, loads
         self.last = stored_values(store, kind, scope) if store is not None else {}
-        self.kept: dict[bytes, bytes] = {}
+        self.kept = Kept(store.folder if store is not None else None, held_bytes)
         # Only a long-lived process keeps decoded values: a one-shot build remembers none.
         self._decoded = decoded.of(kind, scope) if decoded is not None else None
         self.hits = 0
@@ -185,27 +190,64 @@ class Memo(Generic[T]):
         if self._decoded is not None:
             for key in self._decoded.keys() - self.kept.keys():
                 del self._decoded[key]  # a long-lived process holds this build's values only
-        if self._store is not None and self.kept != self.last:
-            store_values(self._store, self._kind, self._scope, self.kept, self.last)
+        if self._store is not None and not self.kept.broken:
+            with contextlib.suppress(OSError):  # a value could not be read back: no row
+                store_values(self._store, self._kind, self._scope, self.kept, self.last)
 
 
 def store_values(
     store: Store,
     kind: str,
     scope: str,
-    values: dict[bytes, bytes],
-    last: dict[bytes, bytes] | None = None,
+    values: Mapping[bytes, bytes],
+    last: Mapping[bytes, bytes] | None = None,
 ) -> None:
     """Make ``values`` (encoded) all a memo of ``kind`` holds for ``scope``.
 
     The values are kept in ``_ROWS`` rows, each value in the one its key's checksum
-    names: ``last``, what the store held, spares the rows whose values are the same.
+    names; ``last``, what the store held, spares the rows whose values are the same
+    (nothing is written when none changed). A row is ``marshal.dumps(part, 2)``
+    (version 2 writes no references, so its parts may be made apart), written
+    piece by piece (``Store.write_pieces``), one row at a time: a 100,000-item
+    deck's sections are 66 MB, never held twice more while written.
     """
-    now, before = _in_rows(values), _in_rows(last) if last is not None else {}
-    # Version 2 writes no back-references: equal values, equal bytes.
-    written = {row: marshal.dumps(part, 2) for row, part in now.items() if before.get(row) != part}
-    gone = [row for row in _ALL_ROWS if row not in now]
-    store.write(kind, scope, written, gone)
+    now, before = _keys_in_rows(values), _keys_in_rows(last) if last is not None else {}
+    changed = [
+        row
+        for row, keys in now.items()
+        if last is None
+        or set(before.get(row, ())) != set(keys)
+        or any(values[key] != last[key] for key in keys)
+    ]
+    gone = [row for row in _SHARDS if row not in now and (last is None or row in before)]
+    if not changed and not gone:
+        return
+    for row in changed:
+        part = {key: values[key] for key in now[row]}
+        size = 2 + sum(_ENTRY + len(key) + len(value) for key, value in part.items())
+        store.write_pieces(kind, scope, row, size, functools.partial(row_pieces, part))
+    store.write(kind, scope, {}, [*gone, _ROW])  # and the one row of earlier code, if any
+
+
+#: The bytes marshal writes around one key and one value (a type code and a length each).
+_ENTRY = 10
+#: Bytes of entries marshalled at once when a row is written.
+_PIECE = 1 << 20
+
+
+def row_pieces(values: Mapping[bytes, bytes]) -> Iterator[bytes]:
+    """``marshal.dumps(values, 2)`` in pieces of about ``_PIECE`` bytes, each made when
+    asked for: a dict's type code, its entries a batch at a time, then its end."""
+    yield marshal.dumps({}, 2)[:1]
+    batch: dict[bytes, bytes] = {}
+    size = 0
+    for key, value in values.items():
+        batch[key] = value
+        size += _ENTRY + len(key) + len(value)
+        if size >= _PIECE:
+            yield marshal.dumps(batch, 2)[1:-1]
+            batch, size = {}, 0
+    yield marshal.dumps(batch, 2)[1:]
 
 
 def stored_values(store: Store, kind: str, scope: str) -> dict[bytes, bytes]:
@@ -228,13 +270,13 @@ def stored_values(store: Store, kind: str, scope: str) -> dict[bytes, bytes]:
 #: are written again (a 10,000-item deck's sections are 6.5 MB, which every edit and
 #: every watch round wrote and sealed whole while they were one row).
 _ROWS = 16
-#: The key of every row a memo may have: its shards, and the one row of earlier code.
-_ALL_ROWS = (_ROW, *(bytes([row]) for row in range(_ROWS)))
+#: The keys of a memo's rows.
+_SHARDS = tuple(bytes([row]) for row in range(_ROWS))
 
 
-def _in_rows(values: dict[bytes, bytes]) -> dict[bytes, dict[bytes, bytes]]:
-    """``values`` split by the row that holds each (by its key's CRC-32)."""
-    rows: dict[bytes, dict[bytes, bytes]] = {}
-    for key, value in values.items():
-        rows.setdefault(_ALL_ROWS[1 + zlib.crc32(key) % _ROWS], {})[key] = value
+def _keys_in_rows(values: Mapping[bytes, bytes]) -> dict[bytes, list[bytes]]:
+    """The keys of ``values`` by the row that holds each (by the key's CRC-32)."""
+    rows: dict[bytes, list[bytes]] = {}
+    for key in values:
+        rows.setdefault(_SHARDS[zlib.crc32(key) % _ROWS], []).append(key)
     return rows

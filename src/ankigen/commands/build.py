@@ -20,6 +20,7 @@ from ankigen.build.build_cache import BuildCaches, build_caches
 from ankigen.build.build_types import BuildOptions, BuildResult, BuildSummary, WriteError
 from ankigen.build.discover import discover
 from ankigen.build.guards import key_collisions, outside_root
+from ankigen.build.memory import give_back_freed
 from ankigen.build.partial import Partial, leave_out_broken
 from ankigen.build.paths import display_path
 from ankigen.build.plan import Plan, deck_keys, plan_deck
@@ -73,6 +74,8 @@ def _run(
     todo = {plan.source.path: plan for plan in plans if plan.stamp is None}
 
     decks = _parse(todo.values(), options, reused, pool, diagnostics)
+    # The files' text, their tokens and the section records are freed: given back.
+    give_back_freed()
     diagnostics.extend(key_collisions(deck_keys(decks, plans)))
     # Formula images are drawn by worker processes from here on, while this one checks.
     with _start_render(decks, options, caches, pool) as started:
@@ -81,6 +84,7 @@ def _run(
         diagnostics.extend(d for deck in decks for d in figure_literals(deck, options.figures_dir))
         rendering = _render(started, decks, reports, progress)
     diagnostics.extend(rendering.diagnostics)
+    give_back_freed()  # the note cache's records, and what rendering made and let go
     # With --strict every warning of every stage is an error, so it stops the build too.
     diagnostics = strictly(diagnostics, options.strict)
     # What can be made without the broken items: written with --skip-broken, always previewed.

@@ -28,7 +28,7 @@ from ankigen.parse.lost_text import joined_sections
 from ankigen.parse.markdown import content_parser
 from ankigen.parse.pooled import parse_sections
 from ankigen.parse.section_cache import SectionCache, SectionResult, section_cache, section_key
-from ankigen.parse.section_text import SectionText
+from ankigen.parse.section_text import SectionText, SomeSections
 from ankigen.parse.sections import OutsideSection, Section, section_bounds, section_starts
 from ankigen.syntax.cloze import written
 from ankigen.syntax.tex_macros import NO_MACROS, Macros
@@ -230,19 +230,19 @@ def _parse_sections(
     del first_tokens, opening  # only the opening section's tokens were parsed up front
     # The rest, in order: each from the cache, else parsed (a big file's partly in the
     # build's pool: ``parse.pooled``) and then remembered.
-    found = [_cached(sections.section(n), shape, cache) for n in range(1, len(sections))]
-    missing = [entry for entry in found if not isinstance(entry, SectionResult)]
+    # The sections to parse are cut from the file's text one at a time, as they are parsed.
+    found = [_cached(sections, n, shape, cache) for n in range(1, len(sections))]
+    missing = [n for n, entry in enumerate(found, 1) if not isinstance(entry, SectionResult)]
     parse_one = functools.partial(_fresh, total=total, front=front, shape=shape, macros=macros)
-    parsed = iter(parse_sections([section for section, _ in missing], parse_one, pool))
-    for entry in found:
+    parsed = iter(parse_sections(SomeSections(sections, missing), parse_one, pool))
+    for number, entry in enumerate(found, 1):
         if isinstance(entry, SectionResult):
             results.append(entry)
             continue
-        section, cache_key = entry
         result, stored = next(parsed)
         results.append(result)
         if cache is not None:
-            cache.put(cache_key, result, section.start, stored)
+            cache.put(entry, result, sections.starts[number], stored)
     sink.diagnostics.extend(first_title_only((r.title, r.diagnostics) for r in results))
     for before, after in itertools.pairwise(results):
         joined_sections(sink, before.edges[1], after.edges[0])
@@ -250,13 +250,14 @@ def _parse_sections(
 
 
 def _cached(
-    section: Section, shape: tuple[str, str, str], cache: SectionCache | None
-) -> SectionResult | tuple[Section, bytes]:
-    """The section's result from the cache; else the section and its cache key."""
+    sections: SectionText, number: int, shape: tuple[str, str, str], cache: SectionCache | None
+) -> SectionResult | bytes:
+    """Section ``number``'s result from the cache; else its cache key."""
     if cache is None:
-        return section, b""
+        return b""
+    section = sections.section(number)
     cache_key = section_key(*shape, section.text)
-    return cache.get(cache_key, section.start) or (section, cache_key)
+    return cache.get(cache_key, section.start) or cache_key
 
 
 def _section(

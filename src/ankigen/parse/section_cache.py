@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ankigen.cache import Codec, Decoded, Memo, Store, build_key
+from ankigen.cache import DEFAULT_TUNING, CacheTuning, Codec, Decoded, Memo, Store, build_key
 from ankigen.diagnostics import Diagnostic
 from ankigen.model import CodeBlock, Item, Prose
 
@@ -55,9 +55,15 @@ _CODEC = Codec([SectionResult])
 SectionCache = Memo[SectionResult]
 
 
-def section_cache(store: Store | None, stem: str, decoded: Decoded | None = None) -> SectionCache:
-    """The sections of deck ``stem`` the last parse stored (``store``: None keeps nothing)."""
-    return Memo(store, _KIND, stem, record, read_record, decoded)
+def section_cache(
+    store: Store | None,
+    stem: str,
+    decoded: Decoded | None = None,
+    tuning: CacheTuning = DEFAULT_TUNING,
+) -> SectionCache:
+    """The sections of deck ``stem`` the last parse stored (``store``: None keeps nothing;
+    ``tuning.held_values``: this parse's records held in memory until saved)."""
+    return Memo(store, _KIND, stem, record, read_record, decoded, tuning.held_values)
 
 
 def record(result: SectionResult, start: int) -> bytes:

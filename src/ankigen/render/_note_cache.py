@@ -32,7 +32,7 @@ import marshal
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ankigen.cache import Codec, Decoded, Memo, Store, build_key
+from ankigen.cache import DEFAULT_TUNING, CacheTuning, Codec, Decoded, Memo, Store, build_key
 from ankigen.model import Deck, Item
 from ankigen.render._formula_image import RENDER_SETTINGS
 
@@ -62,8 +62,17 @@ class CachedNote(NamedTuple):
 class NoteCache:
     """The clean notes of one deck's last render, and this render's for the next."""
 
-    def __init__(self, store: Store, deck: Deck, decoded: Decoded | None = None) -> None:
-        self._memo: Memo[CachedNote] = Memo(store, _KIND, deck.stem, _dumps, _loads, decoded)
+    def __init__(
+        self,
+        store: Store,
+        deck: Deck,
+        decoded: Decoded | None = None,
+        tuning: CacheTuning = DEFAULT_TUNING,
+    ) -> None:
+        """``tuning.held_values``: this render's records held in memory until saved."""
+        self._memo: Memo[CachedNote] = Memo(
+            store, _KIND, deck.stem, _dumps, _loads, decoded, tuning.held_values
+        )
         self._shared = build_key(_KIND, str(_FORMAT), RENDER_SETTINGS, deck.math.value)
         self._decoded, self._stem = decoded, deck.stem
         #: The stored note for a key, or None (missing, or of the wrong shape).
