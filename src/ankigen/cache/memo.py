@@ -49,7 +49,9 @@ _ROW = b""
 
 
 class Decoded:
-    """Values decoded in earlier builds of one process, by kind, deck, key, bytes and base."""
+    """What one long-lived process (``ankigen watch``) keeps from one build to the next:
+    values decoded from the store (by kind, deck, key, bytes and base), what a round
+    worked out from them (``recall``, ``derived``), and each cache folder's open store."""
 
     def __init__(self) -> None:
         self._values: dict[tuple[str, str], dict[bytes, tuple[bytes, int, Any]]] = {}
