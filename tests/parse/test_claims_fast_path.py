@@ -16,7 +16,8 @@ from ankigen.parse.claims import _Reader
 _PIECES = st.sampled_from(
     ["1", "42", "3.5", "10,000", "1e-3", "1/2", "50%", "3x", "7\u00d7", "½", "٣", "GPT-3",
      "a", "x", "_", ".", "-", " ", "see https://e.org/v2 ", "http", "http://9", "(case 12)",
-     "four", "half", "a third", "10²", "M/M/1", " ms", "\uff11\uff12"]
+     "four", "half", "a third", "10²", "M/M/1", " ms", "\uff11\uff12", "\u017fix", "f\u0131ve",
+     "S\u0130X", "tw\u0130ce"]
 )  # fmt: skip
 _TEXTS = st.one_of(st.text(max_size=30), st.lists(_PIECES, max_size=10).map("".join))
 
@@ -70,3 +71,13 @@ def test_a_number_after_a_name_is_found_as_by_searching_every_prefix(text: str) 
     for start in range(len(text) + 1):
         slow = claim_numbers._NAMED.search(text, 0, start) is not None
         assert claim_numbers._after_name(text, start) == slow
+
+
+def test_a_number_word_with_a_letter_ignorecase_folds_to_ascii_is_one() -> None:
+    """Six with a long s, five with a dotless i, SIX with a dotted capital I are number words
+    to the pattern (and to a learner): found on a card, worth their number when quoted."""
+    for word, value in (("\u017fix", 6), ("f\u0131ve", 5), ("S\u0130X", 6), ("tw\u0130ce", 2)):
+        found = list(find_numbers(f"It took {word} weeks.", words=True))
+        assert [f.text for f in found] == [word]
+        written = claim_numbers.read_number(word)
+        assert written is not None and written.value == value

@@ -165,7 +165,7 @@ def read_number(text: str) -> Written | None:
     word = _WORD.fullmatch(text)
     if word is not None:
         return Written(_word_value(word), TIMES if word.group("mult") else "", "")
-    if text.lower() == "one":
+    if _folded(text) == "one":
         return Written(Fraction(1), "", "")
     match = _QUOTED.fullmatch(text)
     if match is None:
@@ -176,16 +176,27 @@ def read_number(text: str) -> Written | None:
     return Written(value, kind, match.group("unit") or "")
 
 
+#: The four letters outside ASCII that ``re.IGNORECASE`` matches to ASCII ones (Python's
+#: ``re`` documentation): six with a long s is a number word to the pattern, and to a
+#: learner.
+_AS_ASCII = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+
+
+def _folded(word: str) -> str:
+    """A word as the number-word tables spell it (lower case, ASCII letters)."""
+    return word.translate(_AS_ASCII).lower()
+
+
 def _word_value(match: re.Match[str]) -> Fraction:
     if match.group("half"):
         return Fraction(1, 2)
     if match.group("mult"):
-        return Fraction(_MULTIPLES[match.group("mult").lower()])
+        return Fraction(_MULTIPLES[_folded(match.group("mult"))])
     if match.group("card"):
-        return Fraction(_CARDINALS[match.group("card").lower()])
-    count = match.group("count").lower()
+        return Fraction(_CARDINALS[_folded(match.group("card"))])
+    count = _folded(match.group("count"))
     numerator = 1 if count in ("a", "an", "one") else _CARDINALS[count]
-    return Fraction(numerator, _PARTS[match.group("part").lower()])
+    return Fraction(numerator, _PARTS[_folded(match.group("part"))])
 
 
 def _digits_value(number: str) -> tuple[Fraction | None, str]:
@@ -269,7 +280,7 @@ def _may_hold_words(text: str) -> bool:
     A set test on the lower-cased words is several times faster than the
     word pattern's scan, which ``full_scan`` runs on every text to compare.
     """
-    return not _NUMBER_WORDS.isdisjoint(_ASCII_WORDS.findall(text.lower()))
+    return not _NUMBER_WORDS.isdisjoint(_ASCII_WORDS.findall(_folded(text)))
 
 
 #: The end of a slash-separated name before a number: ``M/M/`` of ``M/M/1``
