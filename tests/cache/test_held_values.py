@@ -9,8 +9,6 @@ diagnostics and the cache rows of a build that holds them all, cold and warm.
 from __future__ import annotations
 
 import dataclasses
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,8 +17,7 @@ from ankigen.cache import STORE_NAME, CacheTuning, Store
 from ankigen.cache.memo import stored_values
 from ankigen.cli.options import resolve
 from ankigen.commands.build import run
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench_bank import generated_bank
 
 
 def _build(project: Path, held_values: int) -> tuple[str, bytes]:
@@ -38,12 +35,7 @@ def test_records_in_a_scratch_file_build_what_records_in_memory_build(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
-    bank = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "bench.py"), "--write-bank", "300"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    bank = generated_bank(300)
     builds, rows = [], []
     for name, held in (("memory", 1 << 30), ("scratch", 0)):
         project = tmp_path / name

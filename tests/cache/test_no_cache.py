@@ -18,14 +18,13 @@ every stage (parse, check, formula, figure, image, front matter).
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from ankigen.cache import STORE_NAME
+from tests.bench_bank import generated_bank
 from tests.reliability.support import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -75,12 +74,7 @@ def _project(fixture: Fixture, work: Path) -> None:
     """The fixture's content and figures folders, copied into ``work``."""
     (work / "figures").mkdir(parents=True)
     if fixture.source is None:
-        bank = subprocess.run(
-            [sys.executable, str(ROOT / "benchmarks" / "bench.py"), "--write-bank", "1000"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
+        bank = generated_bank(1000)
         (work / "content").mkdir()
         (work / "content" / "bank.md").write_text(bank, "utf-8")
         return

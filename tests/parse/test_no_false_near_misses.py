@@ -6,13 +6,12 @@ benchmarks' generated bank are correct content: none of them may get one.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from ankigen.parse import parse_file, parse_text
+from tests.bench_bank import generated_bank
 from tests.conftest import ROOT
 
 #: The codes of near misses (warnings); the AG50x cloze errors are not among them.
@@ -44,12 +43,7 @@ def test_correct_file_has_no_near_miss(path: Path) -> None:
 
 
 def test_generated_bank_has_no_near_miss(tmp_path: Path) -> None:
-    bank = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "bench.py"), "--write-bank", "300"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    bank = generated_bank(300)
     result = parse_text(bank, tmp_path / "bank.md", tmp_path, "bank.md")
     assert result.deck is not None and len(result.deck.items) == 300
     assert [d.format() for d in result.diagnostics if d.code in NEAR_MISS_CODES] == []

@@ -5,22 +5,14 @@ A bank that failed its checks would measure a build that stops early.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
+from tests.bench_bank import generated_bank
 from tests.reliability.support import run_cli
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_generated_bank_passes_a_strict_check(tmp_path: Path) -> None:
-    bank = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "bench.py"), "--write-bank", "300"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    bank = generated_bank(300)
     (tmp_path / "bank.md").write_text(bank, "utf-8")
     result = run_cli(["check", "--strict", str(tmp_path / "bank.md")])
     assert result.exit_code == 0, result.output
