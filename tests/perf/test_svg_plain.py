@@ -47,7 +47,9 @@ _SPACE = st.sampled_from([" ", " ", " ", "  ", "\n", "\t", " \n "])
 _VALUES = st.sampled_from(
     ["1", "0.5", "#fff", "red", "", " ", "a b", "url(#g)", "url(x.png)", "a:b", "javascript:x",
      "@import", "-moz-binding", "\\75", "'", '"', ">", "<", "&amp;", "&#10;", "&lt;", "\t", "\n",
-     "e\u0301", "é", "M0 0L1 1", "translate(1,2)", "x&#x9;y"]
+     "e\u0301", "é", "M0 0L1 1", "translate(1,2)", "x&#x9;y", "scale(1,-1)",
+     "translate(220,394) scale(0.707)", "matrix(1 0 0 1 0 0)", "scale(1)url(x)",
+     "rotate(1) image(x)", "translate(1,\t2)", "translate(1,2) ", "translate(1e)"]
 )  # fmt: skip
 _ATTRIBUTE_NAMES = st.sampled_from(
     ["x", "y", "width", "fill", "id", "d", "class", "style", "stroke-width", "href", "xlink:href",
@@ -68,7 +70,8 @@ _TEXTS = st.sampled_from(
 @st.composite
 def _attributes(draw: st.DrawFn, plain: bool) -> str:
     names = st.sampled_from(["x", "y", "width", "fill", "id", "d"]) if plain else _ATTRIBUTE_NAMES
-    values = st.sampled_from(["1", "#fff", "M0 0", ""]) if plain else _VALUES
+    plain_values = ["1", "#fff", "M0 0", "", "translate(1,2)", "translate(3,4) scale(0.7)"]
+    values = st.sampled_from(plain_values) if plain else _VALUES
     out = []
     for _ in range(draw(st.integers(0, 4))):
         space = " " if plain else draw(_SPACE)
@@ -238,3 +241,13 @@ def test_a_root_that_only_starts_like_svg_is_refused(name: bytes) -> None:
     data = b"<" + name + b' xmlns="' + SVG_NS.encode() + b'"><rect/></' + name + b">"
     assert plain_svg(data) is None
     assert not isinstance(sanitise_svg(data), CleanSvg)
+
+
+def test_a_mathjax_drawing_takes_the_fast_path() -> None:
+    """MathJax sets a transform of numbers on most elements: the fast path takes those."""
+    from ankigen.render._mathjax_engine import engine
+
+    drawn = engine().draw(r"\frac{a}{b} + \sqrt{x^2}", display=True, time_limit=30)
+    data = drawn.svg.encode()
+    assert b'transform="translate(' in data
+    assert _agrees(data)

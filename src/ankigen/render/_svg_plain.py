@@ -24,6 +24,7 @@ import re
 from xml.parsers import expat
 
 from ankigen.render._svg_allowlist import ELEMENTS, PLAIN_ATTRIBUTES, REFUSED_ELEMENTS, SVG
+from ankigen.render._svg_css import css_problem
 
 #: What ``ET.tostring(..., encoding="utf-8", xml_declaration=True)`` writes first.
 XML_DECLARATION = b"<?xml version='1.0' encoding='utf-8'?>\n"
@@ -41,7 +42,10 @@ _VALUE = re.compile(rb'="[^"<>]*"')
 _SHAPE = re.compile(rb"/?[A-Za-z_][-A-Za-z0-9_.]*((?: [A-Za-z_][-A-Za-z0-9_.]*)*)/?")
 #: A value the CSS check would look at (``_svg_css.CSS_SUSPECT``), or one
 #: with white space the parser turns into spaces.
-_JUDGED_VALUE = re.compile(rb'="[^"<>]*(?:[@(:\\\t\n]|-moz-binding)')
+_JUDGED_VALUE = re.compile(rb'="([^"<>]*(?:[@(:\\\t\n]|-moz-binding)[^"<>]*)"')
+#: A value that is a transform of numbers alone (MathJax writes one on most elements):
+#: functions ``css_problem`` allows, and nothing else it looks at.
+_TRANSFORM_VALUE = re.compile(rb'="(?:(?:translate|scale|matrix|rotate)\([-0-9., e]*\) ?)+"')
 #: Without one of these, ``_JUDGED_VALUE`` cannot match.
 _JUDGED_CHARACTERS = (b"@", b"(", b":", b"\\", b"\t", b"\n", b"-moz-binding")
 
@@ -97,7 +101,7 @@ def _plain_root(attributes: bytes) -> bool:
 def _plain_tags(root: bytes, rest: bytes) -> set[bytes] | None:
     """The names of the start tags after the root, when every tag is written as
     ElementTree writes it, with plain attributes only; else None."""
-    if _judged_value(root) or _judged_value(rest):
+    if not (_values_pass(root) and _values_pass(rest)):
         return None
     bodies = {part.partition(b">")[0] for part in _VALUE.sub(b"", rest).split(b"<")[1:]}
     for body in (*bodies, _VALUE.sub(b"", root)):
@@ -107,20 +111,26 @@ def _plain_tags(root: bytes, rest: bytes) -> set[bytes] | None:
     return {b.partition(b" ")[0].removesuffix(b"/") for b in bodies if not b.startswith(b"/")}
 
 
-def _judged_value(text: bytes) -> bool:
-    """True when ``_JUDGED_VALUE`` is found in the text.
+def _values_pass(text: bytes) -> bool:
+    """True when every attribute value in the text is kept as it is by the full path.
 
-    Most text holds none of the characters it looks for, which a few
-    substring tests tell faster than the pattern (newlines that end the
-    text after a ``>`` cannot be in a value).
+    A value the CSS check looks at (a transform's ``translate(…)``, as every
+    MathJax drawing has) passes when ``css_problem``, the full path's own check,
+    finds nothing in it; one with white space the parser turns into spaces
+    never does. Most text holds none of the characters ``_JUDGED_VALUE`` looks
+    for, which a few substring tests tell faster than the pattern (newlines
+    that end the text after a ``>`` cannot be in a value).
     """
+    # A transform of numbers would pass: it is judged no further.
+    text = _TRANSFORM_VALUE.sub(b'=""', text)
     body = text.rstrip(b"\n")
-    if body != text and not body.endswith(b">"):
-        return _JUDGED_VALUE.search(text) is not None
-    for character in _JUDGED_CHARACTERS:
-        if character in body:
-            return _JUDGED_VALUE.search(text) is not None
-    return False
+    at_tag_end = body == text or body.endswith(b">")
+    if at_tag_end and not any(character in body for character in _JUDGED_CHARACTERS):
+        return True
+    for value in set(_JUDGED_VALUE.findall(text)):
+        if b"\t" in value or b"\n" in value or css_problem(value.decode("ascii")) is not None:
+            return False
+    return True
 
 
 def _well_formed(data: bytes) -> bool:
