@@ -234,3 +234,77 @@ def test_a_swallowed_alarm_does_not_let_the_work_run_for_ever() -> None:
         timeout=HANG_GUARD_SECONDS,  # only a guard against a hang: the work stops at once
     )
     assert done.stdout.strip() == "stopped", done.stderr
+
+
+class _SlowToDelete:
+    """An object whose ``__del__`` outlasts the limit: the interrupt lands in it, where
+    Python cannot raise it and would print "Exception ignored in ..." instead."""
+
+    def __init__(self, seconds: float, then: BaseException | None = None) -> None:
+        self.seconds, self.then = seconds, then
+
+    def __del__(self) -> None:
+        time.sleep(self.seconds)
+        if self.then is not None:
+            raise self.then
+
+
+def _deleted_slowly_then_forever(then: BaseException | None = None) -> None:
+    _SlowToDelete(0.3, then)  # dropped at once: its __del__ runs here
+    time.sleep(5)
+
+
+def _limited_in_a_thread(work: object) -> list[BaseException]:
+    import threading
+
+    from ankigen.build.timelimit import call_with_time_limit
+
+    raised: list[BaseException] = []
+
+    def run_it() -> None:
+        try:
+            call_with_time_limit(work, 0.1)  # type: ignore[arg-type]
+        except BaseException as exc:
+            raised.append(exc)
+
+    thread = threading.Thread(target=run_it)
+    thread.start()
+    thread.join(10)
+    return raised
+
+
+@pytest.mark.parametrize("where", ["main thread (alarm)", "other thread (watchdog)"])
+def test_an_interrupt_that_lands_in_a_del_is_not_printed(
+    where: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A limit's interrupt inside a ``__del__`` is swallowed by Python; the build still
+    stops at the limit and nothing reaches the unraisable hook (stderr, for a user)."""
+    from ankigen.build.timelimit import call_with_time_limit
+
+    seen: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", seen.append)
+    if where.startswith("main"):
+        with pytest.raises(TimeLimitExceeded):
+            call_with_time_limit(_deleted_slowly_then_forever, 0.1)
+    else:
+        raised = _limited_in_a_thread(_deleted_slowly_then_forever)
+        assert [type(exc) for exc in raised] == [TimeLimitExceeded]
+        time.sleep(0.5)  # the abandoned work's __del__ has ended by now
+    assert seen == []
+    assert sys.unraisablehook == seen.append  # put back
+
+
+def test_any_other_exception_in_a_del_still_reaches_the_hook(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from ankigen.build.timelimit import call_with_time_limit
+
+    seen: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", seen.append)
+
+    def work() -> int:
+        _SlowToDelete(0, ValueError("a bug in a __del__"))
+        return 7
+
+    assert call_with_time_limit(work, 5) == 7
+    assert [type(u.exc_value) for u in seen] == [ValueError]  # type: ignore[attr-defined]

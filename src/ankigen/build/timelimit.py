@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -87,9 +88,32 @@ class _TimeUp(BaseException):
 def call_with_time_limit(work: Callable[[], T], seconds: float) -> T:
     """Return ``work()``, or raise TimeLimitExceeded after ``seconds``."""
     on_main = threading.current_thread() is threading.main_thread()
-    if on_main and hasattr(signal, "setitimer"):
-        return _with_alarm(work, seconds)
-    return _with_watchdog(work, seconds)
+    with _time_ups_unprinted():
+        if on_main and hasattr(signal, "setitimer"):
+            return _with_alarm(work, seconds)
+        return _with_watchdog(work, seconds)
+
+
+@contextlib.contextmanager
+def _time_ups_unprinted() -> Iterator[None]:
+    """Keep Python from printing a time limit's interrupt that landed where it cannot
+    propagate (a ``__del__``, a gc callback): "Exception ignored in …" and a traceback.
+
+    It tells the author nothing (the alarm fires again, and the watchdog stops
+    waiting anyway), and a build never shows a traceback for its input. Any other
+    exception Python cannot raise is still handed to the hook before.
+    """
+    previous = sys.unraisablehook
+
+    def hook(unraisable: Any) -> None:
+        if not isinstance(unraisable.exc_value, _TimeUp):
+            previous(unraisable)
+
+    sys.unraisablehook = hook
+    try:
+        yield
+    finally:
+        sys.unraisablehook = previous
 
 
 #: How often a due time limit interrupts the work again, until it stops.
