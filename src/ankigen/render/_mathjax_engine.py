@@ -13,7 +13,8 @@ Limits: the TeX was checked against the allow-list first (``_tex_policy``);
 V8 gets a hard heap limit and each formula a time limit; the SVG is capped at
 ``MAX_SVG_BYTES``. The context is closed explicitly at exit (mini-racer can
 hang there otherwise), and a process that inherited one by ``fork`` makes its
-own (V8's threads do not survive a fork).
+own (V8's threads do not survive a fork). V8 runs with its own threads
+(``V8_FLAGS``): nothing in ankigen forks without exec.
 """
 
 from __future__ import annotations
@@ -42,6 +43,13 @@ _COMPONENTS = (
     "output/svg/fonts/tex.js",
 )
 
+#: V8's flags for this process. mini-racer's default, ``--single-threaded``, keeps
+#: V8 from starting threads so that a process may fork after using it; ankigen
+#: never forks (its pool spawns, its child processes start with exec), and with
+#: its compiler and collector threads V8 draws a formula about 0.5 ms sooner
+#: and with less CPU (``benchmarks/README.md``). The drawing is the same bytes
+#: either way (``tests/render/test_mathjax_engine.py``).
+V8_FLAGS: tuple[str, ...] = ()
 #: V8's heap may not grow past this (MathJax itself takes about 60 MB).
 V8_HEAP_LIMIT = 512 * 1024 * 1024
 #: A drawn formula's SVG may not be larger than this.
@@ -90,8 +98,10 @@ class MathJaxEngine:
     """One V8 context holding MathJax; ``draw`` turns TeX into SVG. Close it when done."""
 
     def __init__(self) -> None:
-        from py_mini_racer import MiniRacer  # loads V8: only when a formula is drawn
+        from py_mini_racer import MiniRacer, init_mini_racer  # V8: only when a formula is drawn
 
+        # Only the first call sets the flags; later ones (a second engine) change nothing.
+        init_mini_racer(flags=V8_FLAGS, ignore_duplicate_init=True)
         self._context = MiniRacer()
         try:
             self._context.set_hard_memory_limit(V8_HEAP_LIMIT)
