@@ -20,7 +20,7 @@ from ankigen.build.build_cache import BuildCaches, build_caches
 from ankigen.build.build_types import BuildOptions, BuildResult, BuildSummary, WriteError
 from ankigen.build.discover import discover
 from ankigen.build.guards import key_collisions, outside_root
-from ankigen.build.memory import give_back_freed
+from ankigen.build.memory import give_back_freed, map_big_allocations
 from ankigen.build.partial import Partial, leave_out_broken
 from ankigen.build.paths import display_path
 from ankigen.build.plan import Plan, deck_keys, plan_deck
@@ -55,6 +55,7 @@ __all__ = ["BuildOptions", "BuildResult", "BuildSummary", "WriteError", "run"]
 
 def run(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     """Build (or, with ``write=False``, only check) every content file."""
+    map_big_allocations()  # so that what a stage frees can be given back whole
     pool = BuildPool.for_jobs(options.jobs, options.pool_tuning)
     with build_caches(options) as caches, pool or nullcontext():
         return caches.outliving(_run(options, caches, pool, progress))
