@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from multiprocessing import resource_tracker
 from typing import ParamSpec, TypeVar
 
+from ankigen.build.memory import map_big_allocations
 from ankigen.build.timelimit import interrupts_held, release_interrupts
 
 __all__ = ["DEFAULT_POOL_TUNING", "BuildPool", "PoolTuning", "spawned_executor", "start_worker"]
@@ -68,6 +69,9 @@ class PoolTuning:
     #: starting), and the last ones; in between it takes a third of what is left, so it
     #: waits for work a few times only (each wait is a round trip, tens of milliseconds).
     parse_chunks_sent: int = 4
+    #: Characters of sections sent to the worker at once, at most: its memory grows with
+    #: the biggest piece it parsed (its records, and the message that brings them back).
+    parse_piece_chars: int = 2_000_000
     #: Characters of sections to parse from which the worker that parsed some is ended once
     #: the parse is done: it keeps the memory the parse used (about 95 MB at 100,000
     #: items), more than a fresh worker costs to start (its imports) should drawing need one.
@@ -89,6 +93,7 @@ def start_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     release_interrupts()
+    map_big_allocations()  # a worker's memory counts in the build's too
 
 
 def _start_resource_tracker() -> None:

@@ -234,7 +234,7 @@ def _parse_sections(
     found = [_cached(sections, n, shape, cache) for n in range(1, len(sections))]
     missing = [n for n, entry in enumerate(found, 1) if not isinstance(entry, SectionResult)]
     parse_one = functools.partial(_fresh, total=total, front=front, shape=shape, macros=macros)
-    parsed = iter(parse_sections(SomeSections(sections, missing), parse_one, pool))
+    parsed = parse_sections(SomeSections(sections, missing), parse_one, pool)
     for number, entry in enumerate(found, 1):
         if isinstance(entry, SectionResult):
             results.append(entry)
