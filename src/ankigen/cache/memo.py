@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import marshal
+import sys
 import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -153,9 +154,13 @@ class Memo(Generic[T]):
         self._store, self._kind, self._scope = store, kind, scope
         self._dumps, self._loads = dumps, loads
         self.last = stored_values(store, kind, scope) if store is not None else {}
-        self.kept = Kept(store.folder if store is not None else None, held_bytes)
         # Only a long-lived process keeps decoded values: a one-shot build remembers none.
         self._decoded = decoded.of(kind, scope) if decoded is not None else None
+        if self._decoded is not None:
+            # It holds every value's bytes with its decoded value already: writing them to
+            # a scratch file as well would save no memory and cost each round its writes.
+            held_bytes = sys.maxsize
+        self.kept = Kept(store.folder if store is not None else None, held_bytes)
         self.hits = 0
 
     def get(self, key: bytes, base: int = 0) -> T | None:
