@@ -251,3 +251,35 @@ def test_a_formula_too_big_for_a_fresh_engine_is_refused_with_its_fix(
     monkeypatch.setattr(_mathjax_drawing, "engine", FreshFull)
     with pytest.raises(FormulaError, match="too much memory"):
         render_formula(r"\frac{a}{b}", display=True)
+
+
+_FORKED = """
+import os, sys
+from ankigen.render import render_formula
+render_formula(r"\\frac{a}{b}", display=False)
+child = os.fork()
+if child == 0:
+    try:
+        render_formula(r"\\sqrt{x}", display=False)
+        print("drew")
+    except RuntimeError as refused:
+        print("refused:", refused)
+    sys.stdout.flush()
+    os._exit(0)
+os.waitpid(child, 0)
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this system")
+def test_a_process_forked_after_v8_started_is_refused_not_left_hanging() -> None:
+    """V8's threads stay behind in a fork: the child is told so at its first formula."""
+    src = Path(__file__).resolve().parents[2] / "src"
+    run = subprocess.run(
+        [sys.executable, "-c", _FORKED],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(src)},
+    )
+    assert run.stdout.startswith("refused: V8 was started before this process was forked")
+    assert "'spawn'" in run.stdout

@@ -122,11 +122,10 @@ class _Meeting:
             try:
                 wired = future.result()
             except BrokenProcessPool:
-                wired = []
-            del future  # the piece's list is held by ``wired`` alone now
-            if not wired:
                 yield from ((self._parse_one(self._sections[n]), None) for n in numbers)
                 continue
+            finally:
+                del future  # the piece's list is held by ``wired`` alone now
             if len(wired) != len(numbers):
                 raise ValueError("a worker sent a piece of another length")
             wired.reverse()  # taken from the end: each record dropped as it is decoded

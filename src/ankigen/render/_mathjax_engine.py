@@ -12,9 +12,10 @@ escapes every attribute value and keeps only what a formula needs).
 Limits: the TeX was checked against the allow-list first (``_tex_policy``);
 V8 gets a hard heap limit and each formula a time limit; the SVG is capped at
 ``MAX_SVG_BYTES``. The context is closed explicitly at exit (mini-racer can
-hang there otherwise), and a process that inherited one by ``fork`` makes its
-own (V8's threads do not survive a fork). V8 runs with its own threads
-(``V8_FLAGS``): nothing in ankigen forks without exec.
+hang there otherwise). V8 runs with its own threads (``V8_FLAGS``), which do
+not survive a fork: a process forked after V8 started would hang at its first
+formula, so it is refused with a message instead (nothing in ankigen forks
+without exec: its pool spawns).
 """
 
 from __future__ import annotations
@@ -100,8 +101,16 @@ class MathJaxEngine:
     def __init__(self) -> None:
         from py_mini_racer import MiniRacer, init_mini_racer  # V8: only when a formula is drawn
 
+        global _v8_pid
+        if _v8_pid not in (0, os.getpid()):
+            raise RuntimeError(
+                "V8 was started before this process was forked from its parent, and its "
+                "threads stayed behind: start processes that draw formulas with "
+                "multiprocessing's 'spawn' method, as ankigen's own pool does"
+            )
         # Only the first call sets the flags; later ones (a second engine) change nothing.
         init_mini_racer(flags=V8_FLAGS, ignore_duplicate_init=True)
+        _v8_pid = os.getpid()
         self._context = MiniRacer()
         try:
             self._context.set_hard_memory_limit(V8_HEAP_LIMIT)
@@ -187,10 +196,13 @@ def _message(raw: str) -> str:
 _engine: MathJaxEngine | None = None
 _engine_pid = 0
 _engine_lock = threading.Lock()
+#: The process that started V8 (0: none yet); a child forked from it inherits the value.
+_v8_pid = 0
 
 
 def engine() -> MathJaxEngine:
-    """This process's engine, started on first use (a forked child starts its own)."""
+    """This process's engine, started on first use (RuntimeError in a process forked
+    after V8 started: see the module's docstring)."""
     global _engine, _engine_pid
     with _engine_lock:
         if _engine is not None and _engine_pid == os.getpid() and _engine.spent:
@@ -198,7 +210,7 @@ def engine() -> MathJaxEngine:
             _engine = None
         if _engine is None or _engine_pid != os.getpid():
             # An engine inherited through fork is left alone: its V8 threads are gone.
-            _engine = MathJaxEngine()
+            _engine = MathJaxEngine()  # refused there
             _engine_pid = os.getpid()
             # registered after mini-racer's own exit handlers, so it runs before them
             atexit.register(close_engine)
