@@ -13,7 +13,7 @@ from ankigen.cache import Store
 from ankigen.parse import ParseResult, parse_file, pooled
 from ankigen.parse.section_cache import SectionCache, SectionResult, read_record, section_cache
 from ankigen.parse.section_text import SectionText, SomeSections
-from ankigen.parse.sections import section_bounds, section_starts, split_sections
+from ankigen.parse.sections import cut_sections, line_count, split_sections
 
 #: Every section goes through the meeting of this process and the worker.
 EVERY_FILE = PoolTuning(parse_min_chars=1, parse_chunk_chars=1, parse_chunks_sent=2)
@@ -149,10 +149,9 @@ def test_a_result_without_a_record_comes_back_as_it_is() -> None:
 
 def test_some_sections_are_the_files_sections_cut_when_asked_for(tmp_path: Path) -> None:
     text = _bank(tmp_path, sections=5).read_text("utf-8")
-    lines = text.splitlines()
-    starts = section_starts(text, lines)
-    assert starts is not None
-    whole = SectionText(text, starts, section_bounds(text, lines, starts), len(lines))
+    cut = cut_sections(text)
+    assert cut is not None
+    whole = SectionText(text, *cut, line_count(text))
     every = split_sections(text) or []
     some = SomeSections(whole, [1, 3, 4])
     assert len(some) == 3 and list(some) == [every[1], every[3], every[4]]

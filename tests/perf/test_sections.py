@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from markdown_it.token import Token
 
 from ankigen.parse.markdown import content_parser
-from ankigen.parse.sections import split_sections
+from ankigen.parse.sections import line_count, split_sections
 
 #: Lines that open, close or look like cuts and blocks that run across blank lines.
 PIECES = [
@@ -17,7 +17,8 @@ PIECES = [
     "q ::: a", "```", "```check", "~~~", "````", "```python", "`` ` ``", "$$", "x^2", "$$x$$",
     "---", "===", "- item", "  - nested", "1. one", "> quote", "> ## quoted", "    code",
     "| a | b |", "|---|---|", "<!-- id: x -->", "<!--", "-->", "<pre>", "</pre>", "<div>",
-    "{{c1::a}} b", "==m== x", "***",
+    "{{c1::a}} b", "==m== x", "***", "...", " ", "\u3000", "$$ ", "  $$", "a $$", "```` ",
+    "~~~~", "   ```", "``` x", "$", " \t",
 ]  # fmt: skip
 
 
@@ -68,6 +69,18 @@ def test_no_cut_inside_fences_display_math_or_front_matter() -> None:
     text = "---\nk: 1\n\n# yaml\n---\n\n```\n\n## in code\n```\n\n$$\n\n## in math\n$$\n"
     sections = split_sections(text)
     assert sections is not None and len(sections) == 1
+
+
+def test_a_fence_is_closed_only_by_a_long_enough_run_of_its_marker() -> None:
+    text = "## A\n\n````\n```\n~~~~\n\n## in code\n````  \n\n## B\n\n~~~\n\n## never closed\n"
+    sections = split_sections(text)
+    assert sections is not None
+    assert [s.text.splitlines()[0] for s in sections] == ["## A", "## B"]
+
+
+def test_line_count_is_the_number_of_lines_splitlines_gives() -> None:
+    for text in ("", "a", "a\n", "a\nb", "\n\n", "a\n\nb\n"):
+        assert line_count(text) == len(text.splitlines()), text
 
 
 def test_files_that_need_the_whole_document_are_not_cut() -> None:

@@ -29,7 +29,7 @@ from ankigen.parse.markdown import content_parser
 from ankigen.parse.pooled import parse_sections
 from ankigen.parse.section_cache import SectionCache, SectionResult, section_cache, section_key
 from ankigen.parse.section_text import SectionText, SomeSections
-from ankigen.parse.sections import OutsideSection, Section, section_bounds, section_starts
+from ankigen.parse.sections import OutsideSection, Section, cut_sections, line_count
 from ankigen.syntax.cloze import written
 from ankigen.syntax.tex_macros import NO_MACROS, Macros
 
@@ -198,11 +198,11 @@ _Sections = tuple[Sink, FrontMatter, str, list[SectionResult]]
 def _cut(text: str, whole: bool = False) -> SectionText:
     """The file's text and its sections (one, the whole file, with ``whole`` or when it
     cannot be cut)."""
-    lines = text.splitlines()
-    starts = None if whole else section_starts(text, lines)
-    starts = starts or [0]
-    # Each section brings its own lines (``SectionLines``): the file's are not kept.
-    return SectionText(text, starts, section_bounds(text, lines, starts), len(lines))
+    cut = None if whole else cut_sections(text)
+    if cut is None:
+        return SectionText(text, [0], [0, len(text)], len(text.splitlines()))
+    # Each section brings its own lines (``SectionLines``): the file's are not made here.
+    return SectionText(text, *cut, line_count(text))
 
 
 def _parse_sections(

@@ -9,9 +9,10 @@ certain:
 
 * at the start of a line, after a blank line (so no paragraph or HTML block
   of types 6 and 7 runs on into it);
-* outside fenced code and outside a multi-line HTML block of types 1-5
-  (comments, ``<script>``, ``<pre>``... run across blank lines), tracked
-  conservatively: anything that may open one suppresses cuts until it closes.
+* outside fenced code and display math. An HTML block (comments,
+  ``<script>``, ``<pre>``... run across blank lines) is not followed: a line
+  that may open one, other than a one-line comment, makes the file be parsed
+  whole, as does a fence that opens indented.
 
 CommonMark reads link reference definitions from the whole document, so a
 file with anything that may be one (``]:``) is not cut at all; nor is a file
@@ -21,6 +22,7 @@ then be counted differently).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -33,6 +35,12 @@ _FENCE = re.compile(r"( {0,3})(`{3,}|~{3,})")
 #: First characters of the lines that may cut, open or be indented: all others are prose.
 _SPECIAL = frozenset("#`~<$ \t")
 _ONE_LINE_COMMENT = re.compile(r"<!--(?:(?!-->).)*-->")
+#: A line break before a line that starts with one of ``_SPECIAL``.
+_SPECIAL_LINE = re.compile(r"\n[#`~<$ \t]")
+#: The line that closes front matter (searched from the end of its first line).
+_FRONT_MATTER_CLOSE = re.compile(r"\n(?:---|\.\.\.)")
+#: A line that ends with ``$$`` (whitespace aside), searched from a line break on.
+_MATH_CLOSE = re.compile(r"\n[^\n]*\$\$[^\S\n]*(?=\n|\Z)")
 
 
 class OutsideSection(IndexError):
@@ -91,128 +99,130 @@ class SectionLines(Sequence[str]):
 
 def split_sections(text: str) -> list[Section] | None:
     """The file's sections, in order; None when it must be parsed whole."""
-    lines = text.splitlines()
-    starts = section_starts(text, lines)
-    return None if starts is None else list(sections_of(text, lines, starts))
+    cut = cut_sections(text)
+    if cut is None:
+        return None
+    starts, bounds = cut
+    return [Section(start, text[bounds[n] : bounds[n + 1]]) for n, start in enumerate(starts)]
 
 
-def section_starts(text: str, lines: list[str]) -> list[int] | None:
-    """The first line of every section (``lines`` is ``text.splitlines()``); None: parse whole.
+def cut_sections(text: str) -> tuple[list[int], list[int]] | None:
+    """Where the file's sections begin: their first lines (0-based), and their offsets in
+    ``text`` then the text's end (section ``n`` is ``text[bounds[n] : bounds[n + 1]]``).
 
-    A file with line breaks other than ``\n`` is not cut: ``splitlines`` and
-    markdown-it would count its lines differently.
+    None: the file must be parsed whole. A file with line breaks other than
+    ``\n`` is not cut: ``splitlines`` and markdown-it would count its lines
+    differently.
     """
     if any(mark in text for mark in _NOT_CUT):
         return None
-    body = _front_matter_end(lines)
+    body = _front_matter_end(text)
     if body is None:
         return None
     try:
-        return [0, *_cut_lines(lines, body)]
+        cuts = list(_cuts(text, *body))
     except _Unsure:
         return None
+    return [0, *(line for line, _ in cuts)], [0, *(offset for _, offset in cuts), len(text)]
 
 
-def sections_of(text: str, lines: list[str], starts: list[int]) -> Iterator[Section]:
-    """The sections, one at a time: each one's text is cut from the file's when it is parsed.
-
-    ``lines`` is read here, at once, and not kept.
-    """
-    offsets = section_bounds(text, lines, starts)
-    return (
-        Section(start, text[offsets[number] : offsets[number + 1]])
-        for number, start in enumerate(starts)
-    )
+def line_count(text: str) -> int:
+    """How many lines ``text.splitlines()`` gives, without making them (only for text whose
+    line breaks are all ``\n``, as in a file that is cut)."""
+    return text.count("\n") + (not text.endswith("\n") and text != "")
 
 
-def section_bounds(text: str, lines: list[str], starts: list[int]) -> list[int]:
-    """Where each section begins in ``text``, then the text's end (``len(starts) + 1`` offsets).
-
-    Section ``n`` is ``text[bounds[n] : bounds[n + 1]]``.
-    """
-    return [*_offsets(lines, starts), len(text)]
-
-
-def _offsets(lines: list[str], starts: list[int]) -> list[int]:
-    """Where each start line begins in the text (every line ends with one "\n")."""
-    offsets: list[int] = []
-    position = line = 0
-    for start in starts:
-        position += sum(len(lines[n]) + 1 for n in range(line, start))
-        line = start
-        offsets.append(position)
-    return offsets
-
-
-def _front_matter_end(lines: list[str]) -> int | None:
-    """The first line after the front matter (0 without one); None if it never closes.
+def _front_matter_end(text: str) -> tuple[int, int] | None:
+    """The first line after the front matter and where it begins in ``text`` ((0, 0)
+    without front matter); None if it never closes.
 
     A YAML comment is a ``#`` line: no cut may fall inside the front matter.
     """
-    if not lines or lines[0].rstrip() != "---":
-        return 0
-    for number in range(1, len(lines)):
-        if lines[number].startswith(("---", "...")):
-            return number + 1
-    return None
+    first = text.find("\n")
+    if first < 0:
+        first = len(text)
+    if text[:first].rstrip() != "---":
+        return 0, 0
+    closing = _FRONT_MATTER_CLOSE.search(text, first)
+    if closing is None:
+        return None
+    end = text.find("\n", closing.end())
+    line = text.count("\n", 0, closing.start() + 1) + 1
+    return line, (len(text) if end < 0 else end + 1)
 
 
-def _cut_lines(lines: list[str], body: int) -> list[int]:
-    """Lines where a top-level ``#``/``##`` heading follows a blank line.
+def _cuts(text: str, body: int, offset: int) -> Iterator[tuple[int, int]]:
+    """The line and offset of each top-level ``#``/``##`` heading after a blank line, from
+    line ``body`` (at ``offset``) on.
 
-    Fences and HTML blocks are followed exactly when they open at the start
-    of a line; one that opens indented (it may belong to a list item) makes
-    the scan give up, and then the file is parsed whole.
+    Only the lines that start with one of ``_SPECIAL`` can cut or open a block:
+    a regular expression finds them, and the prose between, the inside of a
+    fence and of display math are skipped in C. Fences are followed exactly
+    when they open at the start of a line; one that opens indented (it may
+    belong to a list item), and any multi-line HTML block, makes the scan give
+    up, and then the file is parsed whole.
     """
-    cuts: list[int] = []
-    fence: str | None = None  # the open fence's marker run, e.g. "```"
-    html_end: re.Pattern[str] | None = None  # what ends the open HTML block
-    math_end = -1  # the last line of the open `$$` block
-    previous_blank = True
-    for number in range(body, len(lines)):
-        line = lines[number]
-        if fence is None and html_end is None and number > math_end and line[:1] not in _SPECIAL:
-            previous_blank = not line.strip()
-            continue  # the common case: a line of prose opens and cuts nothing
-        if number <= math_end:
-            pass  # inside display math, which may hold blank lines and anything else
-        elif fence is not None:
-            fence = None if _closes(line, fence) else fence
-        elif html_end is not None:
-            html_end = None if html_end.search(line) else html_end
-        elif previous_blank and number > body and _HEADING.match(line):
-            cuts.append(number)
+    number, at = body, offset
+    start = offset if text[offset : offset + 1] in _SPECIAL else _next_special(text, offset)
+    while start >= 0:
+        number += text.count("\n", at, start)
+        at = start
+        end = text.find("\n", start)
+        line = text[start : end if end >= 0 else len(text)]
+        # The line before, or True at the body's first line (as if after a blank one).
+        previous_blank = number == body or _blank_line_before(text, start)
+        if previous_blank and number > body and _HEADING.match(line):
+            yield number, start
+        elif (fence := _opens_fence(line)) is not None:
+            closing = _closing_fence(fence).search(text, end) if end >= 0 else None
+            if closing is None:
+                return  # the fence runs to the end of the file: no cut after it
+            end = closing.end()
         else:
-            fence = _opens_fence(line)
-            if fence is None:
-                html_end = _opens_html_block(line)
-                math_end = _display_math_end(lines, number, previous_blank)
-        previous_blank = not line.strip()
-    return cuts
+            _refuse_html_block(line)
+            end = _display_math_end(text, line, end, previous_blank)
+        start = _next_special(text, end) if end >= 0 else -1
 
 
-def _display_math_end(lines: list[str], number: int, previous_blank: bool) -> int:
-    """The closing line of a ``$$`` block opened on line ``number`` (-1: none opens).
+def _blank_line_before(text: str, start: int) -> bool:
+    """Whether the line before the one that begins at ``start`` (> 0) is blank."""
+    return not text[text.rfind("\n", 0, start - 1) + 1 : start - 1].strip()
+
+
+def _next_special(text: str, position: int) -> int:
+    """Where the next line after ``position`` that starts with one of ``_SPECIAL`` begins
+    (-1: none does)."""
+    found = _SPECIAL_LINE.search(text, position)
+    return found.start() + 1 if found is not None else -1
+
+
+@functools.cache
+def _closing_fence(fence: str) -> re.Pattern[str]:
+    """A line that closes a fence opened by ``fence``, searched from a line break on: at
+    least as many of its marker, indented at most three spaces, then only whitespace."""
+    return re.compile(rf"\n {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}[^\S\n]*(?=\n|\Z)")
+
+
+def _display_math_end(text: str, line: str, end: int, previous_blank: bool) -> int:
+    """Where the ``$$`` block that ``line`` opens (it ends at offset ``end`` of ``text``,
+    -1 for the last line) ends: its closing line's end; ``end`` when it opens none.
 
     As the dollarmath plugin reads it: ``$$`` starts the line and does not
     close on it, and a later line ends with ``$$`` (else it is no block). Such
     a block cannot interrupt a paragraph, so after a line of text it may be
     prose or a block: the scan gives up rather than guess.
     """
-    text = lines[number].strip()
-    if (
-        not lines[number].lstrip(" ").startswith("$$")
-        or len(lines[number]) - len(lines[number].lstrip(" ")) > 3
-    ):
-        return -1
-    if (len(text) > 3 and text.endswith("$$")) or "$$" in text[2:]:
-        return -1  # closed on its own line, or not a block at all
-    for later in range(number + 1, len(lines)):
-        if lines[later].strip().endswith("$$"):
-            if not previous_blank or lines[number] != lines[number].lstrip(" "):
-                raise _Unsure
-            return later
-    return -1
+    stripped = line.strip()
+    if not line.lstrip(" ").startswith("$$") or len(line) - len(line.lstrip(" ")) > 3:
+        return end
+    if (len(stripped) > 3 and stripped.endswith("$$")) or "$$" in stripped[2:]:
+        return end  # closed on its own line, or not a block at all
+    closing = _MATH_CLOSE.search(text, end) if end >= 0 else None
+    if closing is None:
+        return end
+    if not previous_blank or line != line.lstrip(" "):
+        raise _Unsure
+    return closing.end()
 
 
 def _opens_fence(line: str) -> str | None:
@@ -227,24 +237,13 @@ def _opens_fence(line: str) -> str | None:
     return marker
 
 
-def _closes(line: str, fence: str) -> bool:
-    closing = _FENCE.match(line)
-    if closing is None:
-        return False
-    marker = closing.group(2)
-    return marker[0] == fence[0] and len(marker) >= len(fence) and not line[closing.end() :].strip()
-
-
-def _opens_html_block(line: str) -> re.Pattern[str] | None:
-    """What ends the multi-line HTML block this line opens (None: it opens none).
+def _refuse_html_block(line: str) -> None:
+    """Give up (``_Unsure``) on a line that may open a multi-line HTML block.
 
     Only a complete one-line comment (an item's metadata) is allowed at the
-    start of a line: every other HTML block makes the scan give up, since
-    whether it opens a block at all depends on the paragraph around it.
+    start of a line: whether any other HTML opens a block at all depends on
+    the paragraph around it.
     """
     text = line.lstrip()
-    if not text.startswith("<"):
-        return None
-    if _ONE_LINE_COMMENT.fullmatch(text.rstrip()):
-        return None
-    raise _Unsure
+    if text.startswith("<") and not _ONE_LINE_COMMENT.fullmatch(text.rstrip()):
+        raise _Unsure
