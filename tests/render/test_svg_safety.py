@@ -84,3 +84,46 @@ def test_an_embedded_picture_must_be_a_raster() -> None:
     cleaned = sanitise_svg(HEAD + b'<image href="data:image/svg+xml;base64,PHN2Zz4="/></svg>')
     assert isinstance(cleaned, RefusedSvg)
     assert "<image>" in cleaned.reason
+
+
+#: A one-pixel PNG, as an embedded picture's href.
+PIXEL = (
+    b"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42m"
+    b"NkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+)
+
+
+@pytest.mark.parametrize(
+    ("inside", "problem"),
+    [
+        (b"<script>document.title='x'</script>", "<script>"),
+        (b'<set attributeName="href" to="http://127.0.0.1/x.png"/>', "<set>"),
+        (b"<style>@import url(http://127.0.0.1/x.css);</style>", "CSS"),
+        (b'<g onload="alert(1)"/>', "onload="),
+    ],
+)
+def test_what_could_run_inside_an_embedded_picture_is_refused(inside: bytes, problem: str) -> None:
+    # A browser runs it where the SVG file is opened as a document (a card can link to it).
+    cleaned = sanitise_svg(HEAD + b'<image href="' + PIXEL + b'">' + inside + b"</image></svg>")
+    assert isinstance(cleaned, RefusedSvg)
+    assert problem in cleaned.reason
+
+
+def test_an_embedded_picture_loses_whatever_else_it_holds() -> None:
+    cleaned = sanitise_svg(HEAD + b'<image href="' + PIXEL + b'"><title>t</title>x</image></svg>')
+    assert isinstance(cleaned, CleanSvg)
+    assert b'<image href="' + PIXEL + b'" /></svg>' in cleaned.data
+
+
+@pytest.mark.parametrize(
+    "style",
+    [
+        b"<style><g/>@import url(http://127.0.0.1/x.css);</style>",
+        b"<style>rect{fill:red}<g/>rect{fill:url(http://127.0.0.1/y.png)}</style>",
+    ],
+)
+def test_css_after_an_element_inside_style_is_not_hidden_from_the_check(style: bytes) -> None:
+    # A browser reads the text after a child element of <style> as CSS as well.
+    cleaned = sanitise_svg(HEAD + style + b'<rect width="1"/></svg>')
+    assert isinstance(cleaned, RefusedSvg)
+    assert "<style>" in cleaned.reason

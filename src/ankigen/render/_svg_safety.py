@@ -131,7 +131,7 @@ def _clean(element: ET.Element) -> None:
     """Check and prune ``element``'s attributes and children, recursively."""
     _clean_attributes(element)
     if _local(element.tag) == "style":
-        _check_css(element.text or "", "a <style> element")
+        _check_style(element)
     for child in list(element):
         if not isinstance(child.tag, str):
             element.remove(child)  # comments and processing instructions
@@ -139,6 +139,7 @@ def _clean(element: ET.Element) -> None:
         name = _local(child.tag)
         if name == "image" and _is_raster(child):
             _clean_attributes(child, raster=True)
+            _drop_content(child)
             continue
         if name in _REFUSED_ELEMENTS:
             raise _Refused(f"it holds a <{name}> element, which can run, link or load")
@@ -146,6 +147,26 @@ def _clean(element: ET.Element) -> None:
             element.remove(child)  # editor metadata, titles, unknown elements
             continue
         _clean(child)
+
+
+def _drop_content(image: ET.Element) -> None:
+    """Judge what is inside an embedded picture as anywhere else, then drop it.
+
+    A picture has no content, but a browser still runs a script, or a ``<set>``
+    that rewrites the picture's ``href``, written inside it where the SVG is
+    opened as a document: each is refused as it would be elsewhere, and the
+    rest (text, titles) is dropped.
+    """
+    for inner in image:
+        if not isinstance(inner.tag, str):
+            continue
+        name = _local(inner.tag)
+        if name in _REFUSED_ELEMENTS:
+            raise _Refused(f"it holds a <{name}> element, which can run, link or load")
+        _clean(inner)
+    image.text = None
+    for inner in list(image):
+        image.remove(inner)
 
 
 def _is_raster(image: ET.Element) -> bool:
@@ -188,6 +209,20 @@ def _clean_attributes(element: ET.Element, *, raster: bool = False) -> None:
             _check_css(value, f"{name}= on <{_local(element.tag)}>")
 
 
+def _check_style(style: ET.Element) -> None:
+    """Refuse a ``<style>`` element whose CSS imports, scripts or points outside the file.
+
+    A browser reads all of the element's own text as CSS, the text after a
+    child element too, so an element inside ``<style>`` is refused: it would
+    hide the CSS after it from a check of the first text alone.
+    """
+    for child in style:
+        if isinstance(child.tag, str):
+            raise _Refused(f"a <style> element holds a <{_local(child.tag)}> element")
+    text = (style.text or "") + "".join(child.tail or "" for child in style)
+    _check_css(text, "a <style> element")
+
+
 def _check_css(text: str, where: str) -> None:
     """Refuse CSS or attribute text that imports, scripts, or points outside the file."""
     problem = css_problem(text)
@@ -203,7 +238,7 @@ def _local(tag: str) -> str:
 #
 # ElementTree's serialiser, specialised to what _clean leaves (SVG elements,
 # plain or xlink attributes, text): the same characters, about twice as fast.
-# Anything else (a comment or foreign element kept inside a raster <image>)
+# Anything else (an element outside the SVG namespace)
 # makes it give up, and ElementTree writes the tree.
 
 _XLINK_PREFIX = f"{{{XLINK}}}"
