@@ -18,8 +18,10 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from anki import notes_pb2
 from anki.cards import Card
 from anki.collection import Collection
+from anki.notes import Note
 
 from ankigen.package.anki_cards import CardSides, render_card
 from ankigen.package.note_types import cloze_model, reveal_model
@@ -89,7 +91,7 @@ def judged_sides(collection: Collection, apkg: Path, *, mathjax: bool) -> list[S
         for note_id in collection.find_notes(""):
             note = collection.get_note(note_id)
             changed = _import_changes(written.get(note.guid, ()), tuple(note.fields))
-            sides.append(Side(f"note {note.guid} on import", changed, ""))
+            sides.append(Side(f"note {note.guid} on import", changed + _misplaced_cloze(note), ""))
         # Every ordinal Anki makes, not only the cards the deck holds: Anki generates
         # the missing ones when a note is edited or the collection is checked.
         shipped = len(collection.find_cards(""))
@@ -112,6 +114,17 @@ def judged_sides(collection: Collection, apkg: Path, *, mathjax: bool) -> list[S
     finally:
         collection.remove_notes(collection.find_notes(""))
     return sides
+
+
+#: Anki's verdicts on a note's fields that mean it reads cloze syntax where the note
+#: makes no card of it (a Reveal note, or a cloze note's Source field).
+_MISPLACED_CLOZE = frozenset({"NOTETYPE_NOT_CLOZE", "FIELD_NOT_CLOZE"})
+
+
+def _misplaced_cloze(note: Note) -> tuple[str, ...]:
+    """Anki's own check of the note's fields, when it finds cloze syntax out of place."""
+    state = notes_pb2.NoteFieldsCheckResponse.State.Name(note.fields_check())
+    return (f"Anki's check of the note's fields says {state}",) if state in _MISPLACED_CLOZE else ()
 
 
 def _modelled_sides(card: Card, written: dict[str, tuple[str, ...]]) -> CardSides:

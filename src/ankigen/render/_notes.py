@@ -7,7 +7,6 @@ and the media the notes reference are gathered.
 
 from __future__ import annotations
 
-import html
 import re
 from pathlib import Path
 from typing import NamedTuple
@@ -141,8 +140,9 @@ class DeckFiller:
         """The item's note: its sides stored or filled, every field as Anki stores it."""
         self._note_sources = set()
         front, back = self._sides(index, item)
-        # The file name is the author's too: `[sound:x.mp3].md` must not play.
-        source = anki_markup.inert(html.escape(source_field(self.deck.path.name, item)))
+        # The file name is the author's too: `[sound:x.mp3].md` must not play, nor
+        # `{{c1::x}}.md` read as a cloze (Anki checks every field of a Reveal note for one).
+        source = anki_markup.inert(anki_markup.literal(source_field(self.deck.path.name, item)))
         deck_name = item.subdeck or self.deck.name
         shown = tuple(sorted(self._note_sources))
         # Every field as Anki stores it (NFC), so its normalisation changes no markup;
