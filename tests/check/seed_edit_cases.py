@@ -35,6 +35,9 @@ WRONG: list[tuple[str, str, str]] = [
     # quoted numbers rearranged or reused
     (SEED, "the effective batch is now 128, not 32", "the effective batch is now 32, not 128"),
     (SEED, "(and warm it up).", "(and warm it up); 128 is also the warm-up length."),
+    # a minus sign before a quoted number
+    (SEED, "the effective batch is now 128, not 32", "the effective batch is now -128, not 32"),
+    (SEED, "1.3\u00d7 on 10 Gb Ethernet vs", "\u22121.3\u00d7 on 10 Gb Ethernet vs"),
     # a formula with no digit and no relation
     (SEED, "saturates\nnear $M/\\beta$ while", "saturates\nnear $\\beta/M$ while"),
     (SEED, "the multiplier is $k$.", "the multiplier is $\\sqrt{k}$."),

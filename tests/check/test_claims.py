@@ -131,13 +131,17 @@ def test_columns_in_callouts_and_after_escapes() -> None:
         ("1e-3", Fraction(1, 1000)),
         ("10,000", Fraction(10_000)),
         ("12.5%", Fraction(1, 8)),
+        ("-3", Fraction(-3)),  # the card's minus sign is part of what it says
+        ("\u22120.5", Fraction(-1, 2)),
     ],
 )
 def test_quoted_number_values(text: str, value: Fraction) -> None:
     assert number_value(text) == value
 
 
-@pytest.mark.parametrize("text", ["", "128 samples", "1,00", "1/0", "x", "1e5000", "-3", "1,2345"])
+@pytest.mark.parametrize(
+    "text", ["", "128 samples", "1,00", "1/0", "x", "1e5000", "- 3", "--3", "1,2345"]
+)
 def test_not_a_quotable_number(text: str) -> None:
     assert number_value(text) is None
 

@@ -5,6 +5,7 @@ at the same places, as the full scans they skip."""
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,9 +16,9 @@ from ankigen.parse.claims import _Reader
 
 _PIECES = st.sampled_from(
     ["1", "42", "3.5", "10,000", "1e-3", "1/2", "50%", "3x", "7\u00d7", "½", "٣", "GPT-3",
-     "a", "x", "_", ".", "-", " ", "see https://e.org/v2 ", "http", "http://9", "(case 12)",
-     "four", "half", "a third", "10²", "M/M/1", " ms", "\uff11\uff12", "\u017fix", "f\u0131ve",
-     "S\u0130X", "tw\u0130ce"]
+     "a", "x", "_", ".", "-", "\u2212", " ", "see https://e.org/v2 ", "http", "http://9",
+     "(case 12)", "four", "half", "a third", "10²", "M/M/1", " ms", "\uff11\uff12", "\u017fix",
+     "f\u0131ve", "S\u0130X", "tw\u0130ce"]
 )  # fmt: skip
 _TEXTS = st.one_of(st.text(max_size=30), st.lists(_PIECES, max_size=10).map("".join))
 
@@ -81,3 +82,16 @@ def test_a_number_word_with_a_letter_ignorecase_folds_to_ascii_is_one() -> None:
         assert [f.text for f in found] == [word]
         written = claim_numbers.read_number(word)
         assert written is not None and written.value == value
+
+
+def test_a_minus_sign_written_right_before_a_number_is_part_of_it() -> None:
+    text = "now -128 (\u22121.3\u00d7) but batch-32, 3-4, 1e-3, x - 4, 2024-01-02"
+    found = [(f.text, f.start) for f in find_numbers(text, words=False)]
+    assert found == [
+        ("-128", 4), ("\u22121.3\u00d7", 10), ("32", 27), ("3", 31), ("4", 33),
+        ("1e-3", 36), ("4", 46), ("2024", 49), ("01", 54), ("02", 57),
+    ]  # fmt: skip
+    assert [claim_numbers.read_number(t) for t in ("-128", "\u2212\u00bd")] == [
+        claim_numbers.Written(Fraction(-128), "", ""),
+        claim_numbers.Written(Fraction(-1, 2), "", ""),
+    ]

@@ -105,7 +105,13 @@ _BODY = (
     rf"(?:\.{_DIGIT}+)?(?:[eE][-+]?{_DIGIT}+)?"
 )
 _SUFFIX = rf"(?:[ \u00a0]?%|{TIMES}|x(?![A-Za-z0-9]))"
-_NUMBER = rf"(?:{_BODY}(?:[⁻]?[{_SUPERSCRIPTS}]+)?(?:/{_DIGIT}+)?{_SUFFIX}?|[{_VULGAR_CLASS}])"
+#: A minus sign written right before a number (hyphen-minus or U+2212): part of it, so
+#: that ``-128`` is not the claim ``128`` (``3-4``, ``batch-32`` and ``1e-3`` hold none).
+_MINUS = "-\u2212"
+_SIGN = rf"(?:[{_MINUS}](?=[\d{_VULGAR_CLASS}]))?"
+_NUMBER = (
+    rf"{_SIGN}(?:{_BODY}(?:[⁻]?[{_SUPERSCRIPTS}]+)?(?:/{_DIGIT}+)?{_SUFFIX}?|[{_VULGAR_CLASS}])"
+)
 #: A unit candidate: the next word (letters, µ, °, Ω; a ``/`` or ``per`` joins two).
 _UNIT = r"(?:per[ \t]+[^\W\d_]+|[^\W\d_][^\W\d_]*(?:/[^\W\d_]+)?)"
 _QUOTED = re.compile(rf"(?P<number>{_NUMBER})(?:[ \u00a0]?(?P<unit>{_UNIT}))?")
@@ -113,8 +119,8 @@ _QUOTED = re.compile(rf"(?P<number>{_NUMBER})(?:[ \u00a0]?(?P<unit>{_UNIT}))?")
 #: dotted run (``127.0.0.1``) is an address; ``x1`` is a name (``M/M/1``: _NAMED).
 _STANDALONE = re.compile(
     rf"(?<![\w.])"
-    rf"(?P<number>{_BODY}(?!\.?{_DIGIT})(?:[⁻]?[{_SUPERSCRIPTS}]+)?(?:/{_DIGIT}+)?{_SUFFIX}?"
-    rf"|[{_VULGAR_CLASS}](?!{_DIGIT}))"
+    rf"(?P<number>{_SIGN}{_BODY}(?!\.?{_DIGIT})(?:[⁻]?[{_SUPERSCRIPTS}]+)?(?:/{_DIGIT}+)?{_SUFFIX}?"
+    rf"|{_SIGN}[{_VULGAR_CLASS}](?!{_DIGIT}))"
     rf"(?:[ \u00a0](?P<unit>{_UNIT}))?"
 )
 
@@ -201,6 +207,9 @@ def _word_value(match: re.Match[str]) -> Fraction:
 
 def _digits_value(number: str) -> tuple[Fraction | None, str]:
     """The value and kind of a number in digits (no unit)."""
+    if number.startswith(tuple(_MINUS)):
+        value, kind = _digits_value(number[1:])
+        return (-value if value is not None else None), kind
     if number in _VULGAR:
         return _VULGAR[number], ""
     number = _ascii_digits(number.replace("\u00a0", " "))
@@ -249,6 +258,8 @@ def find_numbers(text: str, *, words: bool, full_scan: bool = False) -> Iterator
     """
     first = _NUMBER_START.search(text)
     start = 0 if full_scan or first is None else first.start()
+    if start and text[start - 1] in _MINUS:
+        start -= 1  # the first number's sign
     scanned = _STANDALONE.finditer(text, start) if first is not None or full_scan else ()
     found = [
         Found(
