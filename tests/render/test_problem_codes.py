@@ -88,6 +88,18 @@ def test_an_unknown_figure_is_ag331(tmp_path: Path) -> None:
     assert result.diagnostic.message.startswith("unknown figure 'nowhere': there is no ")
 
 
+def test_a_figure_id_that_is_a_path_is_told_it_names_no_script(tmp_path: Path) -> None:
+    (tmp_path / "outside.py").write_text("def draw(fig, formulas):\n    pass\n", "utf-8")
+    figures = tmp_path / "figures"
+    figures.mkdir()
+    result = draw_figure("../outside", figures, {}, "", "svg", MediaCache(tmp_path), place=HERE)
+    assert isinstance(result, Failed)
+    assert result.diagnostic.message == (
+        "unknown figure '../outside': there is no such script: a figure id is a name of "
+        "letters, digits, '-' and '_'"
+    )
+
+
 def test_a_figure_whose_process_ends_without_a_result_is_ag332(tmp_path: Path) -> None:
     (tmp_path / "gone.py").write_text(
         "import os\n\ndef draw(fig, formulas):\n    os._exit(3)\n", "utf-8"

@@ -98,6 +98,8 @@ def draw_figure(
     script = figure_script(figure_id, figures_dir)
     if script is None:
         expected = display_path(figures_dir / f"{figure_id}.py")
+        if not _FIGURE_ID.match(figure_id):  # `figure:../x` names no script: never a path
+            expected = "such script: a figure id is a name of letters, digits, '-' and '_'"
         message = Code.UNKNOWN_FIGURE.message(figure=figure_id, expected=expected)
         return place.failed(message, code=Code.UNKNOWN_FIGURE)
     source = script.read_bytes()
