@@ -61,6 +61,14 @@ def test_bm_is_refused_in_both_modes_with_its_fix() -> None:
     assert render_formula(r"\boldsymbol{x}", display=False).svg
 
 
+def test_an_error_inside_mathjax_is_said_to_be_one_with_what_to_check() -> None:
+    # A control character after \frac made MathJax's parser read past its input.
+    with pytest.raises(FormulaError) as raised:
+        render_formula("\\frac\x1b[31m{a}{b}", display=False)
+    assert str(raised.value).startswith("MathJax stopped on an internal error (")
+    assert str(raised.value).endswith("check the formula's commands and braces")
+
+
 def test_a_tag_follows_its_formula_in_an_image() -> None:
     tagged = render_formula(r"E = mc^2 \tag{1}", display=True)
     plain = render_formula(r"E = mc^2", display=True)

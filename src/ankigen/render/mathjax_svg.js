@@ -84,6 +84,10 @@ var AnkigenMathJax = (function () {
       } catch (error) {
         // TeX errors carry their message; anything else is a bug, said as such.
         var message = error && error.message ? error.message : String(error);
+        if (error instanceof TypeError || error instanceof ReferenceError) {
+          message = 'MathJax stopped on an internal error (' + message + "): check the formula's " +
+            'commands and braces';
+        }
         throw new Error('MathJax: ' + message);
       }
     },
