@@ -53,7 +53,8 @@ def test_escaped_text_draws_no_warning_from_the_parser() -> None:
 
     from ankigen.parse import parse_text
 
-    markdown = field_to_markdown("See [1], a*b, $5 and a==b; x_y [note].").markdown
+    markdown = field_to_markdown("See [1], a*b, $5 and a==b; x_y [note]; a:::b, c ::: d").markdown
+    assert markdown.endswith("a\\:::b, c \\::: d")
     result = parse_text(f"Q? ::: {markdown} <!-- id: q -->\n", Path("x.md"), Path("."), "x.md")
     assert [d.message for d in result.diagnostics] == []
 

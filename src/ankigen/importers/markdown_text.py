@@ -23,7 +23,10 @@ _MATH = re.compile(
     re.DOTALL,
 )
 _SOUND = re.compile(r"\[sound:[^\]]*\]")
-_CLOZE_PARTS = re.compile(cloze.OPENER.pattern + r"|::|\}\}", re.IGNORECASE)
+#: Cloze openers, ``::`` (exactly two colons: three or more are text) and ``}}``.
+_CLOZE_PARTS = re.compile(cloze.OPENER.pattern + r"|(?<!:)::(?!:)|\}\}", re.IGNORECASE)
+#: The first colon of a run of three or more: ``:::`` would be this format's separator.
+_SEPARATOR_RUN = re.compile(r"(?<!:):(?=::)")
 _SPECIAL = re.compile(r"([\\`*_<>$~&|])")
 _ASCII_SPACE = " \t\n\r\f"
 _SPACE = re.compile(r"[ \t\n\r\f]+")
@@ -91,7 +94,8 @@ def collapse_space(text: str) -> str:
 
 def _escape_plain(text: str) -> str:
     # `[` as an entity: no link can open, and `\[` would read as Anki's MathJax `\[`.
-    return _SPECIAL.sub(r"\\\1", text).replace("==", "=\\=").replace("[", "&#91;")
+    escaped = _SPECIAL.sub(r"\\\1", text).replace("==", "=\\=").replace("[", "&#91;")
+    return _SEPARATOR_RUN.sub(r"\\:", escaped)
 
 
 def escape_line_start(line: str) -> str:
