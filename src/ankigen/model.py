@@ -108,6 +108,9 @@ class CodeBlock:
     kind: str
     text: str
     line: int
+    #: Each quoted formula (``$…$``) of the block that uses an author's macro, with its
+    #: expansion (format §17: a quote reads the expanded formula, as the card shows it).
+    expansions: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +201,9 @@ class Deck:
     claims: ClaimLevel = ClaimLevel.ANSWERS
     #: The blocks that make no card, in file order (for the preview).
     prose: tuple[Prose, ...] = ()
+    #: The names of the authors' TeX macros (format §17, front matter and project, broken
+    #: definitions included): one still in a formula is one whose expansion parse reported.
+    macros: tuple[str, ...] = ()
 
     @property
     def stem(self) -> str:

@@ -58,3 +58,19 @@ def test_an_assert_in_a_formulas_block_points_at_the_assert() -> None:
 def test_a_problem_in_one_round_of_a_for_keeps_its_column() -> None:
     [(line, column, _)] = columns("assert 1/(n - 1) > 0 for n in 1..5\n")
     assert (line, column) == (1, 9)
+
+
+@pytest.mark.parametrize(
+    ("statement", "column"),
+    [
+        ("assert x > 0 for x in 1..100000000", 23),  # too many values: at the range
+        ("assert x > 0 for x in 5..1", 23),  # an empty range
+        ("let pi = 3", 5),  # a constant redefined: at its name
+        ("  assert pi == pi where sqrt = 2", 25),  # a function bound: at its name
+    ],
+)
+def test_a_statement_refused_as_a_whole_points_at_what_it_names(
+    statement: str, column: int
+) -> None:
+    [(line, found, _)] = columns(statement + "\n")
+    assert (line, found) == (1, column)

@@ -93,5 +93,10 @@ def test_every_form_and_error_has_a_fixture() -> None:
         "pass_all_lone_symbols",
         "err_undecided_relation",
         "err_all_quoted_too_often",
+        "pass_all_premise_in_quote",
+        # format section 17: a quote reads the expanded formula
+        "pass_macro_quote",
+        "err_macro_quote_differs",
+        "err_macro_quote_unreadable",
     }
     assert expected <= names

@@ -94,3 +94,51 @@ def test_an_unknown_command_says_how_to_define_it(project: Path) -> None:
     assert "\\ZZ is not a command ankigen draws" in result.output
     assert "define it in the front matter ('macros:'" in result.output
     assert "math: image" not in result.output
+
+
+def test_a_check_quotes_a_formula_with_the_projects_macros(project: Path) -> None:
+    # Format §17: a quote reads the expanded formula, as the card's is read.
+    square = (
+        "# Square\n\nSquare ::: $y = \\sq{x}$\n\n"
+        "```check\nassert $y = \\sq{x}$ where y = x^2\n```\n"
+    )
+    (project / "content" / "macros.md").write_text(square, "utf-8")
+    result = invoke("check", "--strict")
+    assert result.exit_code == 0, result.output
+
+
+BROKEN = r"""---
+macros:
+  \loop: \loop x
+  \a: {body: "#1 #2", args: 1}
+  nobackslash: y
+---
+# Broken
+
+Uses ::: $\loop$ and $\a{z}$ and $\QQ$.
+"""
+
+
+def test_a_broken_definition_is_one_error_at_its_own_entry(project: Path) -> None:
+    (project / "content" / "macros.md").write_text(BROKEN, "utf-8")
+    result = invoke("build", "--math", "mathjax")
+    assert result.exit_code == 1
+    assert [line for line in result.output.splitlines() if "macros.md" in line] == [
+        "content/macros.md:3:3: front matter macro \\loop expands forever (or past 20,000 "
+        "characters): its body must not use itself",
+        "content/macros.md:4:3: front matter macro \\a: its body uses #2 but it takes 1 argument",
+        "content/macros.md:5:3: front matter macro nobackslash: a macro's name is a backslash "
+        "and letters, e.g. \\RR",
+    ]
+
+
+def test_a_preamble_macro_that_expands_forever_is_an_error_at_its_line(project: Path) -> None:
+    (project / "macros.tex").write_text(PREAMBLE + "\\newcommand{\\ever}{\\ever x}\n", "utf-8")
+    (project / "content" / "macros.md").write_text(DECK + "\nLoop ::: $\\ever$\n", "utf-8")
+    result = invoke("build", "--math", "mathjax")
+    assert result.exit_code == 1
+    errors = [line for line in result.output.splitlines() if "warning:" not in line]
+    assert [line for line in errors if "macros." in line] == [
+        "macros.tex:4:13: macro \\ever expands forever (or past 20,000 characters): its body "
+        "must not use itself",
+    ]

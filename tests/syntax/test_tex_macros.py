@@ -117,7 +117,7 @@ def test_the_preamble_reader_reads_an_authors_usual_lines() -> None:
             2,
             "'\\usepackage{amsmath}' is not",
         ),
-        ("\\newcommand{\\x}[1]{#2}\n", 1, "uses #2 but takes 1 arguments"),
+        ("\\newcommand{\\x}[1]{#2}\n", 1, "uses #2 but takes 1 argument"),
         ("\\newcommand{\\x}{unclosed\n", 1, "expected {body} after \\x"),
         ("\\input{other.tex}\n", 1, "is not"),
     ],

@@ -113,6 +113,9 @@ class Quote:
     column: int
     #: True for the card's equation given to 'where' (``where $k = 1$``): it may be reused.
     binding: bool = False
+    #: A quoted formula whose authors' macros were expanded into ``text`` (format §17):
+    #: the TeX as the check writes it, for messages ("" when it uses none).
+    written: str = ""
 
 
 @dataclass(frozen=True)

@@ -29,8 +29,8 @@ QUOTED_TOO_OFTEN = Code.QUOTED_TOO_OFTEN
 
 
 def shown_quote(quote: Quote) -> str:
-    """A quote as the check writes it."""
-    return f"${quote.text}$" if quote.formula else f"`{quote.text}`"
+    """A quote as the check writes it (its macros not expanded)."""
+    return f"${quote.written or quote.text}$" if quote.formula else f"`{quote.text}`"
 
 
 def shown_claim(claim: Claim) -> str:

@@ -56,3 +56,4 @@ class StatementSyntaxError(StatementError):
 
     def __init__(self, column: int, detail: str, *, code: Code = SYNTAX) -> None:
         super().__init__(code.message(column=column, detail=detail), column=column, code=code)
+        self.detail = detail

@@ -35,8 +35,9 @@ from ._ast import (
     QuotedNumber,
     Unary,
 )
-from ._errors import StatementSyntaxError, undecided
+from ._errors import StatementError, StatementSyntaxError, undecided
 from ._lexer import Token, tokenize
+from ._macro_quotes import NO_EXPANSIONS, Expansions, formula_quote, in_expansion
 from ._tex import read_tex
 from ._tex_base import TexReading
 from ._tex_lexer import TEX_SYNTAX
@@ -89,8 +90,11 @@ def describe(token: Token) -> str:
 class ExpressionParser:
     """Parser state for one statement: tokens, a cursor, and the quotes read."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: str, expansions: Expansions = NO_EXPANSIONS) -> None:
+        """``code``: one statement; ``expansions``: its quoted formulas that use an
+        author's macro, each with its expansion (``CodeBlock.expansions``)."""
         self.code = code
+        self.expansions = expansions
         self.tokens = tokenize(code)
         self.pos = 0
         self.depth = 0
@@ -141,10 +145,16 @@ class ExpressionParser:
     def quoted_formula(self) -> tuple[Token, TexReading]:
         """A ``$TEX$`` quote, read by the TeX grammar."""
         token = self.advance()
-        self.quotes.append(Quote(token.text, True, token.column))
+        quote = formula_quote(token, self.expansions)
+        self.quotes.append(quote)
         # The TeX starts after the '$' (or '$$') at the token's column.
         offset = 2 if self.code.startswith("$$", token.column - 1) else 1
-        return token, read_tex(strip_markers(token.text), token.column + offset)
+        try:
+            return token, read_tex(strip_markers(quote.text), token.column + offset)
+        except StatementError as exc:
+            if not quote.written:
+                raise
+            raise in_expansion(exc, quote) from None
 
     # -- expressions ---------------------------------------------------------
 

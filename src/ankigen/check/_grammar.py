@@ -25,6 +25,7 @@ from ._ast import Assert, Binding, Cite, Expr, Let, Loop, Name, Quote, Statement
 from ._errors import StatementSyntaxError, undecided
 from ._expressions import CONSTANTS, FUNCTIONS, KEYWORDS, ExpressionParser, describe
 from ._lexer import Token
+from ._macro_quotes import NO_EXPANSIONS, Expansions, formula_quote
 from ._tex_base import UNDECIDED
 from ._tex_lexer import TEX_SYNTAX
 
@@ -38,15 +39,17 @@ COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "~=")
 __all__ = ["COMPARISONS", "CONSTANTS", "FUNCTIONS", "defined_name", "parse_statement"]
 
 
-def parse_statement(line: str) -> Statement | None:
+def parse_statement(line: str, expansions: Expansions = NO_EXPANSIONS) -> Statement | None:
     """Parse one line of a block; None for a blank or comment-only line.
 
-    Raises StatementError (a StatementSyntaxError for grammar problems).
+    ``expansions``: the block's quoted formulas that use an author's macro, each
+    with its expansion. Raises StatementError (a StatementSyntaxError for grammar
+    problems).
     """
     code = line.split("#", 1)[0]
     if not code.strip():
         return None
-    return _Parser(code).statement()
+    return _Parser(code, expansions).statement()
 
 
 def defined_name(line: str) -> str | None:
@@ -106,7 +109,8 @@ class _Parser(ExpressionParser):
                     token.column,
                     f"'cite' takes a quote of the card (`1.3x` or $...$), found {describe(token)}",
                 )
-            self.quotes.append(Quote(token.text, token.kind == "tex", token.column))
+            quote = formula_quote(token, self.expansions) if token.kind == "tex" else None
+            self.quotes.append(quote or Quote(token.text, False, token.column))
             if not self.at("op", ","):
                 return Cite(tuple(self.quotes))
             self.advance()
@@ -117,9 +121,13 @@ class _Parser(ExpressionParser):
         if token.text in KEYWORDS:
             raise StatementSyntaxError(token.column, f"{token.text!r} is a keyword, not a name")
         if token.text in CONSTANTS:
-            raise undecided(f"{token.text!r} is a built-in constant and cannot be defined")
+            raise undecided(
+                f"{token.text!r} is a built-in constant and cannot be defined", column=token.column
+            )
         if token.text in FUNCTIONS:
-            raise undecided(f"{token.text!r} is a function and cannot be defined")
+            raise undecided(
+                f"{token.text!r} is a function and cannot be defined", column=token.column
+            )
         return token
 
     def assertion(self) -> Assert:
@@ -240,15 +248,19 @@ class _Parser(ExpressionParser):
         self.advance()
         name = self.new_name()
         self.expect("name", "in")
+        column = self.peek.column  # the range's, where its problems are reported
         start = self.integer()
         self.expect("op", "..")
         stop = self.integer()
         if start > stop:
-            raise undecided(f"'for {name.text} in {start}..{stop}' is an empty range")
+            raise undecided(
+                f"'for {name.text} in {start}..{stop}' is an empty range", column=column
+            )
         if stop - start + 1 > MAX_LOOP:
             raise undecided(
                 f"'for {name.text} in {start}..{stop}' has {stop - start + 1} values;"
-                f" at most {MAX_LOOP}"
+                f" at most {MAX_LOOP}",
+                column=column,
             )
         return Loop(name.text, start, stop)
 

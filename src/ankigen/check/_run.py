@@ -25,6 +25,7 @@ from ._coverage import quotes_of, report_coverage
 from ._errors import StatementError
 from ._exact import holds_exactly
 from ._grammar import defined_name, defined_name_column, parse_statement
+from ._macro_quotes import NO_EXPANSIONS, Expansions
 from ._occurrences import Occurrences
 from ._soundness import (
     LITERAL_ONLY,
@@ -118,7 +119,7 @@ class _Run:
     def formulas_block(self, block: CodeBlock, scope: dict[str, Definition]) -> None:
         """Add a ``formulas`` block's names to the file-wide scope."""
         for line, text in _lines(block):
-            statement = self.parse(line, text, scope)
+            statement = self.parse(line, text, scope, NO_EXPANSIONS)  # it quotes nothing
             if isinstance(statement, Assert | Cite):
                 message = codes.NOT_A_LET.message()
                 column = len(text) - len(text.lstrip()) + 1
@@ -135,10 +136,11 @@ class _Run:
 
         Each quote its statements make covers an occurrence on the card (``occurrences``).
         """
+        expansions = dict(block.expansions)  # its quotes, macros expanded (format §17)
         for line, text in _lines(block):
             words = text.split("#", 1)[0].split()
             is_assert = words[:1] == ["assert"] or text.lstrip().startswith("$")
-            statement = self.parse(line, text, scope)
+            statement = self.parse(line, text, scope, expansions)
             found = [occurrences.take(quote, line) for quote in quotes_of(statement)]
             missing = not all(found)
             if isinstance(statement, Assert | Let) and occurrences.level is ClaimLevel.ALL:
@@ -170,12 +172,17 @@ class _Run:
             where = text.find("within") + 1 if at < 0 else at or column
             self.warn(line, message, column=where, code=code)
 
-    def parse(self, line: int, text: str, scope: dict[str, Definition]) -> Statement | None:
-        """Parse one line and define its ``let``; report problems, return None then."""
+    def parse(
+        self, line: int, text: str, scope: dict[str, Definition], expansions: Expansions
+    ) -> Statement | None:
+        """Parse one line (its quotes read with ``expansions``) and define its ``let``;
+        report problems, return None then."""
         try:
-            statement = parse_statement(text)
+            statement = parse_statement(text, expansions)
         except StatementError as exc:
-            self.report(line, str(exc), column=exc.column, code=exc.code)
+            # A problem of the whole statement (no column of its own) is at its start.
+            column = exc.column or len(text) - len(text.lstrip()) + 1
+            self.report(line, str(exc), column=column, code=exc.code)
             name = defined_name(text)
             if name is not None and name not in scope:
                 self.broken[name] = str(exc)

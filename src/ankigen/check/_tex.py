@@ -176,7 +176,7 @@ class _TexParser(TexCommands):
                     self.tokens[self.pos] = rest
                 else:
                     self.advance()
-                return Num(Fraction(token.text[0]), token.column)
+                return Num(Fraction(token.text[0]), token.column, token.text[0])
             if token.kind == "letter" or (token.kind == "cmd" and token.text in GREEK | {"infty"}):
                 return self.atom(subscripts=False)
             raise self.error(f"expected a braced group, found {self.found()}")

@@ -157,11 +157,15 @@ def literals_in(expr: Expr) -> Iterator[Num]:
 
 
 def statement_literals(statement: Assert | Let) -> Iterator[Num]:
-    """Every number literal a statement writes, sides, chain and ``where`` values."""
+    """Every number literal a statement writes, sides, chain and ``where`` values.
+
+    The sides of a quoted relation (``assert $E = \\frac{1}{2} m v^2$``) are the
+    card's formula: every number in them, an exponent too, is the quote's.
+    """
     if isinstance(statement, Let):
         yield from literals_in(statement.value)
         return
-    for side in sides(statement):
+    for side in () if statement.relation else sides(statement):
         yield from literals_in(side)
     for binding in statement.where:
         if not binding.quoted:

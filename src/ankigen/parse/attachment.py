@@ -23,7 +23,7 @@ from markdown_it.token import Token
 
 from ankigen.diagnostics import Code, Sink
 from ankigen.model import CodeBlock
-from ankigen.parse import problems
+from ankigen.parse import problems, token_meta
 from ankigen.parse.metadata import is_comment, parse_comment
 from ankigen.parse.paragraph import Paragraph, line_of, trailing_comment
 from ankigen.parse.states import AwaitingMetadata, Draft, InAnswer, ItemState, Section
@@ -43,7 +43,12 @@ def attach_fence(
     """File a ``formulas`` fence under ``formulas``, a ``check`` under the section's last item."""
     problems.unclosed_fence(fence, lines, sink)
     # Interned: one "check" string for the tens of thousands of blocks of a big deck.
-    code = CodeBlock(sys.intern(fence.info.strip()), fence.content, line_of(fence) + 1)
+    code = CodeBlock(
+        sys.intern(fence.info.strip()),
+        fence.content,
+        line_of(fence) + 1,
+        token_meta.quote_expansions(fence),  # its quotes read with the card's macros
+    )
     if code.kind == "formulas":
         formulas.append(code)
         return

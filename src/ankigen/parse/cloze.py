@@ -8,6 +8,7 @@ reads, numbers the ``==marks==`` and reports what is wrong with a cloze item.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from markdown_it.token import Token
 
@@ -46,6 +47,69 @@ def after_separator_column(line: str) -> int:
     """The column of the first cloze opener after the ``:::`` of ``line`` (0 if none there)."""
     cut = next(separator.matches(line), None)
     return opener_column(line, cut.end()) if cut is not None else 0
+
+
+class Marker(NamedTuple):
+    """Where the first cloze syntax after an item's ``:::`` stands, and what it is."""
+
+    line: int
+    column: int
+    #: True when it is on a line after the ``:::`` line (in the same paragraph).
+    later: bool
+    #: True for the ``==…==`` shorthand (a highlight, in other tools), not ``{{c1::``.
+    shorthand: bool
+
+
+def marker_after_separator(lines: Sequence[str], first: int, last: int = 0) -> Marker:
+    """The first cloze syntax after the ``:::`` of the paragraph on lines ``first`` to ``last``.
+
+    ``last`` 0: to the paragraph's end (a blank line). The ``:::`` may stand
+    on a later line than ``first`` (block form); the cloze on any line after it.
+    """
+    last = last or _paragraph_end(lines, first)
+    separator_line = 0
+    for number in range(first, min(last, len(lines)) + 1):
+        text = lines[number - 1]
+        begin = 0
+        if not separator_line:
+            cut = next(separator.matches(text), None)
+            if cut is None:
+                continue
+            separator_line, begin = number, cut.end()
+        column = opener_column(text, begin)
+        if column:
+            shorthand = syntax.OPENER.search(text, begin) is None
+            return Marker(number, column, number > separator_line, shorthand)
+    return Marker(first, after_separator_column(lines[first - 1]), False, False)
+
+
+def _paragraph_end(lines: Sequence[str], first: int) -> int:
+    """The last line of the paragraph that starts at ``first`` (before a blank line)."""
+    last = first
+    while last < len(lines) and lines[last].strip():
+        last += 1
+    return last
+
+
+def report_cloze_after_separator(lines: Sequence[str], first: int, last: int, sink: Sink) -> None:
+    """Cloze syntax in a reveal item's answer is no cloze (AG125): at its marker, with the
+    fix its shape suggests."""
+    marker = marker_after_separator(lines, first, last)
+    fix = "put the cloze before ':::' (the text after it is the Extra field)"
+    if marker.later:
+        # A cloze on its own line after an answer is most likely a new cloze item.
+        fix = (
+            f"if line {marker.line} starts a new cloze item, put a blank line before it (an "
+            "item is a paragraph of its own); a cloze of this item goes before ':::' (the "
+            "text after it is the Extra field)"
+        )
+    elif marker.shorthand:
+        fix = (
+            "'==…==' is the cloze shorthand here, not a highlight: write a highlight as "
+            f"<mark>…</mark>, or {fix}"
+        )
+    message = Code.CLOZE_AFTER_SEPARATOR.message(hint=fix)
+    sink.error(marker.line, message, column=marker.column, code=Code.CLOZE_AFTER_SEPARATOR)
 
 
 def number_marks(children: Sequence[Token]) -> None:
@@ -100,10 +164,11 @@ def read_cloze_item(
             code=syntax.MARKS_TOO_HIGH,
         )
     if extra is not None and has_cloze(extra):
+        marker = marker_after_separator(lines, line)
         sink.error(
-            line,
+            marker.line,
             Code.CLOZE_IN_EXTRA.message(),
-            column=after_separator_column(lines[line - 1]),
+            column=marker.column,
             code=Code.CLOZE_IN_EXTRA,
         )
 

@@ -93,7 +93,7 @@ def read_front_matter(text: str, sink: Sink) -> FrontMatter:
         "context": _context(data, text, sink),
         "prompts": _prompts(data, text, sink),
         "prompt_line_offset": _line_of_key(text, "prompt") if "prompt" in data else 0,
-        "macros": read_macros(data.get("macros"), _line_of_key(text, "macros"), sink),
+        "macros": read_macros(data.get("macros"), text, _line_of_key(text, "macros"), sink),
     }
     deck = values["deck"]
     if isinstance(deck, str) and (why := decks.problem(deck)):

@@ -4,18 +4,24 @@ and where each image's target is written.
 markdown-it notes no column on an inline token, so each formula is found in
 its source line, left to right: the item's formulas come in the order the
 question and then the answer show them, which is their order in the source.
-Images are found the same way, by their ``](target``.
+Images are found the same way, by their ``](target`` (or an ``<img>``'s ``src``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 from urllib.parse import unquote
 
 from ankigen.model import Fragment, ImageRef, Math
 
 __all__ = ["with_columns"]
+
+#: An HTML ``src`` attribute up to its value (an ``<img>`` tag's, format §16).
+_SRC = re.compile(r"(?P<src>\bsrc)\s*=\s*[\"']?", re.IGNORECASE)
+#: The ``src`` attribute of the next ``<img>`` tag, whatever its value is written as.
+_IMG_SRC = re.compile(r"<img\b[^>]*?(?P<src>\bsrc)\s*=", re.IGNORECASE)
 
 
 def with_columns(lines: Sequence[str], *fragments: Fragment) -> tuple[Fragment, ...]:
@@ -70,7 +76,21 @@ class _Finder:
             found = self._find(image.line, f"]({target}") if target else None
             if found is not None:
                 return found + 3
-        return 0
+        return self._src_column(image)
+
+    def _src_column(self, image: ImageRef) -> int:
+        """The 1-based column of the ``src`` attribute of an HTML ``<img>`` (format §16),
+        0 when it cannot be found: the one with this target, else the next one."""
+        if not 0 < image.line <= len(self.lines):
+            return 0
+        text = self.lines[image.line - 1]
+        start = self.cursor.get(image.line, 0)
+        exact = re.compile(_SRC.pattern + re.escape(image.target), re.IGNORECASE)
+        found = exact.search(text, start) or _IMG_SRC.search(text, start)
+        if found is None:
+            return 0
+        self.cursor[image.line] = found.end()
+        return found.start("src") + 1
 
     def _find(self, line: int, needle: str) -> int | None:
         """0-based column of ``needle`` in ``line``, not escaped (``\\$``), or None."""

@@ -17,6 +17,8 @@ lines with a stray ``$``   ``rules.stray_dollar``               ``paragraph``, `
 (offsets in the block)
 ``\\(`` / ``\\[`` spelt in   ``rules.mathjax_delimiter``          ``parse`` (warning AG600)
 text, and their places
+quoted formulas of a       ``macro_expansion``                  ``attachment``
+``check`` fence, expanded
 =========================  ===================================  ==========================
 """
 
@@ -33,6 +35,7 @@ _DEPTH = "ankigen_depth"
 _STRAY_DOLLAR_LINES = "ankigen_stray_dollar_lines"
 _MATHJAX_SPELLING = "ankigen_mathjax_spelling"
 _MATHJAX_PLACES = "ankigen_mathjax_places"
+_QUOTE_EXPANSIONS = "ankigen_quote_expansions"
 
 
 class MathjaxSpelling(NamedTuple):
@@ -136,3 +139,17 @@ def mathjax_places(block: Token) -> tuple[MathjaxPlace, ...]:
     """The places noted by :func:`set_mathjax_places` (none when nothing was noted)."""
     places: tuple[MathjaxPlace, ...] = block.meta.get(_MATHJAX_PLACES, ())
     return places
+
+
+# -- quoted formulas of a check, macros expanded ----------------------------------------
+
+
+def set_quote_expansions(fence: Token, expansions: Sequence[tuple[str, str]]) -> None:
+    """Note on a ``check`` fence each quoted formula that uses a macro, with its expansion."""
+    fence.meta[_QUOTE_EXPANSIONS] = tuple(expansions)
+
+
+def quote_expansions(fence: Token) -> tuple[tuple[str, str], ...]:
+    """The pairs noted by :func:`set_quote_expansions` (none when nothing was noted)."""
+    pairs: tuple[tuple[str, str], ...] = fence.meta.get(_QUOTE_EXPANSIONS, ())
+    return pairs

@@ -31,6 +31,7 @@ from ankigen.render._formula_image import RenderedFormula
 from ankigen.render._media import MediaCache
 from ankigen.render._tex_policy import formula_problem
 from ankigen.syntax.cloze import has_cloze
+from ankigen.syntax.tex_macros import uses_macro
 
 
 @dataclass(frozen=True)
@@ -66,13 +67,18 @@ class MathRenderer:
         The items at the indexes in ``skip`` have notes from an earlier build
         whose formulas all passed these same checks (``_note_cache``): skipped.
         """
+        macros = frozenset(deck.macros)
         for index, item in enumerate(deck.items):
             if index in skip:
                 continue
             fronts = [(m, item.kind is ItemKind.CLOZE) for m in item.front.maths]
             for math, in_cloze in [*fronts, *((m, False) for m in item.back.maths)]:
                 problem = formula_problem(math.tex)
-                if problem:
+                if problem and uses_macro(math.tex, macros):
+                    # An author's macro left in a formula is one whose expansion (or
+                    # definition) parse reported: no second error telling to define it.
+                    self._invalid.add((math.tex, math.display))
+                elif problem:
                     self._invalid.add((math.tex, math.display))
                     delimiter = "$$" if math.display else "$"
                     shown = f"{delimiter}{_shown(math.tex)}{delimiter}"

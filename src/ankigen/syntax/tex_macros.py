@@ -19,7 +19,7 @@ forever is an error naming it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -49,6 +49,9 @@ class Macro:
     body: str
     args: int = 0
     default: str | None = None
+    #: True for a definition that is reported where it is written (a wrong shape, a body
+    #: that expands forever): a use of it is left as written, with no second error.
+    broken: bool = False
 
 
 Macros = Mapping[str, Macro]
@@ -62,15 +65,31 @@ class ExpansionError:
 
     message: str
     macro: str
+    #: True when the macro expands forever (or too far), whatever it is given.
+    forever: bool = False
 
 
-def uses_macro(tex: str, macros: Macros) -> bool:
+def uses_macro(tex: str, macros: Collection[str]) -> bool:
     """True when ``tex`` names any of ``macros`` (the cheap test before expanding)."""
     return bool(macros) and any(
         syntax_tex.command_at(token, 0) in macros
         for token in syntax_tex.tokens(tex)
         if token.startswith("\\")
     )
+
+
+def endless(macros: Macros) -> dict[str, ExpansionError]:
+    """The macros whose body expands forever (or too far), each with why.
+
+    Every use of such a macro fails whatever its arguments, so the fault is
+    the definition's: reported there once, not at every formula using it.
+    """
+    found: dict[str, ExpansionError] = {}
+    for name, macro in macros.items():
+        expanded = expand(macro.body, macros)
+        if isinstance(expanded, ExpansionError) and expanded.forever:
+            found[name] = ExpansionError(_forever(name), name, forever=True)
+    return found
 
 
 def expand(tex: str, macros: Macros) -> str | ExpansionError:
@@ -88,7 +107,7 @@ def expand(tex: str, macros: Macros) -> str | ExpansionError:
         done.append(rest[:at])
         name = syntax_tex.command_at(rest, at)
         macro = macros.get(name)
-        if macro is None:
+        if macro is None or macro.broken:  # a broken one is reported at its definition
             done.append(name)
             rest = rest[at + len(name) :]
             continue
@@ -100,12 +119,15 @@ def expand(tex: str, macros: Macros) -> str | ExpansionError:
         rest = _substitute(macro.body, arguments) + rest[end:]
         size = sum(map(len, done)) + len(rest)
         if expansions > MAX_EXPANSIONS or size > MAX_EXPANDED_CHARS:
-            return ExpansionError(
-                f"macro {name} expands forever (or past {MAX_EXPANDED_CHARS:,} characters): "
-                "its body must not use itself",
-                name,
-            )
+            return ExpansionError(_forever(name), name, forever=True)
     return "".join(done)
+
+
+def _forever(name: str) -> str:
+    return (
+        f"macro {name} expands forever (or past {MAX_EXPANDED_CHARS:,} characters): "
+        "its body must not use itself"
+    )
 
 
 def _arguments(text: str, at: int, macro: Macro) -> tuple[list[str], int] | ExpansionError:

@@ -38,6 +38,8 @@ class Preamble:
 
     macros: dict[str, Macro] = field(default_factory=dict)
     problems: list[tuple[int, str]] = field(default_factory=list)
+    #: The line of each macro's definition (its last one), for problems found later.
+    lines: dict[str, int] = field(default_factory=dict)
 
 
 def read_preamble(text: str) -> Preamble:
@@ -60,6 +62,7 @@ def read_preamble(text: str) -> Preamble:
             return preamble
         macro, at = read
         preamble.macros[macro.name] = macro
+        preamble.lines[macro.name] = line
 
 
 def _definition(source: str, at: int, kind: str, star: bool) -> tuple[Macro, int] | str:
@@ -97,7 +100,8 @@ def _definition(source: str, at: int, kind: str, star: bool) -> tuple[Macro, int
     if body is None:
         return f"expected {{body}} after {name}"
     if highest_argument(body[0]) > count:
-        return f"{name}'s body uses #{highest_argument(body[0])} but takes {count} arguments"
+        plural = "" if count == 1 else "s"
+        return f"{name}'s body uses #{highest_argument(body[0])} but takes {count} argument{plural}"
     return Macro(name, body[0], count, default), body[1]
 
 
