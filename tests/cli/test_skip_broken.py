@@ -163,3 +163,17 @@ def test_an_error_in_prose_belongs_to_no_item(project: Path) -> None:
     assert ": left out: " not in result.output
     assert not (project / "build" / "mixed.apkg").exists()
     assert (project / "build" / "fine.apkg").exists()
+
+
+def test_an_error_on_a_callout_marker_line_blames_no_item_before_it(project: Path) -> None:
+    # The marker line makes no card: the item above the callout is not the broken one.
+    (project / "content" / "mixed.md").write_text(
+        "# C\n\nFetch ::: Downloads objects.\n\n> [!recall] Stash ::: On the marker line\n",
+        "utf-8",
+    )
+    result = invoke("build", "--skip-broken")
+    assert result.exit_code == 1
+    assert "content/mixed.md:5:19: ':::' on a callout's marker line" in result.output
+    assert ": left out: " not in result.output
+    assert not (project / "build" / "mixed.apkg").exists()
+    assert (project / "build" / "fine.apkg").exists()

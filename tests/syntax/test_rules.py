@@ -50,6 +50,13 @@ def test_cloze_look_alikes_are_not_near_misses(text: str) -> None:
         ("What is a mode? :: The most frequent value.", separator.WRONG_LENGTH),
         ("What is a mode? :::: The most frequent value.", separator.WRONG_LENGTH),
         (":: The most frequent value.", separator.WRONG_LENGTH),
+        # format section 13: glued on either side is a near miss, whatever the text
+        ("Nucleus:::Contains the genome.", separator.GLUED),
+        ("DNA:::Deoxyribonucleic acid", separator.GLUED),
+        ("A ratio written 2:::1", separator.GLUED),
+        ("\u8a71\u3059\uff1a\uff1a\uff1ato speak", separator.FULL_WIDTH),
+        ("\u8a71\u3059 \uff1a\uff1a\uff1a to speak", separator.FULL_WIDTH),
+        ("q ::\uff1a a", separator.FULL_WIDTH),
     ],
 )
 def test_separator_near_miss(line: str, code: str) -> None:
@@ -59,8 +66,9 @@ def test_separator_near_miss(line: str, code: str) -> None:
 @pytest.mark.parametrize(
     "line",
     [
-        "A ratio written 2:::1, or a:::b",
-        "the separator is written ':::' in quotes",
+        "the separator is written ':::' in quotes, or (:::) in brackets",
+        "an address such as https://example.org/a:::b or www.example.org:::b",
+        "one full-width colon \uff1a is punctuation",
         "Parent::Child and std::vector and :smile::wink:",
         "Time 10:30: the start",
     ],
@@ -84,6 +92,34 @@ def test_mark_near_miss(line: str, meant: str) -> None:
 )
 def test_mark_look_alikes_are_not_near_misses(line: str) -> None:
     assert mark.near_misses(line) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "written", "meant"),
+    [
+        ("The ==mode is the most frequent value.", "==mode", "==mode=="),
+        ("The ==mode.", "==mode.", "==mode=="),
+        ("(==mean) is", "==mean)", "==mean=="),
+        ("==\ufffc is hidden", "==", "==text=="),  # a formula or code masked after it
+    ],
+)
+def test_unclosed_mark(line: str, written: str, meant: str) -> None:
+    (found,) = mark.near_misses(line)
+    assert (found.code, found.snippet) == (mark.UNCLOSED_MARK, written)
+    assert f"close it after the text it hides ('{meant}')" in found.message
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "a == b, x==y and w== end",  # spaced, inside a word, closing only
+        "\ufffc==\ufffc compares two formulas",
+        "(==) and ==) and == alone",
+        "The ==skewness == measures",  # a loose pair: AG530 alone, not also unclosed
+    ],
+)
+def test_marks_that_never_open_are_not_unclosed(line: str) -> None:
+    assert [f for f in mark.near_misses(line) if f.code == mark.UNCLOSED_MARK] == []
 
 
 _WORDS = st.text(alphabet="abcdefgh xyz,.?", min_size=1, max_size=20).filter(str.strip)

@@ -271,8 +271,7 @@ class Code(StrEnum):
         ERROR,
         "cloze syntax after the `:::` of a reveal item",
         "put the cloze before `:::` (the text after it is the Extra field)",
-        "cloze syntax after ':::' is not a cloze: "
-        "put the cloze before ':::' (the text after it is the Extra field)",
+        "cloze syntax after ':::' is not a cloze: {hint}",
     )
     CLOZE_IN_EXTRA = (
         "AG126",
@@ -335,6 +334,32 @@ class Code(StrEnum):
         "tag '{tag}' is in ankigen's own namespace 'ankigen::', which holds the release "
         "tags learners use to find removed notes: write another tag, e.g. '{meant}'",
     )
+    SEPARATOR_IN_BLOCK = (
+        "AG135",
+        WARNING,
+        "`:::` inside a list item, table cell, block quote or heading: only a paragraph of its "
+        "own is an item, so it makes no card",
+        "write the item as a paragraph of its own, without the list marker, `>` or `#`",
+        "':::' inside {place} makes no card: write the item as a paragraph of its own, {advice}",
+    )
+    SEPARATOR_IN_UNKNOWN_CALLOUT = (
+        "AG136",
+        WARNING,
+        "`:::` inside a callout of a kind the format does not know (`> [!warning]`): it is a "
+        "plain quote, so it makes no card",
+        "write `[!recall]`, `[!formula]` or `[!note]`, or the item as a paragraph of its own",
+        "':::' inside a '[!{kind}]' callout makes no card: the format knows only the callouts "
+        "{known}; use one of them, or write the item as a paragraph of its own",
+    )
+    FRONT_MATTER_UNCLOSED = (
+        "AG137",
+        WARNING,
+        "front matter opened with `---` and `key: value` lines but never closed: its settings "
+        "are prose, on no card, and not applied",
+        "end the front matter with a line of `---`",
+        "front matter opened on line 1 never closes, so none of its settings apply (they are "
+        "prose): end it with a line of '---'",
+    )
     METADATA_GUID = (
         "AG138",
         ERROR,
@@ -343,6 +368,13 @@ class Code(StrEnum):
         "write the GUID percent-encoded (`ankigen import` does)",
         "metadata guid '{guid}' must be one word of at most {most} printable "
         "characters (no space), percent-encoded where it holds ';', '-', '%' or white space",
+    )
+    UNCLOSED_COMMENT = (
+        "AG139",
+        WARNING,
+        "an HTML comment `<!--` that never closes: everything after it is on no card",
+        "close the comment with `-->`",
+        "HTML comment never closes, so everything after it is on no card: close it with '-->'",
     )
     QUESTION_AFTER_COLON = (
         "AG140",
@@ -371,6 +403,17 @@ class Code(StrEnum):
         "the answer is empty and the heading at line {heading_line} after it ends the item "
         "(a '#' or '##' heading ends an item), so the text below it is on no card: "
         "write the heading as '###' or deeper to keep it in the answer",
+    )
+    FENCE_CLOSER_WITH_TEXT = (
+        "AG143",
+        WARNING,
+        "a line inside a code block that looks like its closing fence but has text after the "
+        "marker, so the block runs on (over the next items) to a later fence",
+        "put the text on a line of its own after the fence; if the line is code, open the "
+        "block with a longer fence",
+        "'{written}' does not close the code block opened at line {opened}: a closing fence "
+        "holds nothing after '{fence}', so the block runs on to line {closed}; put the text on "
+        "a line of its own (or, if it is code, open the block with '{longer}')",
     )
     HTML_SHOWN_AS_TEXT = (
         "AG150",
@@ -838,6 +881,15 @@ class Code(StrEnum):
         "a line of only '{mark}' is not a separator (Obsidian's mark of {habit}): "
         "write ':::' at the start of the answer's first line instead",
     )
+    SEPARATOR_FULL_WIDTH = (
+        "AG526",
+        WARNING,
+        "near miss: `\uff1a\uff1a\uff1a`, a separator typed with full-width colons (a CJK "
+        "input method)",
+        "write `:::` with ASCII colons",
+        "'{written}' is not a separator: write ':::' with ASCII colons, as in "
+        "'question ::: answer'",
+    )
     MARK_NEAR_MISS = (
         "AG530",
         WARNING,
@@ -845,6 +897,14 @@ class Code(StrEnum):
         "let `==` touch the text it marks, `==text==`",
         "'{written}' is not a cloze: '==' must touch the text it marks on the inside, "
         "write '=={inner}=='",
+    )
+    MARK_UNCLOSED = (
+        "AG531",
+        WARNING,
+        "near miss: a `==` that opens a shorthand cloze but never closes (`The ==mode is`)",
+        "close the mark after the text it hides (`==mode==`), or escape it (`\\==`)",
+        "'{written}' never closes, so it makes no cloze: close it after the text it hides "
+        "('=={inner}==') or escape it ('\\==')",
     )
     UNREAD_FILE = (
         "AG540",
@@ -860,7 +920,7 @@ class Code(StrEnum):
         "not math here (section 16)",
         "write `$…$` or `$$…$$`",
         "'{spelling}' is Anki's MathJax delimiter, not math in this format "
-        "(it is shown as written): write {meant} for a formula",
+        "(the card shows it as text, never typeset): write {meant} for a formula",
     )
     TEX_COMMAND_REFUSED = (
         "AG601",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -188,6 +189,7 @@ def _parse_all_sections(
         key_line=1 + front.key_line if front.key_line else 0,
         claims=front.claims or default_claims,
         prose=tuple(prose for result in results for prose in result.prose),
+        macros=tuple(sorted({*macros, *(macro.name for macro in front.macros)})),
     )
     return ParseResult(deck, tuple(sort_diagnostics(sink.diagnostics)))
 
@@ -344,9 +346,27 @@ def _shift_lines(tokens: Sequence[Token], offset: int) -> None:
 
 def _front_matter(tokens: Sequence[Token], sink: Sink) -> FrontMatter:
     if not tokens or tokens[0].type != "front_matter":
+        _unclosed_front_matter(tokens, sink)
         return FrontMatter()
     # The YAML's first line is the file's second line, after `---`.
     return read_front_matter(tokens[0].content, sink.below(2))
+
+
+#: A line of YAML that sets a key (``deck: Biology``), as front matter starts.
+_YAML_KEY = re.compile(r"[A-Za-z_][\w-]*:(?:[ \t]|$)")
+
+
+def _unclosed_front_matter(tokens: Sequence[Token], sink: Sink) -> None:
+    """AG113's sibling: a file that opens front matter (``---``, then ``key: value``
+    lines) but never closes it. markdown-it reads no front matter then, but a rule
+    and a paragraph: every setting would be prose, on no card, without a word."""
+    if len(tokens) < 3 or tokens[0].type != "hr" or not tokens[0].markup.startswith("-"):
+        return
+    if tokens[0].map != [0, 1] or tokens[1].type != "paragraph_open":
+        return
+    if _YAML_KEY.match(tokens[2].content):
+        message = Code.FRONT_MATTER_UNCLOSED.message()
+        sink.warning(1, message, column=1, code=Code.FRONT_MATTER_UNCLOSED)
 
 
 def _duplicate_guids(items: list[Item], sink: Sink) -> None:

@@ -3,22 +3,44 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from markdown_it.token import Token
 
 from ankigen.parse.paragraph import BREAKS, Paragraph
 from ankigen.syntax import separator
 
-_MARKER = re.compile(r"^\[!(recall|formula|note)\][ \t]*(.*)$", re.IGNORECASE)
+#: The kinds of callout the format knows (section 5), in the order it names them.
+KINDS = ("recall", "formula", "note")
+_MARKER = re.compile(r"^\[!(" + "|".join(KINDS) + r")\][ \t]*(.*)$", re.IGNORECASE)
+#: A marker of any kind, as GitHub and Obsidian write them (``[!warning]``, ``[!tip]``).
+_ANY_MARKER = re.compile(r"^\[!([A-Za-z][\w-]*)\]")
 
 
 def callout_kind(block: list[Token]) -> str | None:
     """The kind of a blockquote block that is a callout (lower case), else None."""
+    first_line = _first_line(block)
+    match = _MARKER.match(first_line.strip()) if first_line is not None else None
+    return match.group(1).lower() if match else None
+
+
+def unknown_kind(block: Sequence[Token]) -> str | None:
+    """The kind of a blockquote block marked as a callout the format does not know, else None.
+
+    ``> [!warning]`` is a GitHub alert but no callout here: the quote is plain.
+    """
+    first_line = _first_line(block)
+    match = _ANY_MARKER.match(first_line.strip()) if first_line is not None else None
+    if match is None or match.group(1).lower() in KINDS:
+        return None
+    return match.group(1)
+
+
+def _first_line(block: Sequence[Token]) -> str | None:
+    """The first source line of a blockquote's first paragraph, if it opens with one."""
     if len(block) < 4 or block[1].type != "paragraph_open":
         return None
-    first_line = block[2].content.split("\n", 1)[0]
-    match = _MARKER.match(first_line.strip())
-    return match.group(1).lower() if match else None
+    return block[2].content.split("\n", 1)[0]
 
 
 def callout_title(source: str) -> str | None:

@@ -23,6 +23,7 @@ from ankigen.syntax import Finding, cloze, separator
 #: markers): not white space and not punctuation, like a letter.
 _MASK = "\ufffc"
 _MATH_TYPES = ("math_inline", "math_inline_double", "math_block")
+_FULL_WIDTH = separator.FULL_WIDTH_COLON
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ def near_misses(children: Sequence[Token], first_line: int, lines: Sequence[str]
         return []  # the common case: no rule below could find anything
     locator = Locator(lines)
     found: list[Located] = []
-    paragraph = _lines(children, first_line)
+    paragraph = inline_lines(children, first_line)
     masked_lines: list[str] = []
     for line, tokens in paragraph:
         for token in tokens:
@@ -60,7 +61,7 @@ def near_misses(children: Sequence[Token], first_line: int, lines: Sequence[str]
                     counted = finding.start
                     found.append(locator.locate(at, finding))
         colons = _may_hold_colons(tokens)
-        masked_lines.append(_masked(tokens) if habits or colons else "")
+        masked_lines.append(masked_line(tokens) if habits or colons else "")
         if not colons:
             continue  # neither rule below could find anything on this line
         masked = masked_lines[-1]
@@ -68,7 +69,8 @@ def near_misses(children: Sequence[Token], first_line: int, lines: Sequence[str]
         if not any(separator.matches(masked)):
             rules.append(separator.near_misses)
         for rule in rules:
-            found.extend(locator.locate(line, finding) for finding in rule(masked))
+            located = (locator.locate(line, finding) for finding in rule(masked))
+            found.extend(at for at in located if not _escaped(at, lines))
     if habits and _holds_no_item(children, masked_lines):
         following = _following_line(lines, paragraph[-1][0])
         for index, finding in separator.paragraph_near_misses(masked_lines, following):
@@ -76,23 +78,41 @@ def near_misses(children: Sequence[Token], first_line: int, lines: Sequence[str]
     return sorted(found, key=lambda f: (f.line, f.column))
 
 
+def _escaped(at: Located, lines: Sequence[str]) -> bool:
+    """True for a separator or mark near miss the source escapes (``\\==``, ``a\\:::b``)
+    or spells otherwise: the author wrote it to be shown as it is.
+
+    Parsing drops the backslash of an escape, so the text of ``\\==mode``
+    reads ``==mode``: only the source line tells the author's escape apart.
+    """
+    source = lines[at.line - 1] if 0 < at.line <= len(lines) else ""
+    if at.column == 0:
+        # Not found as it reads: escaped inside (``=\\=mode``) when the source has it once
+        # its backslashes are gone; else written otherwise (markup inside), still reported.
+        return at.finding.snippet in source.replace("\\", "")
+    before = source[: at.column - 1]
+    return (len(before) - len(before.rstrip("\\"))) % 2 == 1
+
+
 def _may_hold_near_miss(token: Token) -> bool:
     """False when no rule can find anything in ``token``.
 
-    Each needs ``{``, ``::``, ``: :`` or ``==``.
+    Each needs ``{``, ``::``, ``: :``, ``==`` or a full-width colon.
     """
     if token.type != "text" and token.type not in _MATH_TYPES:
         return False
     content = token.content
-    return "{" in content or "::" in content or "==" in content or ": :" in content
+    return "{" in content or _holds_colons(content)
 
 
 def _may_hold_colons(tokens: Sequence[Token]) -> bool:
     """False when a line's text holds nothing the separator or mark rules read."""
-    return any(
-        t.type == "text" and ("::" in t.content or "==" in t.content or ": :" in t.content)
-        for t in tokens
-    )
+    return any(t.type == "text" and _holds_colons(t.content) for t in tokens)
+
+
+def _holds_colons(text: str) -> bool:
+    """True when ``text`` holds what the separator and mark rules look for first."""
+    return "::" in text or "==" in text or ": :" in text or _FULL_WIDTH in text
 
 
 def _may_hold_habit(children: Sequence[Token]) -> bool:
@@ -121,7 +141,7 @@ def _following_line(lines: Sequence[str], last_line: int) -> str:
     return ""
 
 
-def _lines(children: Sequence[Token], first_line: int) -> list[tuple[int, list[Token]]]:
+def inline_lines(children: Sequence[Token], first_line: int) -> list[tuple[int, list[Token]]]:
     """The tokens of each source line, with the line's number."""
     out: list[tuple[int, list[Token]]] = [(first_line, [])]
     line = first_line
@@ -136,7 +156,7 @@ def _lines(children: Sequence[Token], first_line: int) -> list[tuple[int, list[T
     return out
 
 
-def _masked(tokens: Sequence[Token]) -> str:
+def masked_line(tokens: Sequence[Token]) -> str:
     """A line's text as the separator and mark rules read it: only plain text, clozes masked."""
     text = "".join(t.content if t.type == "text" else _MASK for t in tokens)
     pieces, kept = [], 0

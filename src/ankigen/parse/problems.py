@@ -88,6 +88,35 @@ def unclosed_fence(fence: Token, lines: Sequence[str], sink: Sink) -> None:
         sink.error(
             line_of(fence), message, column=fence_column(fence, lines), code=Code.UNCLOSED_FENCE
         )
+    closer_with_text(fence, lines, sink)
+
+
+def closer_with_text(fence: Token, lines: Sequence[str], sink: Sink) -> None:
+    """AG143: a line of the block that starts with its fence but has text after it.
+
+    Such a line (```` ``` <!-- id: x --> ````) does not close the block: it runs
+    on over the items below it to the next bare fence, and they make no card.
+    """
+    if fence.map is None or fence.markup not in fence.content:
+        return  # the common case: no line of the block starts with the fence
+    opened, end = fence.map[0] + 1, fence.map[1]
+    for number in range(opened + 1, end):
+        text = lines[number - 1] if number <= len(lines) else ""
+        stripped = text.lstrip(" ")
+        if len(text) - len(stripped) > 3 or not stripped.startswith(fence.markup):
+            continue
+        rest = stripped.lstrip(fence.markup[0])
+        if rest.strip():
+            message = Code.FENCE_CLOSER_WITH_TEXT.message(
+                written=text.strip(),
+                opened=opened,
+                fence=fence.markup,
+                closed=end,
+                longer=fence.markup[0] * (len(stripped) - len(rest) + 1),
+            )
+            column = len(text) - len(stripped) + 1
+            sink.warning(number, message, column=column, code=Code.FENCE_CLOSER_WITH_TEXT)
+            return  # the first one: the block's later lines follow from it
 
 
 def fence_column(fence: Token, lines: Sequence[str]) -> int:

@@ -23,7 +23,7 @@ from markdown_it.token import Token
 
 from ankigen.diagnostics import Code, Sink
 from ankigen.model import CodeBlock, ItemKind
-from ankigen.parse import callout, lost_text, problems, token_meta
+from ankigen.parse import callout, lost_text, problems, stray_items, token_meta
 from ankigen.parse.attachment import (
     attach_fence,
     attach_metadata_after,
@@ -31,10 +31,10 @@ from ankigen.parse.attachment import (
     is_attached_fence,
 )
 from ankigen.parse.cloze import (
-    after_separator_column,
     has_cloze,
     opener_column,
     read_cloze_item,
+    report_cloze_after_separator,
 )
 from ankigen.parse.headings import read_heading
 from ankigen.parse.near_miss import near_misses, report
@@ -106,6 +106,7 @@ class Walker:
             return
         opening, self._walked_any = not self._walked_any, True
         colon_line, cut_by_heading = self.result.prose.start_block()
+        stray_items.check_block(block, self._lines, self._sink, walked=self._callout is None)
         if kind == "heading_open":
             self._heading(block, opening)
         elif kind == "hr":
@@ -212,6 +213,10 @@ class Walker:
                 column=self._lines[marker.line - 1].find(":::") + 1,
                 code=Code.SEPARATOR_ON_CALLOUT_MARKER,
             )
+            # The marker line is on no card: its error belongs to no item, so a partial
+            # build (format §19) never blames the item before the callout for it.
+            line = self._lines[marker.line - 1]
+            self.result.prose.add(marker.line, line, paragraph=False, has_item=False)
         self._callout = kind
         self._callout_title = callout.callout_title(marker.source)
         if rest.children:
@@ -242,11 +247,8 @@ class Walker:
             return
         if split is not None:
             if has_cloze(split[1]):
-                self._sink.error(
-                    paragraph.line,
-                    Code.CLOZE_AFTER_SEPARATOR.message(),
-                    column=after_separator_column(self._lines[paragraph.line - 1]),
-                    code=Code.CLOZE_AFTER_SEPARATOR,
+                report_cloze_after_separator(
+                    self._lines, paragraph.line, paragraph.end_line, self._sink
                 )
             self._start(ItemKind.REVEAL, paragraph, split)
             return

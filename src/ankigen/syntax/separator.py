@@ -5,8 +5,9 @@ before it white space or the start of the text, just after it white space
 or the end. The walker asks :func:`matches` for separators in a text token
 and :func:`in_source` for the same cut in the markdown source; a line that
 holds no separator is asked :func:`near_misses` for one that was probably
-meant (``q?:::a``, ``q :: a``, ``q :::: a``, ``q?:: a``, ``Term::Definition``,
-``::a`` at a line's start, ``q : : : a``), and a paragraph without one
+meant (``q?:::a``, ``Term:::Definition``, ``q :: a``, ``q :::: a``, ``q?:: a``,
+``Term::Definition``, ``::a`` at a line's start, ``q : : : a``, three colons
+typed full width by a CJK input method), and a paragraph without one
 :func:`paragraph_near_misses` (``Q:``/``A:`` lines, a ``?`` line between a
 question and its answer): the habits of authors coming from other tools.
 """
@@ -30,6 +31,7 @@ _SOURCE_SEPARATOR = _SEPARATOR
 _COLONS = re.compile(r":{2,}")
 
 GLUED = Code.SEPARATOR_GLUED
+FULL_WIDTH = Code.SEPARATOR_FULL_WIDTH
 WRONG_LENGTH = Code.SEPARATOR_LENGTH
 TWO_GLUED = Code.SEPARATOR_TWO_COLONS_GLUED
 SPACED_COLONS = Code.SEPARATOR_SPACED
@@ -38,6 +40,9 @@ QUESTION_MARK_LINE = Code.QUESTION_MARK_LINE
 
 #: Colons with white space between them, three in all (``: : :``, ``:: :``, ``: ::``).
 _SPACED = re.compile(r"(?<![:\S]):+(?:[ \t]+:+)+(?=\s|$)")
+#: The colon a CJK input method types (U+FF1A), and three colons with one or more of it.
+FULL_WIDTH_COLON = "\uff1a"
+_WIDE = re.compile(r"(?<![:\uff1a])[:\uff1a]{3}(?![:\uff1a])")
 
 
 def matches(text: str) -> Iterator[re.Match[str]]:
@@ -64,16 +69,18 @@ def near_misses(line: str) -> list[Finding]:
 
     ``line`` is the line's text with code, math and cloze markers masked by
     the caller, so ``::`` in code, math or a cloze hint is never read here.
-    ``:::`` glued to a word on one side, or on both after the end of a
-    question (``mode?:::The``), and ``::`` or ``::::`` standing apart like a
-    separator, are reported; ``a:::b`` and a quoted ``':::'`` are text.
+    ``:::`` glued to the text on either side (``mode?:::The``,
+    ``Nucleus:::Contains``, ``a :::b``), three colons typed full width
+    (U+FF1A, by a CJK input method), and ``::`` or ``::::`` standing apart
+    like a separator, are reported; a quoted or bracketed ``':::'`` and a
+    ``:::`` in a web address are text.
     """
     found: list[Finding] = []
-    if "::" not in line and ": :" not in line:
+    if "::" not in line and ": :" not in line and FULL_WIDTH_COLON not in line:
         return found  # the common case, cheaply
-    spaced = _spaced(line)
-    found.extend(spaced)
-    taken = {f.start + i for f in spaced for i in range(len(f.snippet))}
+    odd = _spaced(line) + _full_width(line)
+    found.extend(odd)
+    taken = {f.start + i for f in odd for i in range(len(f.snippet))}
     two_glued = [run for run in _COLONS.finditer(line) if len(run.group(0)) == 2]
     for run in _COLONS.finditer(line):
         if run.start() in taken:
@@ -85,10 +92,12 @@ def near_misses(line: str) -> list[Finding]:
         if len(written) == 3 and not apart and _looks_meant(before, after):
             # The words around it, found from the run (not by splitting the whole line
             # for each run: a line of many glued ":::" would take quadratic time).
-            word_before = _word(line[line.rfind(" ", 0, run.start()) + 1 : run.start()])
+            word_before = line[line.rfind(" ", 0, run.start()) + 1 : run.start()]
             after_end = line.find(" ", run.end())
-            word_after = _word(line[run.end() : after_end if after_end >= 0 else len(line)])
-            message = GLUED.message(before=word_before, after=word_after)
+            word_after = line[run.end() : after_end if after_end >= 0 else len(line)]
+            if _is_address(word_before + written + word_after):
+                continue
+            message = GLUED.message(before=_word(word_before), after=_word(word_after))
             found.append(Finding(run.start(), written, message, GLUED, is_warning=True))
         elif len(written) in (2, 4) and apart:
             message = WRONG_LENGTH.message(written=written)
@@ -106,6 +115,20 @@ def _spaced(line: str) -> list[Finding]:
         if written.count(":") == 3:
             message = SPACED_COLONS.message(written=written)
             found.append(Finding(run.start(), written, message, SPACED_COLONS, is_warning=True))
+    return found
+
+
+def _full_width(line: str) -> list[Finding]:
+    """Three colons, one or more of them full width (U+FF1A, from a CJK input method): a
+    separator meant (``話す`` then three of them then ``to speak``)."""
+    found: list[Finding] = []
+    if FULL_WIDTH_COLON not in line:
+        return found
+    for run in _WIDE.finditer(line):
+        written = run.group(0)
+        if FULL_WIDTH_COLON in written:
+            message = FULL_WIDTH.message(written=written)
+            found.append(Finding(run.start(), written, message, FULL_WIDTH, is_warning=True))
     return found
 
 
@@ -161,18 +184,24 @@ def _two_glued(line: str, run: re.Match[str]) -> Finding:
 
 #: A ``:::`` glued to these is quoted or bracketed: written about, not meant.
 _QUOTES = frozenset("'\"`\u2018\u2019\u201c\u201d\u00ab\u00bb")
-#: What ends a question: a ``:::`` glued to it on both sides was still meant
-#: (``mode?:::The``); between two letters or digits it is text (``a:::b``, ``2:::1``).
-_QUESTION_ENDS = frozenset("?.!:)*_\ufffc")
+#: A word that is a web address (``https://…``, ``www.…``): its colons are the address's.
+_ADDRESS = re.compile(r"://|^[(\[<]?www\.", re.IGNORECASE)
 
 
 def _looks_meant(before: str, after: str) -> bool:
-    """True when a glued ``:::`` between ``before`` and ``after`` was probably a separator."""
-    if before in _QUOTES or after in _QUOTES or before in "([" or after in ")]":
-        return False
-    if before.isspace() or after.isspace():
-        return True
-    return before in _QUESTION_ENDS
+    """True when a glued ``:::`` between ``before`` and ``after`` was probably a separator.
+
+    Format section 13: a ``:::`` with no white space on one side is a near miss,
+    whatever it is glued to (``mode?:::The``, ``Nucleus:::Contains``, ``a:::b``):
+    three colons in a row are no punctuation of prose. Only a ``:::`` quoted or
+    bracketed (written about, ``':::'``) is text.
+    """
+    return not (before in _QUOTES or after in _QUOTES or before in "([" or after in ")]")
+
+
+def _is_address(word: str) -> bool:
+    """True for a word that is a web address, whose colons are not a separator."""
+    return _ADDRESS.search(word) is not None
 
 
 def _word(text: str) -> str:

@@ -15,6 +15,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import isMdAsciiPunct, isPunctChar, isWhiteSpace
 from markdown_it.rules_inline.state_inline import Delimiter, StateInline
 
 from ankigen.diagnostics import Code
@@ -107,23 +108,35 @@ def _pair_delimiters(state: StateInline, delimiters: list[Delimiter]) -> None:
 # --- near misses ------------------------------------------------------------
 
 NEAR_MISS = Code.MARK_NEAR_MISS
+UNCLOSED_MARK = Code.MARK_UNCLOSED
 #: Two equals signs alone: not part of ``===``, nor of an arrow (``==>``, ``<==``).
 _RUN = re.compile(r"(?<![=<>!])==(?![=<>])")
 
 
 def near_misses(line: str) -> list[Finding]:
-    """``== text==`` and ``==text ==``: a mark that cannot open or close (warnings).
+    """``== text==`` and ``==text ==``: a mark that cannot open or close; ``==text``
+    that opens and never closes (warnings).
 
     ``line`` is one line's text left over after parsing (so every ``==`` in
-    it stayed text), code and math masked. Reported is a pair of ``==`` where
-    one hugs its text and the other stands apart from it on the inner side; a
-    comparison spaced on both sides (``x == y``) or inside words (``a==b``)
-    is never reported.
+    it stayed text: a mark markdown-it paired, on this line or across lines,
+    is masked), code and math masked. Reported is a pair of ``==`` where
+    one hugs its text and the other stands apart from it on the inner side,
+    and a ``==`` that opens by the flanking rules before a word and is in no
+    such pair; a comparison spaced on both sides (``x == y``) or inside words
+    (``a==b``) is never reported.
     """
-    found: list[Finding] = []
-    if line.count("==") < 2:
-        return found  # the common case, cheaply
+    if "==" not in line:
+        return []  # the common case, cheaply
     runs = [_Run.at(line, match.start()) for match in _RUN.finditer(line)]
+    found = _loose_pairs(line, runs)
+    paired = {finding.start for finding in found}
+    found += [_unclosed(line, run) for run in runs if run.opens_word and run.start not in paired]
+    return sorted(found, key=lambda finding: finding.start)
+
+
+def _loose_pairs(line: str, runs: list[_Run]) -> list[Finding]:
+    """``== text==`` and ``==text ==``: two runs that were meant as one mark."""
+    found: list[Finding] = []
     for first, second in itertools.pairwise(runs):
         inner = line[first.start + 2 : second.start]
         if not inner.strip():
@@ -138,6 +151,27 @@ def near_misses(line: str) -> list[Finding]:
     return found
 
 
+def _unclosed(line: str, run: _Run) -> Finding:
+    """A ``==`` that opens a mark no ``==`` closes: shown with the word it opens on."""
+    end, limit = run.start + 2, min(len(line), run.start + 2 + _WORD_LIMIT)
+    while end < limit and not line[end].isspace():  # bounded: a line of marks stays linear
+        end += 1
+    # Shown up to a masked token (code, a formula), so that it is found in the source line.
+    written = line[run.start : end].split(_MASK, 1)[0]
+    inner = written[2:]
+    while inner and _md_punctuation(inner[-1]):  # the word, not the sentence's punctuation
+        inner = inner[:-1]
+    inner = inner or "text"
+    message = UNCLOSED_MARK.message(written=written, inner=inner)
+    return Finding(run.start, written, message, UNCLOSED_MARK, is_warning=True)
+
+
+#: At most this many characters of the word after an unclosed ``==`` are shown.
+_WORD_LIMIT = 40
+#: What the caller masks a code span, a formula or emphasis with: it reads as a word.
+_MASK = "\ufffc"
+
+
 @dataclass(frozen=True)
 class _Run:
     """One ``==`` in a line, and how the characters around it let it open or close."""
@@ -147,6 +181,8 @@ class _Run:
     can_close: bool
     spaced_open: bool
     spaced_close: bool
+    #: Opens by markdown-it's flanking rules (``__``'s: never inside a word), before a word.
+    opens_word: bool
 
     @classmethod
     def at(cls, line: str, start: int) -> _Run:
@@ -160,7 +196,27 @@ class _Run:
             can_close=outside_after and not before.isspace(),
             spaced_open=outside_before and after.isspace(),
             spaced_close=outside_after and before.isspace(),
+            opens_word=_opens(before, after) and (after.isalnum() or after == _MASK),
         )
+
+
+def _opens(before: str, after: str) -> bool:
+    """Whether a delimiter run between ``before`` and ``after`` can open, as ``scanDelims``
+    decides it with ``canSplitWord=False`` (CommonMark's rule for ``__``)."""
+    after_space, before_space = isWhiteSpace(ord(after)), isWhiteSpace(ord(before))
+    after_punct, before_punct = _md_punctuation(after), _md_punctuation(before)
+    left = not after_space and (not after_punct or before_space or before_punct)
+    right = not before_space and (not before_punct or after_space or after_punct)
+    return left and (not right or before_punct)
+
+
+def _md_punctuation(char: str) -> bool:
+    """Punctuation as markdown-it's delimiter scan reads it (ASCII symbols such as ``$`` too).
+
+    The mask reads as a letter: after ``$x$`` or `` `code` `` a ``==`` is a
+    comparison (``$a$==$b$``) far more often than a cloze.
+    """
+    return char != _MASK and (isMdAsciiPunct(ord(char)) or isPunctChar(char))
 
 
 def _is_punctuation(char: str) -> bool:
