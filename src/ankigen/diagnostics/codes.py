@@ -295,6 +295,15 @@ class Code(StrEnum):
         "check block has no item before it in this section; "
         "put it right after the item whose claim it proves",
     )
+    METADATA_FIELD_TWICE = (
+        "AG129",
+        WARNING,
+        "a field written twice in one metadata comment (`tags: a; tags: b`): only the last "
+        "one counts",
+        "write the field once (`tags: a b`)",
+        "metadata field '{field}' is written twice in this comment and only the last one "
+        "counts: write it once{example}",
+    )
     MISSPELT_METADATA_FIELD = (
         "AG130",
         ERROR,
@@ -414,6 +423,14 @@ class Code(StrEnum):
         "'{written}' does not close the code block opened at line {opened}: a closing fence "
         "holds nothing after '{fence}', so the block runs on to line {closed}; put the text on "
         "a line of its own (or, if it is code, open the block with '{longer}')",
+    )
+    TAG_WITH_COMMA = (
+        "AG144",
+        WARNING,
+        "a tag that ends with a comma (`tags: nature, plants` gives the tag `nature,`)",
+        "separate tags with spaces, not commas",
+        "tag '{tag}' ends with a comma, which Anki keeps in the tag: tags are separated by "
+        "spaces ('tags: {meant}')",
     )
     HTML_SHOWN_AS_TEXT = (
         "AG150",

@@ -62,12 +62,15 @@ def parse_comment(html: str, line: int, sink: Sink, column: int = 0) -> Metadata
     if match is None:
         return None
     fields: dict[str, str] = {}
+    twice: list[str] = []
     for part in match.group(1).split(";"):
         if not part.strip():
             continue
         field = _FIELD.match(part)
         if field is None:
             return None
+        if field.group(1) in fields:
+            twice.append(field.group(1))
         fields[field.group(1)] = field.group(2).strip()
     if not any(key in fields for key in _KEYS):
         # `<!-- tag: core -->` is a misspelt field, not a remark: say so.
@@ -92,7 +95,10 @@ def parse_comment(html: str, line: int, sink: Sink, column: int = 0) -> Metadata
         at, col = _place(html, value, line, column)
         sink.error(at, message, column=col, code=Code.METADATA_ID_WITH_SPACE)
         return None
+    for key in dict.fromkeys(twice):
+        _report_twice(html, key, line, column, sink)
     tags = tuple(fields.get("tags", "").split())
+    _report_commas(html, tags, line, column, sink)
     reserved = [tag for tag in tags if tags_syntax.is_reserved(tag)]
     for tag in reserved:
         _report_reserved(html, tag, line, column, sink)
@@ -105,6 +111,29 @@ def parse_comment(html: str, line: int, sink: Sink, column: int = 0) -> Metadata
         sink.error(line, message, column=column, code=Code.METADATA_GUID)
         return None
     return Metadata(note_id or None, tags, guid)
+
+
+def _report_twice(html: str, key: str, line: int, column: int, sink: Sink) -> None:
+    """AG129: a field written twice, at its second spelling (the one that counts)."""
+    first = _key_offset(html, key)
+    second = re.compile(rf"(?<![\w-]){re.escape(key)}\s*:").search(html, first + 1)
+    at, col = _place(html, second.start() if second else first, line, column)
+    example = " ('tags: a b')" if key == "tags" else ""
+    message = Code.METADATA_FIELD_TWICE.message(field=key, example=example)
+    sink.warning(at, message, column=col, code=Code.METADATA_FIELD_TWICE)
+
+
+def _report_commas(
+    html: str, tags: tuple[str, ...], line: int, column: int, sink: Sink
+) -> None:
+    """AG144: tags written as a comma-separated list (``tags: nature, plants``)."""
+    meant = " ".join(tag.strip(",") for tag in tags if tag.strip(","))
+    for tag in tags:
+        if tag.endswith(","):
+            at, col = _place(html, html.find(tag, html.find("tags")), line, column)
+            message = Code.TAG_WITH_COMMA.message(tag=tag, meant=meant)
+            sink.warning(at, message, column=col, code=Code.TAG_WITH_COMMA)
+            return  # one warning: its fix rewrites the whole list
 
 
 def _report_reserved(html: str, tag: str, line: int, column: int, sink: Sink) -> None:
