@@ -123,9 +123,7 @@ def _report_twice(html: str, key: str, line: int, column: int, sink: Sink) -> No
     sink.warning(at, message, column=col, code=Code.METADATA_FIELD_TWICE)
 
 
-def _report_commas(
-    html: str, tags: tuple[str, ...], line: int, column: int, sink: Sink
-) -> None:
+def _report_commas(html: str, tags: tuple[str, ...], line: int, column: int, sink: Sink) -> None:
     """AG144: tags written as a comma-separated list (``tags: nature, plants``)."""
     meant = " ".join(tag.strip(",") for tag in tags if tag.strip(","))
     for tag in tags:
