@@ -46,3 +46,14 @@ def test_a_file_name_that_names_the_deck_is_checked_too() -> None:
 def test_a_front_matter_deck_is_checked_at_its_key() -> None:
     deep = "::".join(["d"] * 12)
     assert _problems(f"---\ndeck: {deep}\n---\n# T\n\nQ ::: A\n") == [(2, 7, decks.DECK_TOO_DEEP)]
+
+
+def test_an_empty_name_between_colons_is_an_error_where_it_is_written() -> None:
+    # Anki would import 'A::::B::' as the decks A::blank::B::blank.
+    assert _problems('---\ndeck: "A::::B::"\n---\n# T\n\nQ ::: A\n') == [
+        (2, 8, decks.DECK_TOO_DEEP)
+    ]
+    assert _problems("# A::\n\nQ ::: A\n") == [(1, 1, decks.DECK_TOO_DEEP)]
+    sections = "---\nsubdecks: true\n---\n# T\n\n## ::x\n\nQ ::: A\n"
+    assert _problems(sections) == [(6, 1, decks.SUBDECK_TOO_DEEP)]
+    assert _problems("# C++ :: STL\n\nQ ::: A\n") == []

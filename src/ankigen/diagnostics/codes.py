@@ -987,16 +987,17 @@ class Code(StrEnum):
         "AG620",
         ERROR,
         "with `subdecks: true`, a `##` section makes a deck nested more than 11 levels (each "
-        "`::` nests one; Anki refuses the whole package), or a deck name over 1,000 characters",
-        "write fewer `::` in the heading, or shorten it",
+        "`::` nests one; Anki refuses the whole package), a deck name over 1,000 characters, "
+        "or an empty name between `::` (Anki imports it as 'blank')",
+        "write fewer `::` in the heading, or shorten it, or write a name between each `::`",
         "{what} makes a deck {why}",
     )
     DECK_TOO_DEEP = (
         "AG621",
         ERROR,
-        "the deck's name (front matter `deck` or the `#` title) is nested more than 11 levels "
-        "or over 1,000 characters",
-        "write fewer `::` in it, or shorten it",
+        "the deck's name (front matter `deck` or the `#` title) is nested more than 11 levels, "
+        "over 1,000 characters, or has an empty name between `::` (Anki imports it as 'blank')",
+        "write fewer `::` in it, or shorten it, or write a name between each `::`",
         "{what} makes a deck {why}",
     )
     YAML_ALIAS = (

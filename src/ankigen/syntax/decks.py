@@ -40,6 +40,11 @@ def problem(name: str) -> str | None:
         )
     elif len(name) > MAX_NAME_LENGTH:
         why = f"name of {len(name)} characters, more than {MAX_NAME_LENGTH}: shorten it"
+    elif any(not part.strip() for part in name.split("::")):
+        why = (
+            "with an empty name between '::' (Anki imports it as a deck named 'blank'): "
+            "write a name there, or remove the extra '::'"
+        )
     else:
         return None
     return why
