@@ -885,7 +885,8 @@ class Code(StrEnum):
     QUESTION_ANSWER_LINES = (
         "AG524",
         WARNING,
-        "near miss: a `Q:` line with an `A:` line after it (a card written as labels)",
+        "near miss: a `Q:` (or `Question:`, `Front:`) line with an `A:` (`Answer:`, `Back:`) "
+        "line after it (a card written as labels)",
         "write `question ::: answer`, without the labels",
         "'{question}' and '{answer}' lines make no card: write the question, "
         "then ':::' and the answer ('question ::: answer'), without the labels",

@@ -209,11 +209,16 @@ def _word(text: str) -> str:
     return text.replace("\ufffc", "").strip()
 
 
-#: A line that opens with a question or answer label (``Q:``, ``Answer:``).
-_QUESTION_LABEL = re.compile(r"(?:Q|Question|QUESTION|question):(?=[\s*_\ufffc]|$)")
-_ANSWER_LABEL = re.compile(r"(?:A|Answer|ANSWER|answer):(?=[\s*_\ufffc]|$)")
+#: A line that opens with a question or answer label (``Q:``, ``Answer:``, and Anki's
+#: field names ``Front:``/``Back:`` as notes exported from it are often written).
+_QUESTION_LABEL = re.compile(
+    r"(?:Q|Question|QUESTION|question|Front|FRONT|front):(?=[\s*_\ufffc]|$)"
+)
+_ANSWER_LABEL = re.compile(r"(?:A|Answer|ANSWER|answer|Back|BACK|back):(?=[\s*_\ufffc]|$)")
 #: ``A:`` later on the ``Q:`` line itself (``Q: What is x? A: y``).
-_INLINE_ANSWER = re.compile(r"\s(?:A|Answer):\s")
+_INLINE_ANSWER = re.compile(r"\s(?:A|Answer|Back):\s")
+#: What a question label starts with (the parse stage's cheap test before reading lines).
+QUESTION_LABEL_STARTS = ("Q:", "Question:", "QUESTION:", "question:", "Front:", "FRONT:", "front:")
 
 
 def paragraph_near_misses(lines: list[str], following: str) -> list[tuple[int, Finding]]:
