@@ -894,9 +894,10 @@ class Code(StrEnum):
     QUESTION_MARK_LINE = (
         "AG525",
         WARNING,
-        "near miss: a line of only `?` or `??` (Obsidian's multi-line card)",
+        "near miss: a line of only `?` or `??` (Obsidian's multi-line card) or `%` (ankdown's "
+        "field separator)",
         "start the answer's first line with `:::`",
-        "a line of only '{mark}' is not a separator (Obsidian's mark of {habit}): "
+        "a line of only '{mark}' is not a separator ({habit}): "
         "write ':::' at the start of the answer's first line instead",
     )
     SEPARATOR_FULL_WIDTH = (

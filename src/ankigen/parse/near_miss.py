@@ -121,7 +121,9 @@ def _may_hold_habit(children: Sequence[Token]) -> bool:
         if token.type != "text":
             continue
         text = token.content.lstrip()
-        if text.rstrip() in ("?", "??") or text.startswith(separator.QUESTION_LABEL_STARTS):
+        if text.rstrip() in separator.LINE_HABITS or text.startswith(
+            separator.QUESTION_LABEL_STARTS
+        ):
             return True
     return False
 

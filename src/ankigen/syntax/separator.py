@@ -209,6 +209,15 @@ def _word(text: str) -> str:
     return text.replace("\ufffc", "").strip()
 
 
+#: A line of only these marks separates a card's sides in another tool.
+_LINE_HABITS = {
+    "?": "Obsidian's mark of a multi-line card",
+    "??": "Obsidian's mark of a reversed card",
+    "%": "ankdown's field separator",
+}
+#: What a line of only one of ``_LINE_HABITS`` is (the parse stage's cheap test).
+LINE_HABITS = frozenset(_LINE_HABITS)
+
 #: A line that opens with a question or answer label (``Q:``, ``Answer:``, and Anki's
 #: field names ``Front:``/``Back:`` as notes exported from it are often written).
 _QUESTION_LABEL = re.compile(
@@ -227,16 +236,16 @@ def paragraph_near_misses(lines: list[str], following: str) -> list[tuple[int, F
     ``lines`` are the paragraph's lines as :func:`near_misses` reads them
     (code, math and clozes masked) and ``following`` the first line after
     it, blank lines skipped. A line of only ``?`` (or ``??``) is Obsidian's
-    multi-line card; a ``Q:`` line with an ``A:`` line after it (in the
-    paragraph, on the next one or on the ``Q:`` line) is a card written as
-    labels. ``Note:``, ``A: red`` in a list of options without a ``Q:``, and
-    a ``Q:`` with no ``A:`` are prose.
+    multi-line card, one of only ``%`` ankdown's field separator; a ``Q:``
+    line with an ``A:`` line after it (in the paragraph, on the next one or on
+    the ``Q:`` line) is a card written as labels. ``Note:``, ``A: red`` in a
+    list of options without a ``Q:``, and a ``Q:`` with no ``A:`` are prose.
     """
     found: list[tuple[int, Finding]] = []
     for index, text in enumerate(lines):
         mark = text.strip(" \t\ufffc")
-        if mark in ("?", "??"):
-            habit = "a reversed card" if mark == "??" else "a multi-line card"
+        habit = _LINE_HABITS.get(mark)
+        if habit is not None:
             message = QUESTION_MARK_LINE.message(mark=mark, habit=habit)
             at = text.index(mark)
             found.append((index, Finding(at, mark, message, QUESTION_MARK_LINE, True)))
