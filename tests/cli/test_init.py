@@ -63,7 +63,29 @@ def test_init_twice_is_refused(tmp_path: Path) -> None:
     assert invoke("init", str(tmp_path / "deck")).exit_code == 0
     again = invoke("init", str(tmp_path / "deck"))
     assert again.exit_code == 2
-    assert "already exists" in again.output
+    assert "already exist;" in again.output  # six files
+    assert "copy the [tool.ankigen] table" in again.output
+    (tmp_path / "one").mkdir()
+    (tmp_path / "one" / "pyproject.toml").write_text("[project]\n", "utf-8")
+    assert "pyproject.toml already exists;" in invoke("init", str(tmp_path / "one")).output
+
+
+def test_init_from_a_folder_says_the_workflow_cannot_install_from_it(tmp_path: Path) -> None:
+    from ankigen.build.install_source import install_line
+
+    folder = install_line({"url": (tmp_path / "src").as_uri(), "dir_info": {}}, "0.1.0")
+    assert not folder.reachable
+    released = install_line(None, "0.1.0")
+    assert released.reachable
+    from ankigen.commands.init import create_project
+
+    project = create_project(tmp_path / "deck", folder)
+    assert not project.install.reachable
+    # This ankigen runs from a folder (the tests' editable install): the CLI says so.
+    from ankigen.build.install_source import running_install
+
+    said = invoke("init", str(tmp_path / "cli")).output
+    assert ("GitHub's runners cannot reach" in said) == (not running_install().reachable)
 
 
 def test_the_workflow_builds_strictly_and_releases_on_tags(tmp_path: Path) -> None:

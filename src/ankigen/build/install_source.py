@@ -42,6 +42,8 @@ class InstallLine:
 
     command: str
     comment: str
+    #: False for a folder on this machine, which a CI runner cannot install from.
+    reachable: bool = True
 
 
 def running_install() -> InstallLine:
@@ -100,11 +102,12 @@ def _from_folder(folder: Path) -> InstallLine:
     if commit and remote:
         url = _clone_url(remote)
         if url.startswith("file:"):  # a clone of a folder: CI cannot reach that one either
-            return InstallLine(f'pip install "ankigen @ git+{url}@{commit}"', comment)
+            return InstallLine(f'pip install "ankigen @ git+{url}@{commit}"', comment, False)
         return _at_commit(f"git+{url}", commit, "a checkout of")
     if commit:  # a checkout without a remote: its commit, in a URL pip reads
-        return InstallLine(f'pip install "ankigen @ git+{folder.as_uri()}@{commit}"', comment)
-    return InstallLine(f'pip install "ankigen @ {folder.as_uri()}"', comment)
+        command = f'pip install "ankigen @ git+{folder.as_uri()}@{commit}"'
+        return InstallLine(command, comment, False)
+    return InstallLine(f'pip install "ankigen @ {folder.as_uri()}"', comment, False)
 
 
 def _clone_url(remote: str) -> str:

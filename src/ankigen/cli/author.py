@@ -66,6 +66,13 @@ def init(directory: Path) -> None:
         sys.exit(1)
     for path in project.files:
         echo(f"created {path}")
+    if not project.install.reachable:
+        workflow = directory / ".github" / "workflows" / "decks.yml"
+        echo(
+            f"\nNote: {workflow} installs ankigen from a folder on this machine, which "
+            "GitHub's runners cannot reach: before you push, write in its 'Install ankigen' "
+            "steps a URL they can (ankigen's git repository at a commit, or a release)."
+        )
     where = "" if directory == Path(".") else f"cd {directory} && "
     echo(
         f"\nNext: {where}ankigen build     (writes build/{project.key}.apkg)\n"

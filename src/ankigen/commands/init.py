@@ -31,6 +31,8 @@ class NewProject:
     root: Path
     key: str
     files: tuple[Path, ...]
+    #: How the workflow installs ankigen (``reachable`` False: from this machine only).
+    install: InstallLine
 
 
 def project_files(root: Path, install: InstallLine | None = None) -> dict[Path, bytes]:
@@ -73,22 +75,25 @@ def create_project(root: Path, install: InstallLine | None = None) -> NewProject
     Raises ``UsageError`` naming every file that already exists, before
     writing anything. ``install``: as for :func:`project_files`.
     """
+    install = install or running_install()
     files = project_files(root, install)
     taken = [path for path in files if path.exists() or path.is_symlink()]
     if root.exists() and not root.is_dir():
         taken.insert(0, root)
     if taken:
         shown = ", ".join(str(path) for path in taken)
+        exist = "already exists" if len(taken) == 1 else "already exist"
         raise UsageError(
-            f"{shown} already exists; ankigen init never overwrites a file: "
-            "choose a new or empty folder"
+            f"{shown} {exist}; ankigen init never overwrites a file: choose a new or empty "
+            "folder (to add ankigen to an existing project, copy the [tool.ankigen] table of "
+            "'ankigen init' in an empty folder into its pyproject.toml)"
         )
     for path, data in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("xb") as handle:  # "x": fail rather than overwrite a file made meanwhile
             handle.write(data)
     key = slugify(root.absolute().name) or "my-deck"
-    return NewProject(root, key, tuple(files))
+    return NewProject(root, key, tuple(files), install)
 
 
 def square_png() -> bytes:
