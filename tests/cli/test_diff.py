@@ -85,8 +85,24 @@ def test_json_lists_every_note_by_outcome(project: Path) -> None:
     assert updated["first_field"] == "What changes?"
     assert updated["deck"] == "Release"
     assert updated["source"] == "release.md#changes"
-    assert updated["id"] is None  # two packages alone do not know the items' ids
+    assert updated["id"] == "changes"  # as the Source field names it
     assert len(updated["guid"]) == 10
+
+
+@pytest.mark.parametrize(
+    ("source", "item_id"),
+    [
+        ("release.md#changes", "changes"),
+        ("release.md#g-3f2a9c1b0e", None),  # an item without an id: its GUID's hash
+        ("release.md#g-intro", "g-intro"),
+        ("a note of another deck", None),
+        ("", None),
+    ],
+)
+def test_the_id_of_a_note_is_read_from_its_source_field(source: str, item_id: str | None) -> None:
+    from ankigen.commands.diff import id_in_source
+
+    assert id_in_source(source) == item_id
 
 
 def test_an_edit_that_is_not_newer_fails_strict(project: Path) -> None:

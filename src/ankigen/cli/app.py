@@ -220,10 +220,29 @@ def check(
 @main.command()
 @click.argument("old", type=click.Path(path_type=Path, exists=True, dir_okay=False))
 @click.argument("new", type=click.Path(path_type=Path, exists=True, dir_okay=False))
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="A summary for release notes, or every note by outcome as JSON.",
+)
 @click.option("--strict", is_flag=True, help="Exit 1 when some edit would not reach learners.")
 def diff(old: Path, new: Path, output_format: str, strict: bool) -> None:
-    """What importing NEW.apkg over OLD.apkg does in a learner's collection, by Anki's rules."""
+    """What importing NEW.apkg over OLD.apkg does in a learner's collection, by Anki's rules.
+
+    Each note is added, updated, unchanged, removed (it stays in learners'
+    collections) or not applied (Anki skips the edit; the report says why), read from the
+    two packages alone.
+
+    \b
+    Example:
+      ankigen diff previous/statistics.apkg build/statistics.apkg
+      ankigen diff old.apkg new.apkg --format json --strict
+
+    How a note keeps its identity from one release to the next: ankigen guide 8.
+    """
     with _usage_errors():
         changes = diff_files(old, new)
     if output_format == "json":

@@ -146,13 +146,28 @@ def _change(note: StoredNote, deck: DeckFile, ids: Mapping[str, str]) -> NoteCha
     schema = deck.note_types.get(note.note_type)
     names = schema.fields if schema else ()
     source = note.fields[names.index("Source")] if "Source" in names else ""
+    shown_source = plain_text(source)
     return NoteChange(
         guid=note.guid,
-        id=ids.get(note.guid),
+        id=ids.get(note.guid) or id_in_source(shown_source),
         deck=note.deck,
         first_field=plain_text(note.fields[0] if note.fields else ""),
-        source=plain_text(source),
+        source=shown_source,
     )
+
+
+#: The name the Source field gives an item without an id: ``g-`` and a hash of its GUID.
+_HASHED_ANCHOR = re.compile(r"g-[0-9a-f]{10}")
+
+
+def id_in_source(source: str) -> str | None:
+    """The item id a Source field names (``stats.md#why-sync``: ``why-sync``); None for an
+    item without one (``stats.md#g-3f2a9c1b0e``, ``render._source_field``) or another
+    deck's note."""
+    _, hashmark, anchor = source.rpartition("#")
+    if not hashmark or not anchor or _HASHED_ANCHOR.fullmatch(anchor):
+        return None
+    return anchor
 
 
 #: A clozed formula (``math_cloze_html``): its copies per cloze, then the whole formula.
