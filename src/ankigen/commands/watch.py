@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from enum import IntEnum
 from pathlib import Path
 
 from ankigen.build.discover import discover
@@ -131,9 +132,22 @@ def watch(
         if first:
             first = False
             report(rebuild(options, preview_dir, state=state))
-        if batch:
-            changed = tuple(sorted({Path(path) for _, path in batch}))
+        changed = net_changes(batch)
+        if changed:
             report(rebuild(options, preview_dir, changed, state))
+
+
+def net_changes(batch: Iterable[tuple[IntEnum, str]]) -> tuple[Path, ...]:
+    """The paths a batch of file events (watchfiles' ``Change`` and path) changed, sorted.
+
+    A file made and removed within the batch, and gone now (an editor's or
+    ``sed -i``'s temporary file), changed nothing.
+    """
+    events = list(batch)
+    added = {path for change, path in events if change.name == "added"}
+    deleted = {path for change, path in events if change.name == "deleted"}
+    passing = {path for path in added & deleted if not Path(path).exists()}
+    return tuple(sorted({Path(path) for _, path in events if path not in passing}))
 
 
 def _missing_pages(
