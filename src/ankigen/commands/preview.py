@@ -122,7 +122,8 @@ def write_pages(
             if shown is not None:
                 shown.left(target)
         recall = cards_recall(shown.cards, rendered) if shown is not None else None
-        cards = deck_cards(rendered, diagnostics, _outline(rendered.deck.path), recall)
+        sections = _outline(rendered.deck.path)
+        cards = deck_cards(rendered, diagnostics, sections, recall)
         uses_mathjax = rendered.deck.math is MathMode.MATHJAX
         page_input = PageInput(
             stem=rendered.deck.stem,
@@ -132,6 +133,7 @@ def write_pages(
             mathjax=(mathjax is not None) if uses_mathjax else None,
             prose=rendered.deck.prose,
             broken=tuple(d for d in left_out if d.file == rendered.deck.display_path),
+            section_lines=tuple(line for line, _ in sections.sections) if sections else (),
         )
         target = preview_dir / f"{rendered.deck.stem}.html"
         if shown is None:

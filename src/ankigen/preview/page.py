@@ -12,6 +12,7 @@ page's own folder, and reads only the cards.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import hashlib
 import json
@@ -51,6 +52,9 @@ class PageInput:
     prose: tuple[Prose, ...] = ()
     #: The errors of items left out of the deck, each shown in its place (format §19).
     broken: tuple[Diagnostic, ...] = ()
+    #: The first line of each ``##`` section (the outline's): what stands above a
+    #: section's heading is shown above it, not among the section's cards.
+    section_lines: tuple[int, ...] = ()
 
 
 def page_html(page: PageInput) -> str:
@@ -130,7 +134,13 @@ def _page(page: PageInput, entry: Callable[[int, PreviewCard], str]) -> str:
     """The page, each card's entry made by ``entry``."""
     page_groups = groups(page.cards)
     between = _between(page)
-    body = "\n".join(_group(group, between, entry) for group in page_groups)
+    parts: list[str] = []
+    for group in page_groups:
+        heading = _heading_line(page.section_lines, group.cards[0].line)
+        while between and between[0][0] < heading:
+            parts.append(between.pop(0)[1])
+        parts.append(_group(group, between, entry))
+    body = "\n".join(parts)
     if between:  # what follows the last card, or a page with no card at all
         body += "\n" + "\n".join(entry for _, entry in between)
     version = hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
@@ -206,6 +216,12 @@ def _group(
         entries.append(entry(number, card))
     body = "\n".join(entries)
     return f'<section class="ag-section" id="{group.anchor}">{heading}\n{body}\n</section>'
+
+
+def _heading_line(section_lines: tuple[int, ...], line: int) -> int:
+    """The first line of the section that holds ``line`` (0: none, or no outline)."""
+    index = bisect.bisect_right(section_lines, line) - 1
+    return section_lines[index] if index >= 0 else 0
 
 
 def _between(page: PageInput) -> list[tuple[int, str]]:

@@ -35,7 +35,7 @@
     if (errors && window.ankigenReport) window.ankigenReport(errors + " formula(s) MathJax cannot typeset");
     document.documentElement.dataset.ready = "1";
     var status = document.getElementById("ag-status");
-    if (status && !status.textContent) status.textContent = "no problems";
+    if (status && !status.textContent) status.textContent = "every image and formula shown";
   }
   // Search and filters: by words of a card's text (its formulas' TeX and image
   // descriptions included), by tag, by problem; kept in the address like the rest.

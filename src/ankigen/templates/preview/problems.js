@@ -8,7 +8,7 @@
     document.documentElement.dataset.problems = String(problems.length);
     var status = document.getElementById("ag-status");
     if (status) {
-      status.textContent = problems.length + " problem(s): " + problems.join("; ");
+      status.textContent = problems.length + " not shown: " + problems.join("; ");
       status.className = "ag-bad";
     }
   }
