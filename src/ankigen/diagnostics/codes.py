@@ -432,6 +432,14 @@ class Code(StrEnum):
         "tag '{tag}' ends with a comma, which Anki keeps in the tag: tags are separated by "
         "spaces ('tags: {meant}')",
     )
+    NUL_CHARACTER = (
+        "AG145",
+        WARNING,
+        "a NUL character (U+0000) in a content file: markdown shows it as U+FFFD",
+        "remove it (an editor or a conversion left it)",
+        "the file holds {count} NUL character{s} (U+0000), which the card would show as "
+        "'\ufffd': remove {them}",
+    )
     HTML_SHOWN_AS_TEXT = (
         "AG150",
         WARNING,

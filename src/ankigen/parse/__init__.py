@@ -161,6 +161,7 @@ def _parse_all_sections(
         # Never expected (the tests say so); should a cut be wrong, the file is read whole.
         sections = _cut(sections.whole(), whole=True)
         sink, front, key, results = _parse_sections(sections, path, display_path, None, macros)
+    _nul_characters(sections.whole(), sink)
     del sections  # the file's text goes before the deck is put together
 
     title = next((r.title for r in results if r.title is not None), None)
@@ -367,6 +368,21 @@ def _unclosed_front_matter(tokens: Sequence[Token], sink: Sink) -> None:
     if _YAML_KEY.match(tokens[2].content):
         message = Code.FRONT_MATTER_UNCLOSED.message()
         sink.warning(1, message, column=1, code=Code.FRONT_MATTER_UNCLOSED)
+
+
+def _nul_characters(text: str, sink: Sink) -> None:
+    """AG145: NUL characters, which markdown replaces (CommonMark) with U+FFFD, at the first."""
+    first = text.find("\x00")
+    if first < 0:
+        return  # the common case: one scan in C
+    count = text.count("\x00")
+    line = text.count("\n", 0, first) + 1
+    column = first - text.rfind("\n", 0, first)
+    several = count > 1
+    message = Code.NUL_CHARACTER.message(
+        count=count, s="s" if several else "", them="them" if several else "it"
+    )
+    sink.warning(line, message, column=column, code=Code.NUL_CHARACTER)
 
 
 def _duplicate_guids(items: list[Item], sink: Sink) -> None:
