@@ -837,6 +837,14 @@ class Code(StrEnum):
         "this item's ==marks== are numbered past c{most}, the highest Anki makes a card for "
         "(a mark takes the number after the item's highest): number its clozes at most c{most}",
     )
+    CLOZE_STRAY_BRACE = (
+        "AG509",
+        WARNING,
+        "a `}` right after a cloze's closing `}}` (`{{c1::mode}}}`): Anki shows it on the card",
+        "remove it, or write a space before it if it is text",
+        "'{written}' has one '}}' too many: Anki ends the cloze at the first '}}}}' and shows "
+        "the last '}}' on the card; remove it (or, if it is text, write a space before it)",
+    )
     CLOZE_ONE_COLON = (
         "AG510",
         WARNING,

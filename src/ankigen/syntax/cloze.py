@@ -39,6 +39,7 @@ UPPER_CASE = Code.CLOZE_UPPER_CASE
 EMPTY = Code.CLOZE_EMPTY
 UNCLOSED = Code.CLOZE_UNCLOSED
 BRACES = Code.CLOZE_BRACES
+STRAY_BRACE = Code.CLOZE_STRAY_BRACE
 NESTED_IN_MATH = Code.CLOZE_NESTED_IN_MATH
 TOO_HIGH = Code.CLOZE_TOO_HIGH
 MARKS_TOO_HIGH = Code.MARKS_TOO_HIGH
@@ -191,6 +192,11 @@ def text_problems(text: str, plain: str) -> list[Finding]:
                 "your braces (Anki reads it so): put a space between the braces, '} }}'"
             )
             problems.append(Finding(opener.start(), written, message, BRACES))
+        elif plain[close + 2 : close + 3] == "}":
+            # Balanced braces inside, and one more '}' right after: a typo, shown as text.
+            written = plain[opener.start() : close + 3]
+            message = STRAY_BRACE.message(written=written)
+            problems.append(Finding(opener.start(), written, message, STRAY_BRACE, True))
     problems.extend(map(_unclosed, _left_open(text)))
     return problems
 
