@@ -160,3 +160,21 @@ def test_a_question_that_is_one_display_formula_keeps_its_answer(tmp_path: Path)
     assert "$$x^2$$ :::\n\n- a list answer\n" in (out / "formulas.md").read_text("utf-8")
     check = run_cli(["check", str(out)])
     assert check.exit_code == 0, check.output
+
+
+def test_a_file_that_reads_back_as_other_items_says_so(tmp_path: Path) -> None:
+    # Text of the source that reads as this format's separator ('Answer ::: …' on a line of
+    # its own in an answer) makes an item of its own: the import says so, at the file.
+    source = tmp_path / "history.md"
+    source.write_text(
+        "# History\n\n## Magna Carta\n\nWhen was it sealed?\n\nAnswer ::: 1215.\n\n"
+        "## Glued\n\nA ratio a:::b stays text.\n",
+        "utf-8",
+    )
+    out = tmp_path / "out"
+    result = run_cli(["import", "--from", "mdanki", str(source), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "history.md:1:1: warning: the source had 2 items but this file reads back as 3" in (
+        result.stderr
+    )
+    assert "a\\:::b" in (out / "history.md").read_text("utf-8")  # glued: escaped, no near miss

@@ -59,7 +59,10 @@ def run_import(source: Path, out: Path, source_format: str | None = None) -> Imp
         media += _write_media(deck, out, problems)
         parsed = parse_file(target, out, display_path(target), default_claims=ClaimLevel.OFF)
         problems += parsed.diagnostics
-        notes += len(parsed.deck.items) if parsed.deck else 0
+        read = len(parsed.deck.items) if parsed.deck else 0
+        notes += read
+        if read != len(deck.items):
+            problems.append(_reads_back_otherwise(target, len(deck.items), read))
     return ImportReport(
         tuple(targets),
         tuple(media),
@@ -68,6 +71,16 @@ def run_import(source: Path, out: Path, source_format: str | None = None) -> Imp
         tuple(sort_diagnostics(problems)),
         result.guessed,
     )
+
+
+def _reads_back_otherwise(target: Path, items: int, read: int) -> Diagnostic:
+    """AG804: the file written parses as another number of items than were imported."""
+    what = "more: some text reads as items" if read > items else "fewer: some items are lost"
+    message = Code.IMPORT_READS_BACK_OTHERWISE.message(
+        items=items, s="" if items == 1 else "s", read=read, what=what
+    )
+    code = Code.IMPORT_READS_BACK_OTHERWISE
+    return warning(display_path(target), 1, message, code=code, column=1)
 
 
 def _write_media(deck: ImportedDeck, out: Path, problems: list[Diagnostic]) -> list[Path]:

@@ -1198,3 +1198,12 @@ class Code(StrEnum):
         "nothing, if that is how the file was written",
         "'$…$' read as math (ankdown's 'dollar' option): the file has no '\\(…\\)'",
     )
+    IMPORT_READS_BACK_OTHERWISE = (
+        "AG804",
+        WARNING,
+        "`ankigen import`: the content file written reads back as another number of items than "
+        "the source had (text of the source reads as this format's syntax)",
+        "compare the file with the source at the items the warnings name, and edit it",
+        "the source had {items} item{s} but this file reads back as {read} ({what}): compare "
+        "it with the source and edit it",
+    )

@@ -2,7 +2,7 @@
 
 Only syntax changes: Anki's MathJax delimiters ``\\(…\\)`` and ``\\[…\\]``
 become ``$…$`` and ``$$…$$``; a literal ``$`` (in a tool without dollar math)
-and ``==`` (this format's cloze shorthand) are escaped; inside an answer,
+``==`` (this format's cloze shorthand) and ``:::`` (its separator) are escaped; inside an answer,
 headings become ``###`` to ``######`` (format section 15 keeps those in an
 answer; a ``#`` or ``##`` would end the item), their levels kept relative to
 the answer's top heading, and a thematic break (which would end the item) is
@@ -25,7 +25,7 @@ _INLINE = re.compile(
     r"(?P<code>(?P<ticks>`+).*?(?<!`)(?P=ticks)(?!`))"
     r"|\\\((?P<inline>.+?)\\\)|\\\[(?P<display>.+?)\\\]"
     r"|(?P<dollars>\$\$)(?P<tex>.+?)\$\$|\$(?P<inline_tex>(?!\s)[^$]+?(?<!\s))\$(?!\d)"
-    r"|(?P<escape>\\.)|(?P<dollar>\$)|(?P<mark>==)",
+    r"|(?P<escape>\\.)|(?P<dollar>\$)|(?P<mark>==)|(?P<separator>:{3,})",
     re.DOTALL,
 )
 _BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
@@ -122,6 +122,8 @@ def _inline(match: re.Match[str], dollar_math: bool) -> str:
         return mark + _INLINE.sub(lambda m: _inline(m, dollar_math), tex) + mark
     if match.group("dollar"):
         return "\\$"
+    if match.group("separator"):  # a tool's text, never this format's separator
+        return "\\" + match.group(0)
     return "=\\="
 
 
