@@ -76,8 +76,12 @@ def attach_trailing_metadata(paragraph: Paragraph, state: ItemState, sink: Sink)
     comment = trailing_comment(paragraph.children)
     target = metadata_target(state)
     if comment is not None and target is not None:
-        last_line = paragraph.source.rstrip("\n").rsplit("\n", 1)[-1]
-        return _apply(target, comment, paragraph.end_line, sink, last_line.rfind(comment) + 1)
+        # The comment ends the paragraph, and may run over several of its last lines.
+        breaks = comment.count("\n")
+        source_lines = paragraph.source.rstrip("\n").split("\n")
+        first = source_lines[max(len(source_lines) - 1 - breaks, 0)]
+        column = first.rfind(comment.split("\n", 1)[0]) + 1
+        return _apply(target, comment, paragraph.end_line - breaks, sink, column)
     return False
 
 

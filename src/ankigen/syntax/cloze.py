@@ -183,7 +183,10 @@ def text_problems(text: str, plain: str) -> list[Finding]:
     for opener, close in closed:
         if not text[opener.end() : close].split("::", 1)[0].strip():
             problems.append(_empty(opener.start(), text[opener.start() : close + 2]))
+    depth, counted = 0, 0  # braces of the text before the cloze left open, counted up to
     for opener, close in _clozes(plain):
+        before = plain[counted : opener.start()]
+        depth, counted = depth + before.count("{") - before.count("}"), opener.start()
         body = plain[opener.end() : close]
         if "{{" not in body and body.count("{") != body.count("}"):
             written = plain[opener.start() : close + 2]
@@ -192,8 +195,9 @@ def text_problems(text: str, plain: str) -> list[Finding]:
                 "your braces (Anki reads it so): put a space between the braces, '} }}'"
             )
             problems.append(Finding(opener.start(), written, message, BRACES))
-        elif plain[close + 2 : close + 3] == "}":
-            # Balanced braces inside, and one more '}' right after: a typo, shown as text.
+        elif plain[close + 2 : close + 3] == "}" and depth <= 0:
+            # Balanced braces inside, one more '}' right after, and no '{' before the cloze
+            # that it closes ({1, {{c1::2}}} is a set): a typo, shown as text.
             written = plain[opener.start() : close + 3]
             message = STRAY_BRACE.message(written=written)
             problems.append(Finding(opener.start(), written, message, STRAY_BRACE, True))

@@ -158,14 +158,16 @@ def _unclosed(line: str, run: _Run) -> Finding:
         end += 1
     # Shown up to a masked token (code, a formula), so that it is found in the source line.
     written = line[run.start : end].split(_MASK, 1)[0]
-    inner = written[2:]
-    while inner and _md_punctuation(inner[-1]):  # the word, not the sentence's punctuation
-        inner = inner[:-1]
-    inner = inner or "text"
+    word = _WORD.match(written, 2)  # the word it opens on, without what follows it
+    inner = word.group() if word else "text"
     message = UNCLOSED_MARK.message(written=written, inner=inner)
     return Finding(run.start, written, message, UNCLOSED_MARK, is_warning=True)
 
 
+#: What may stand right before a ``==`` that opens a mark, besides white space.
+_OPENING = "([{<\"'\u201c\u2018\u00ab*_~"
+#: The word an unclosed ``==`` opens on, as its message's fix shows it (``==mode==``).
+_WORD = re.compile(r"[\w\ufffc]+(?:['\u2019-][\w\ufffc]+)*")
 #: At most this many characters of the word after an unclosed ``==`` are shown.
 _WORD_LIMIT = 40
 #: What the caller masks a code span, a formula or emphasis with: it reads as a word.
@@ -196,7 +198,10 @@ class _Run:
             can_close=outside_after and not before.isspace(),
             spaced_open=outside_before and after.isspace(),
             spaced_close=outside_after and before.isspace(),
-            opens_word=_opens(before, after) and (after.isalnum() or after == _MASK),
+            # Only after a space or an opening mark: `f(x)==g(x)`, `x[i]==y` compare.
+            opens_word=_opens(before, after)
+            and (before.isspace() or before in _OPENING)
+            and (after.isalnum() or after == _MASK),
         )
 
 
