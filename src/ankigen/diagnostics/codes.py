@@ -440,6 +440,15 @@ class Code(StrEnum):
         "the file holds {count} NUL character{s} (U+0000), which the card would show as "
         "'\ufffd': remove {them}",
     )
+    NESTED_TOO_DEEP = (
+        "AG146",
+        WARNING,
+        "quotes or lists nested deeper than markdown reads (20 levels): what is nested deeper "
+        "is on no card",
+        "nest the text less deep",
+        "quotes and lists nested {depth} deep here reach markdown's limit: what is nested "
+        "deeper is dropped, on no card; nest it less deep",
+    )
     HTML_SHOWN_AS_TEXT = (
         "AG150",
         WARNING,

@@ -29,6 +29,9 @@ from ankigen.syntax import Finding, separator
 IN_BLOCK = Code.SEPARATOR_IN_BLOCK
 IN_UNKNOWN_CALLOUT = Code.SEPARATOR_IN_UNKNOWN_CALLOUT
 UNCLOSED_COMMENT = Code.UNCLOSED_COMMENT
+NESTED_TOO_DEEP = Code.NESTED_TOO_DEEP
+#: The level of a token opened at markdown-it's nesting limit (``maxNesting``, 20).
+_DEEPEST = 19
 
 #: Each block that holds no item, as a message names it, and how to make its text one.
 _PLACES = {
@@ -67,6 +70,7 @@ def check_block(block: Sequence[Token], lines: Sequence[str], sink: Sink, *, wal
     """
     if block[0].type == "paragraph_open":
         return  # the common case: a top-level paragraph's items are the walker's
+    _too_deep(block, sink)
     if walked and block[0].type == "blockquote_open" and callout.callout_kind(list(block[:4])):
         return
     places: list[_Place] = []  # the blocks around the token, innermost last
@@ -81,6 +85,16 @@ def check_block(block: Sequence[Token], lines: Sequence[str], sink: Sink, *, wal
             places.pop()
         elif token.type == "inline" and places and token.map and token.children:
             _separators(token, places[-1], lines, sink)
+
+
+def _too_deep(block: Sequence[Token], sink: Sink) -> None:
+    """AG146: a container opened at markdown-it's nesting limit, where it stops reading
+    (the text nested inside is dropped without a token)."""
+    for token in block:
+        if token.nesting == 1 and token.level >= _DEEPEST and token.map is not None:
+            message = NESTED_TOO_DEEP.message(depth=token.level + 1)
+            sink.warning(token.map[0] + 1, message, column=1, code=NESTED_TOO_DEEP)
+            return
 
 
 def _separators(inline: Token, place: _Place, lines: Sequence[str], sink: Sink) -> None:
