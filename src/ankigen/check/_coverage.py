@@ -65,6 +65,12 @@ def report_coverage(sink: Sink, occurrences: Occurrences) -> None:
                 " which the card does not say"
             )
         )
+        if id(claim) in occurrences.in_context:
+            # Not written at the item's line: say where the card shows it from.
+            note += (
+                f" (it is on the card's context line, '{occurrences.item.context}', "
+                "from the callout title or section heading above the item)"
+            )
         sink.warning(
             claim.line,
             UNVERIFIED.message(claim=shown_claim(claim), note=note),

@@ -81,11 +81,14 @@ class Occurrences:
     missing: list[Missing] = field(default_factory=list)
     _keys: list[tuple[str, str]] | None = None
     _values: dict[Fraction, Claim] | None = None
+    #: The claims of the card's context line (by identity): written above the item.
+    in_context: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
         context = context_claims(self.item.context, self.item.line) if self.item.context else ()
         self.claims = (*context, *self.item.claims)
         self.covered = [False] * len(self.claims)
+        self.in_context = frozenset(id(claim) for claim in context)
 
     def keys(self) -> list[tuple[str, str]]:
         """Every claim's keys, worked out on first need (units may load pint)."""
