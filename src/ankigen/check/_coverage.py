@@ -68,8 +68,8 @@ def report_coverage(sink: Sink, occurrences: Occurrences) -> None:
         if id(claim) in occurrences.in_context:
             # Not written at the item's line: say where the card shows it from.
             note += (
-                f" (it is on the card's context line, '{occurrences.item.context}', "
-                "from the callout title or section heading above the item)"
+                f" (it is on the card's context line, '{occurrences.item.context}': the "
+                "callout title, section heading or front matter prompt above the item)"
             )
         sink.warning(
             claim.line,
