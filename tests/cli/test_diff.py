@@ -100,7 +100,7 @@ def test_json_lists_every_note_by_outcome(project: Path) -> None:
     ],
 )
 def test_the_id_of_a_note_is_read_from_its_source_field(source: str, item_id: str | None) -> None:
-    from ankigen.commands.diff import id_in_source
+    from ankigen.syntax.source_field import item_id as id_in_source
 
     assert id_in_source(source) == item_id
 

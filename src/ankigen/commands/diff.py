@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ankigen.importers.apkg import DeckFile, NoteTypeSchema, StoredNote, read_deck_file
 from ankigen.package.release import is_release_tag, removed_notes_search
+from ankigen.syntax.source_field import item_id
 
 OUTCOMES = ("added", "updated", "unchanged", "removed", "not_applied")
 NOT_NEWER, TYPE_CHANGED, SCHEMA_CHANGED = "not_newer", "type_changed", "schema_changed"
@@ -149,25 +150,11 @@ def _change(note: StoredNote, deck: DeckFile, ids: Mapping[str, str]) -> NoteCha
     shown_source = plain_text(source)
     return NoteChange(
         guid=note.guid,
-        id=ids.get(note.guid) or id_in_source(shown_source),
+        id=ids.get(note.guid) or item_id(shown_source),
         deck=note.deck,
         first_field=plain_text(note.fields[0] if note.fields else ""),
         source=shown_source,
     )
-
-
-#: The name the Source field gives an item without an id: ``g-`` and a hash of its GUID.
-_HASHED_ANCHOR = re.compile(r"g-[0-9a-f]{10}")
-
-
-def id_in_source(source: str) -> str | None:
-    """The item id a Source field names (``stats.md#why-sync``: ``why-sync``); None for an
-    item without one (``stats.md#g-3f2a9c1b0e``, ``render._source_field``) or another
-    deck's note."""
-    _, hashmark, anchor = source.rpartition("#")
-    if not hashmark or not anchor or _HASHED_ANCHOR.fullmatch(anchor):
-        return None
-    return anchor
 
 
 #: A clozed formula (``math_cloze_html``): its copies per cloze, then the whole formula.

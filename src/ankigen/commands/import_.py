@@ -79,8 +79,9 @@ def _reads_back_otherwise(target: Path, items: int, read: int) -> Diagnostic:
     message = Code.IMPORT_READS_BACK_OTHERWISE.message(
         items=items, s="" if items == 1 else "s", read=read, what=what
     )
-    code = Code.IMPORT_READS_BACK_OTHERWISE
-    return warning(display_path(target), 1, message, code=code, column=1)
+    return warning(
+        display_path(target), 1, message, code=Code.IMPORT_READS_BACK_OTHERWISE, column=1
+    )
 
 
 def _write_media(deck: ImportedDeck, out: Path, problems: list[Diagnostic]) -> list[Path]:

@@ -116,8 +116,8 @@ def parse_comment(html: str, line: int, sink: Sink, column: int = 0) -> Metadata
 def _report_twice(html: str, key: str, line: int, column: int, sink: Sink) -> None:
     """AG129: a field written twice, at its second spelling (the one that counts)."""
     first = _key_offset(html, key)
-    second = re.compile(rf"(?<![\w-]){re.escape(key)}\s*:").search(html, first + 1)
-    at, col = _place(html, second.start() if second else first, line, column)
+    second = _key_offset(html, key, first + 1)
+    at, col = _place(html, second if second >= 0 else first, line, column)
     example = " ('tags: a b')" if key == "tags" else ""
     message = Code.METADATA_FIELD_TWICE.message(field=key, example=example)
     sink.warning(at, message, column=col, code=Code.METADATA_FIELD_TWICE)
@@ -141,9 +141,9 @@ def _report_reserved(html: str, tag: str, line: int, column: int, sink: Sink) ->
     sink.error(at, message, column=col, code=tags_syntax.RESERVED)
 
 
-def _key_offset(html: str, key: str) -> int:
-    """Where field ``key`` is written in the comment (-1 when it is not found)."""
-    found = re.search(rf"(?<![\w-]){re.escape(key)}\s*:", html)
+def _key_offset(html: str, key: str, start: int = 0) -> int:
+    """Where field ``key`` is written in the comment, from ``start`` on (-1: not found)."""
+    found = re.compile(rf"(?<![\w-]){re.escape(key)}\s*:").search(html, start)
     return found.start() if found else -1
 
 

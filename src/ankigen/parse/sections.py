@@ -36,7 +36,7 @@ _FENCE = re.compile(r"( {0,3})(`{3,}|~{3,})")
 _SPECIAL = frozenset("#`~<$ \t")
 _ONE_LINE_COMMENT = re.compile(r"<!--(?:(?!-->).)*-->")
 #: A line break before a line that starts with one of ``_SPECIAL``.
-_SPECIAL_LINE = re.compile(r"\n[#`~<$ \t]")
+_SPECIAL_LINE = re.compile("\n[" + re.escape("".join(sorted(_SPECIAL))) + "]")
 #: The line that closes front matter (searched from the end of its first line).
 _FRONT_MATTER_CLOSE = re.compile(r"\n(?:---|\.\.\.)")
 #: A line that ends with ``$$`` (whitespace aside), searched from a line break on.

@@ -31,9 +31,9 @@ from ankigen.render._images import Folders, ship_image
 from ankigen.render._math_renderer import MathRenderer
 from ankigen.render._media import Failed, MediaCache, Place
 from ankigen.render._note_cache import CachedNote, NoteCache
-from ankigen.render._source_field import source_field
 from ankigen.render._svg_store import SvgStore
 from ankigen.syntax import anki_markup
+from ankigen.syntax.source_field import source_field
 
 
 class _Finished(NamedTuple):

@@ -218,16 +218,17 @@ _LINE_HABITS = {
 #: What a line of only one of ``_LINE_HABITS`` is (the parse stage's cheap test).
 LINE_HABITS = frozenset(_LINE_HABITS)
 
-#: A line that opens with a question or answer label (``Q:``, ``Answer:``, and Anki's
-#: field names ``Front:``/``Back:`` as notes exported from it are often written).
-_QUESTION_LABEL = re.compile(
-    r"(?:Q|Question|QUESTION|question|Front|FRONT|front):(?=[\s*_\ufffc]|$)"
-)
-_ANSWER_LABEL = re.compile(r"(?:A|Answer|ANSWER|answer|Back|BACK|back):(?=[\s*_\ufffc]|$)")
+#: The labels of a card written as labels (``Q:``/``A:``, and Anki's field names
+#: ``Front:``/``Back:`` as notes copied out of it often are).
+_QUESTION_LABELS = ("Q", "Question", "QUESTION", "question", "Front", "FRONT", "front")
+_ANSWER_LABELS = ("A", "Answer", "ANSWER", "answer", "Back", "BACK", "back")
+#: A line that opens with a question or answer label.
+_QUESTION_LABEL = re.compile(rf"(?:{'|'.join(_QUESTION_LABELS)}):(?=[\s*_\ufffc]|$)")
+_ANSWER_LABEL = re.compile(rf"(?:{'|'.join(_ANSWER_LABELS)}):(?=[\s*_\ufffc]|$)")
 #: ``A:`` later on the ``Q:`` line itself (``Q: What is x? A: y``).
 _INLINE_ANSWER = re.compile(r"\s(?:A|Answer|Back):\s")
 #: What a question label starts with (the parse stage's cheap test before reading lines).
-QUESTION_LABEL_STARTS = ("Q:", "Question:", "QUESTION:", "question:", "Front:", "FRONT:", "front:")
+QUESTION_LABEL_STARTS = tuple(f"{label}:" for label in _QUESTION_LABELS)
 
 
 def paragraph_near_misses(lines: list[str], following: str) -> list[tuple[int, Finding]]:
