@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from markdown_it.token import Token
 
+from ankigen.parse import token_meta
 from ankigen.parse.paragraph import BREAKS, Paragraph
 from ankigen.syntax import separator
 
@@ -63,4 +64,7 @@ def after_marker_line(marker: Paragraph) -> Paragraph:
 def marker_has_separator(marker: Paragraph, rest: Paragraph) -> bool:
     """True when the marker line itself holds ``:::`` (an item cannot start there)."""
     on_marker_line = marker.children[: len(marker.children) - len(rest.children)]
-    return any(c.type == "text" and any(separator.matches(c.content)) for c in on_marker_line)
+    return any(
+        c.type == "text" and any(separator.matches(c.content, token_meta.escaped_colons(c)))
+        for c in on_marker_line
+    )

@@ -11,6 +11,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from ankigen.parse.rules.anki_bracket import anki_bracket_plugin
 from ankigen.parse.rules.braced_dollar import braced_dollar_plugin
+from ankigen.parse.rules.escaped_colon import escaped_colon_plugin
 from ankigen.parse.rules.mark import mark_plugin
 from ankigen.parse.rules.mathjax_delimiter import mathjax_delimiter_plugin
 from ankigen.parse.rules.stray_dollar import stray_dollar_plugin
@@ -35,6 +36,7 @@ def content_parser() -> MarkdownIt:
     mark_plugin(md)
     mathjax_delimiter_plugin(md)
     stray_dollar_plugin(md)
+    escaped_colon_plugin(md)  # `\:::` is text: noted before text_join merges it
     if hasattr(md.inline, "terminator_re"):  # markdown-it-py 4.1 and later
         md.inline.terminator_re = _TERMINATOR
     return md

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from markdown_it.token import Token
 
 from ankigen.diagnostics import Severity, Sink
+from ankigen.parse import token_meta
 from ankigen.parse.paragraph import BREAKS
 from ankigen.parse.rules import mark
 from ankigen.syntax import Finding, cloze, separator
@@ -160,12 +161,20 @@ def inline_lines(children: Sequence[Token], first_line: int) -> list[tuple[int, 
 
 def masked_line(tokens: Sequence[Token]) -> str:
     """A line's text as the separator and mark rules read it: only plain text, clozes masked."""
-    text = "".join(t.content if t.type == "text" else _MASK for t in tokens)
+    text = "".join(_unescaped(t) if t.type == "text" else _MASK for t in tokens)
     pieces, kept = [], 0
     for start, end in cloze.spans(text):  # in order: one pass, not a copy per cloze
         pieces += [text[kept:start], _MASK * (end - start)]
         kept = end
     return "".join([*pieces, text[kept:]])
+
+
+def _unescaped(text: Token) -> str:
+    """A text token's content with each colon its author escaped (``\\:``) masked."""
+    content = text.content
+    for at in token_meta.escaped_colons(text):
+        content = f"{content[:at]}{_MASK}{content[at + 1 :]}"
+    return content
 
 
 class Locator:

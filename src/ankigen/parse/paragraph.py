@@ -146,7 +146,7 @@ def find_separator(children: Sequence[Token]) -> Split | None:
         if child.type != "text" or depth != 0:
             continue
         starts_line = index == 0 or children[index - 1].type in BREAKS
-        for match in separator.matches(child.content):
+        for match in separator.matches(child.content, token_meta.escaped_colons(child)):
             if match.start() == 0 and not starts_line and index > 0:
                 continue  # glued to the previous token, e.g. `*q*:::`
             before = child.content[: match.start()].rstrip()
@@ -252,5 +252,5 @@ def _strip_leading_breaks(children: Sequence[Token]) -> Inline:
 
 
 def _text_like(token: Token, content: str) -> Token:
-    """A text token with other content (cheaper than ``Token.copy``)."""
-    return Token("text", "", 0, content=content, meta=token_meta.notes_of(token))
+    """A text token with part of ``token``'s content (cheaper than ``Token.copy``)."""
+    return Token("text", "", 0, content=content, meta=token_meta.notes_for_part(token))

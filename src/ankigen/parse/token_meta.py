@@ -19,6 +19,8 @@ lines with a stray ``$``   ``rules.stray_dollar``               ``paragraph``, `
 text, and their places
 quoted formulas of a       ``macro_expansion``                  ``attachment``
 ``check`` fence, expanded
+colons escaped with ``\\``  ``rules.escaped_colon``              ``paragraph``, ``callout``,
+(offsets in a text token)                                       ``near_miss`` (separators)
 =========================  ===================================  ==========================
 """
 
@@ -36,6 +38,7 @@ _STRAY_DOLLAR_LINES = "ankigen_stray_dollar_lines"
 _MATHJAX_SPELLING = "ankigen_mathjax_spelling"
 _MATHJAX_PLACES = "ankigen_mathjax_places"
 _QUOTE_EXPANSIONS = "ankigen_quote_expansions"
+_ESCAPED_COLONS = "ankigen_escaped_colons"
 
 
 class MathjaxSpelling(NamedTuple):
@@ -51,11 +54,6 @@ class MathjaxPlace(NamedTuple):
     line_offset: int
     column: int
     spelling: str
-
-
-def notes_of(token: Token) -> dict[Any, Any]:
-    """A copy of everything noted on ``token``, for a token cut from it."""
-    return dict(token.meta)
 
 
 # -- source lines of inline tokens ---------------------------------------------
@@ -153,3 +151,25 @@ def quote_expansions(fence: Token) -> tuple[tuple[str, str], ...]:
     """The pairs noted by :func:`set_quote_expansions` (none when nothing was noted)."""
     pairs: tuple[tuple[str, str], ...] = fence.meta.get(_QUOTE_EXPANSIONS, ())
     return pairs
+
+
+# -- colons escaped with a backslash ---------------------------------------------------
+
+
+def note_escaped_colon(text: Token, offset: int) -> None:
+    """Note that the colon at ``offset`` of a text token's content was written ``\\:``."""
+    text.meta[_ESCAPED_COLONS] = (*escaped_colons(text), offset)
+
+
+def escaped_colons(text: Token) -> tuple[int, ...]:
+    """The offsets noted by :func:`note_escaped_colon` (none when nothing was noted)."""
+    offsets: tuple[int, ...] = text.meta.get(_ESCAPED_COLONS, ())
+    return offsets
+
+
+def notes_for_part(text: Token) -> dict[Any, Any]:
+    """A copy of everything noted on a text token, for a token holding part of its
+    content: the escaped colons' offsets would point elsewhere in it, so they are left out."""
+    notes = dict(text.meta)
+    notes.pop(_ESCAPED_COLONS, None)
+    return notes

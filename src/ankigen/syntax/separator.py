@@ -15,7 +15,7 @@ question and its answer): the habits of authors coming from other tools.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from ankigen.diagnostics import Code
 from ankigen.syntax import Finding
@@ -45,11 +45,18 @@ FULL_WIDTH_COLON = "\uff1a"
 _WIDE = re.compile(r"(?<![:\uff1a])[:\uff1a]{3}(?![:\uff1a])")
 
 
-def matches(text: str) -> Iterator[re.Match[str]]:
-    """The separators in one text token, in order."""
+def matches(text: str, escaped: Sequence[int] = ()) -> Iterator[re.Match[str]]:
+    """The separators in one text token, in order.
+
+    ``escaped``: the offsets of colons the author escaped (``\\:``, noted by
+    ``parse.rules.escaped_colon``): text, so no separator holds one.
+    """
     if SEPARATOR not in text:
         return iter(())  # the common case: a plain substring test is far cheaper
-    return _SEPARATOR.finditer(text)
+    found = _SEPARATOR.finditer(text)
+    if not escaped:
+        return found
+    return (m for m in found if not any(m.start() <= at < m.end() for at in escaped))
 
 
 def count(text: str) -> int:
