@@ -42,15 +42,29 @@ def formula_problem(tex: str) -> TexProblem | None:
         return TexProblem(str(exc), exc.finding.code)
     if not tex.strip():
         return TexProblem(Code.EMPTY_FORMULA.message(), Code.EMPTY_FORMULA)
-    unpaired = _tex_syntax.brace_problem(_tex_syntax.strip_clozes(tex, clozes))
+    shown = _tex_syntax.strip_clozes(tex, clozes)
+    unpaired = _tex_syntax.brace_problem(shown)
     if unpaired is not None:
         return unpaired
     refused = refused_command(tex)
+    if refused is None and clozes:
+        # The TeX a card ships has no cloze markers: a cloze between two letters joins
+        # them (`\le{{c1::t}}` is `\let`), so what MathJax obeys is judged too.
+        joined = refused_command(shown)
+        refused = None if joined is None else f"{joined} ({_JOINED})"
     if refused is not None:
         return TexProblem(
             Code.TEX_COMMAND_REFUSED.message(detail=refused), Code.TEX_COMMAND_REFUSED
         )
     return None
+
+
+#: Why a formula whose own commands are all allowed is refused once its clozes go.
+_JOINED = (
+    "the name is made where a cloze meets the letters beside it, once the cloze's "
+    "markers are removed as they are on the card: put a space between the command "
+    "and the cloze, as in '\\le {{c1::t}}'"
+)
 
 
 def refused_command(tex: str) -> str | None:
