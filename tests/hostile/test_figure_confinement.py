@@ -94,6 +94,46 @@ def test_a_figure_can_read_its_project(tmp_path: Path) -> None:
 
 
 @needs_files
+@pytest.mark.parametrize("hidden", [".git/config", ".env", "link/secret.txt"])
+def test_a_figure_cannot_read_the_projects_hidden_files_or_links_at_its_top(
+    tmp_path: Path, hidden: str
+) -> None:
+    # A CI checkout keeps its token in .git/config while the build runs; a link at the
+    # project's top that points elsewhere must not grant what it points to.
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    (project / ".git" / "config").write_text(f"extraheader = AUTHORIZATION: {SECRET}", "utf-8")
+    (project / ".env").write_text(f"TOKEN={SECRET}", "utf-8")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "secret.txt").write_text(SECRET, "utf-8")
+    (project / "link").symlink_to(tmp_path / "elsewhere")
+    (project / "data").mkdir()
+    (project / "data" / "points.csv").write_text("1,2\n", "utf-8")
+    body = (
+        "from pathlib import Path\n"
+        "top = Path(__file__).parents[1]\n"
+        "assert (top / 'data' / 'points.csv').read_text() == '1,2\\n'\n"
+        f"raise RuntimeError((top / {hidden!r}).read_text())"
+    )
+    code, output = build(tmp_path, {"spy": script(body)})
+    assert code == 1, output
+    assert "PermissionError" in output
+    assert SECRET not in output
+
+
+def test_a_figure_does_not_see_the_builds_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GITHUB_TOKEN", SECRET)
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", SECRET)
+    body = "import os\nraise RuntimeError(sorted(os.environ))"
+    code, output = build(tmp_path, {"spy": script(body)})
+    assert code == 1, output
+    assert "GITHUB_TOKEN" not in output and "AWS_SECRET" not in output
+    assert "MPLBACKEND" in output  # the child's own settings are there
+
+
+@needs_files
 @pytest.mark.parametrize("where", ["outside", "project", "tmp"])
 def test_a_figure_cannot_write_outside_its_own_folder(tmp_path: Path, where: str) -> None:
     (tmp_path / "outside").mkdir()

@@ -122,7 +122,11 @@ def draw_figure(
             "formulas": formulas_to_wire(formulas),
         },
     )
-    readable = tuple(p for p in (project, figures_dir) if p is not None) + _matplotlib_folders()
+    readable = (
+        *(project_reads(project) if project is not None else ()),
+        figures_dir,
+        *_matplotlib_folders(),
+    )
     try:
         with _workdir() as workdir:
             confinement = Confinement(FIGURE_MEMORY, seconds, readable, workdir)
@@ -149,6 +153,21 @@ def draw_figure(
 
 
 @functools.cache
+def project_reads(project: Path) -> tuple[Path, ...]:
+    """What of the project a figure may read: each entry at its top but the hidden ones.
+
+    ``.git`` holds a CI checkout's token in its config, ``.env`` files hold secrets;
+    no figure needs them. A link at the top is left out too: Landlock would grant
+    what it points to, wherever that is (beneath a granted folder, a link that
+    leaves it stays refused).
+    """
+    try:
+        entries = sorted(project.iterdir())
+    except OSError:
+        return ()
+    return tuple(e for e in entries if not e.name.startswith(".") and not e.is_symlink())
+
+
 def _matplotlib_folders() -> tuple[Path, ...]:
     """matplotlib's data and its font cache, which a figure's child reads."""
     import matplotlib

@@ -29,19 +29,48 @@ from ankigen.build.timelimit import TimeLimitExceeded, interrupts_held
 from ankigen.sandbox import runner
 from ankigen.sandbox.confine import Confinement
 
-__all__ = ["MAX_ANSWER", "ChildFailed", "Task", "call_in_child"]
+__all__ = ["MAX_ANSWER", "ChildFailed", "Task", "call_in_child", "child_environment"]
 
 MAX_ANSWER = runner.MAX_ANSWER
 
-#: The environment variables a child gets besides the build's: one thread for
-#: numpy's linear algebra (its thread buffers would count against the memory limit)
-#: and matplotlib's non-interactive backend, whatever the desktop offers.
+#: The variables of the build's environment a child gets: where programs, libraries,
+#: the user's home and matplotlib's settings and caches are, the locale, the time zone
+#: and the reproducible-builds time. Nothing else: a figure script is an author's code,
+#: and a build's environment holds its secrets (a CI job's tokens, cloud keys).
+_PASSED_ON = frozenset(
+    {
+        "PATH",
+        "HOME",
+        "LANG",
+        "LANGUAGE",
+        "TZ",
+        "SOURCE_DATE_EPOCH",
+        "LD_LIBRARY_PATH",
+        "MPLCONFIGDIR",
+        "XDG_CONFIG_HOME",
+        "XDG_CACHE_HOME",
+        "SYSTEMROOT",  # Windows: Python cannot start without it
+    }
+)
+#: The environment variables a child gets besides those: one thread for numpy's
+#: linear algebra (its thread buffers would count against the memory limit) and
+#: matplotlib's non-interactive backend, whatever the desktop offers.
 _CHILD_ENVIRONMENT = {
     "OPENBLAS_NUM_THREADS": "1",
     "OMP_NUM_THREADS": "1",
     "MKL_NUM_THREADS": "1",
     "MPLBACKEND": "agg",
 }
+
+
+def child_environment() -> dict[str, str]:
+    """The environment a child starts with: the build's variables it needs, and its own."""
+    passed = {
+        name: value
+        for name, value in os.environ.items()
+        if name in _PASSED_ON or name.startswith("LC_")
+    }
+    return {**passed, **_CHILD_ENVIRONMENT}
 
 
 class ChildFailed(Exception):
@@ -92,7 +121,7 @@ def call_in_child(task: Task, seconds: float, confinement: Confinement | None = 
                 close_fds=True,
                 pass_fds=(news_writer,) if news_writer >= 0 else (),
                 start_new_session=True,  # its own process group, and no terminal to write to
-                env={**os.environ, **_CHILD_ENVIRONMENT},
+                env=child_environment(),
             )
     except BaseException:
         if news >= 0:
