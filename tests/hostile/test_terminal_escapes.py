@@ -77,6 +77,26 @@ def test_a_file_name_with_controls_is_shown_escaped(tmp_path: Path) -> None:
     assert RAW.search(result.output) is None, repr(result.output)
 
 
+@pytest.mark.parametrize("command", ["build", "preview"])
+@pytest.mark.parametrize("output_format", ["text", "github"])
+def test_a_line_break_in_a_content_file_name_starts_no_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, output_format: str
+) -> None:
+    # A line of its own after the break could fake a message or, at a line's start,
+    # be a GitHub workflow command ('::warning::', '::add-mask::').
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "content").mkdir()
+    name = "y\n::warning::hi\nBuild succeeded"
+    (tmp_path / "content" / f"{name}.md").write_text("# Deck\n\nQ ::: A $\\foo$\n", "utf-8")
+    (tmp_path / "content" / f"{name}2.md").write_text("# Deck\n\nQ ::: A\n", "utf-8")
+    options = ["--skip-broken", "--format", output_format] if command == "build" else []
+    result = run_cli([command, "content", *options])
+    lines = result.output.splitlines()
+    assert not [line for line in lines if line.startswith("::warning::hi")], result.output
+    assert not [line for line in lines if line.startswith("Build succeeded")], result.output
+    assert "y\\n::warning::hi\\nBuild succeeded" in result.output
+
+
 def test_import_names_an_unreadable_package_escaped(tmp_path: Path) -> None:
     """A downloaded deck's file name is the attacker's: import's usage error shows it escaped."""
     junk = tmp_path / f"shared{HOSTILE}.apkg"
@@ -114,3 +134,11 @@ def test_only_the_terminal_module_prints() -> None:
             if called in PRINTERS:
                 printers.append(f"{module.relative_to(SRC)}:{node.lineno} {called}")
     assert printers == []
+
+
+def test_a_path_is_shown_on_one_line_and_never_as_a_workflow_command() -> None:
+    from ankigen.build.paths import shown_path
+
+    assert shown_path("content/a\nb\r.md") == "content/a\\nb\\r.md"
+    assert shown_path("::error::x.md") == "./::error::x.md"
+    assert shown_path(Path("content/deck.md")) == "content/deck.md"

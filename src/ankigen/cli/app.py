@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ankigen import __version__
+from ankigen.build.paths import shown_path
 from ankigen.cli.options import (
     build_flags,
     figures_option,
@@ -139,7 +140,7 @@ def build(
     s = result.summary
     for deck in result.written:
         echo(
-            f"wrote {deck.path} ({_plural(deck.notes, 'note')}, "
+            f"wrote {shown_path(deck.path)} ({_plural(deck.notes, 'note')}, "
             f"{_plural(deck.cards, 'card')}, {deck.media} media)"
         )
     if s.up_to_date:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ankigen.build.discover import discover
-from ankigen.build.paths import display_path
+from ankigen.build.paths import display_path, shown_path
 from ankigen.cli.options import (
     build_flags,
     figure_format_option,
@@ -150,7 +150,7 @@ def print_diagnostics(diagnostics: tuple[Diagnostic, ...]) -> None:
 def print_pages(result: PreviewResult) -> None:
     """One line per page written."""
     for page in result.pages:
-        echo(f"preview {page.path} ({page.cards} card{'' if page.cards == 1 else 's'})")
+        echo(f"preview {shown_path(page.path)} ({page.cards} card{'' if page.cards == 1 else 's'})")
 
 
 def _errors(result: BuildResult) -> str:
