@@ -444,10 +444,10 @@ class Code(StrEnum):
         "AG146",
         WARNING,
         "quotes or lists nested deeper than markdown reads (20 levels): what is nested deeper "
-        "is on no card",
+        "is on no card, and markdown may read nothing more of the section",
         "nest the text less deep",
         "quotes and lists nested {depth} deep here reach markdown's limit: what is nested "
-        "deeper is dropped, on no card; nest it less deep",
+        "deeper is dropped{rest}, on no card; nest it less deep",
     )
     HTML_SHOWN_AS_TEXT = (
         "AG150",

@@ -92,8 +92,12 @@ def _too_deep(block: Sequence[Token], sink: Sink) -> None:
     (the text nested inside is dropped without a token)."""
     for token in block:
         if token.nesting == 1 and token.level >= _DEEPEST and token.map is not None:
-            message = NESTED_TOO_DEEP.message(depth=token.level + 1)
-            sink.warning(token.map[0] + 1, message, column=1, code=NESTED_TOO_DEEP)
+            # markdown-it stops reading at its limit and gives the containers around it
+            # every line to their end: often the rest of the section, items and all.
+            first, last = token.map[0] + 1, token.map[1]
+            rest = f", and so is every line after it up to line {last}" if last > first else ""
+            message = NESTED_TOO_DEEP.message(depth=token.level + 1, rest=rest)
+            sink.warning(first, message, column=1, code=NESTED_TOO_DEEP)
             return
 
 
