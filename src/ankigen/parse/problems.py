@@ -29,10 +29,15 @@ def url_images(children: Sequence[Token], line: int, lines: Sequence[str], sink:
         for match in _URL_IMAGE.finditer(child.content):
             at = token_meta.line_or(child, line)
             source = lines[at - 1] if 0 < at <= len(lines) else ""
+            column = source.find(match.group(0)) + 1
+            if not column:
+                # Not written so: an escape or an entity (`!&#91;x](…)`, as `ankigen
+                # import` writes such text) made the shape, and it is text on purpose.
+                continue
             sink.error(
                 at,
                 Code.IMAGE_URL_TARGET.message(target=_link_target(match.group(1))),
-                column=source.find(match.group(0)) + 1,  # 0 when written otherwise
+                column=column,
                 code=Code.IMAGE_URL_TARGET,
             )
 
