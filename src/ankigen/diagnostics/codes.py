@@ -465,6 +465,15 @@ class Code(StrEnum):
         "attribute {attributes} of HTML <{element}> dropped (only title on abbr, src and "
         "alt on img pass): remove it",
     )
+    CLOZE_IN_HTML_ATTRIBUTE = (
+        "AG152",
+        WARNING,
+        'cloze syntax in an attribute of an allowed HTML element (`<abbr title="{{c1::…}}">`): '
+        "it is no cloze and makes no card; the attribute shows it as written",
+        "put the cloze in the text, outside the tag",
+        "cloze syntax in an attribute of HTML <{element}> makes no cloze and no card (it shows "
+        "as written): put the cloze in the text, outside the tag",
+    )
     UNVERIFIED_CLAIM = (
         "AG201",
         WARNING,

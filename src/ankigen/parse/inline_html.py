@@ -33,7 +33,7 @@ from markdown_it.token import Token
 from ankigen.diagnostics import Code, Sink
 from ankigen.parse import token_meta
 from ankigen.parse.metadata import is_comment
-from ankigen.syntax import anki_markup
+from ankigen.syntax import anki_markup, cloze
 
 #: The elements that may reach a card, and the attributes each may keep.
 ALLOWED = frozenset(
@@ -291,10 +291,12 @@ def _offset_line(pieces: Sequence[tuple[bool, str]], index: int) -> int:
 def _report(
     verdict: Verdict | None, source: str, line: int, lines: Sequence[str], sink: Sink
 ) -> None:
-    if verdict is None:
-        return
     text = lines[line - 1] if 0 < line <= len(lines) else ""
     column = text.find(source.split("\n", 1)[0]) + 1
+    if verdict is None or not verdict.refused:
+        _cloze_in_attribute(source, line, column, sink)
+    if verdict is None:
+        return
     if verdict.refused:
         sink.warning(
             line,
@@ -314,3 +316,20 @@ def _report(
             column=column,
             code=Code.HTML_ATTRIBUTE_DROPPED,
         )
+
+
+def _cloze_in_attribute(source: str, line: int, column: int, sink: Sink) -> None:
+    """AG152: an allowed tag (kept on the card) whose attribute holds cloze syntax, which
+    is written inert there: the card its number would make is never made."""
+    opener = cloze.OPENER.search(source)
+    tag = read_tag(source)
+    if opener is None or tag is None or tag.closing:
+        return
+    before = source[: opener.start()]
+    at = column + opener.start() if column and "\n" not in before else column
+    sink.warning(
+        line + before.count("\n"),
+        Code.CLOZE_IN_HTML_ATTRIBUTE.message(element=tag.name),
+        column=at,
+        code=Code.CLOZE_IN_HTML_ATTRIBUTE,
+    )
