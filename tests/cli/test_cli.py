@@ -73,7 +73,7 @@ def test_content_errors_are_all_reported_with_file_and_line(project: Path) -> No
     assert lines == [
         "content/broken.md:2:1: unknown front matter key 'colour' (known: deck, key, tags, "
         "subdecks, math, context, prompt, claims, macros)",
-        "content/broken.md:6:1: empty question before ':::'",
+        "content/broken.md:6:1: empty question before ':::': write the question before ':::'",
         "content/broken.md:11:1: check failed: `2` + `2` == `5`: left side is 4, right side is 5",
     ]
     assert "Traceback" not in result.output

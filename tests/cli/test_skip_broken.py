@@ -85,7 +85,7 @@ def test_each_broken_item_is_left_out_and_the_rest_is_written(project: Path) -> 
         "content/mixed.md:17:27: left out: image 'https://example.com/x.png' is a URL; "
         "put the file next to the content and use a relative path",
     ]
-    assert "The items of 3 errors were left out" in result.output
+    assert "3 items with 3 errors were left out" in result.output
     assert questions(project / "build" / "mixed.apkg") == ["What is 2 + 2?", "What is 3 + 3?"]
     assert questions(project / "build" / "fine.apkg") == ["What is 1 + 1?"]
     # The image only the left-out item showed does not ship.
@@ -177,3 +177,19 @@ def test_an_error_on_a_callout_marker_line_blames_no_item_before_it(project: Pat
     assert ": left out: " not in result.output
     assert not (project / "build" / "mixed.apkg").exists()
     assert (project / "build" / "fine.apkg").exists()
+
+
+def test_the_summary_counts_items_not_errors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two errors of one item (an empty question whose answer also fails) are one item.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "content").mkdir()
+    (tmp_path / "content" / "deck.md").write_text(
+        "# Deck\n\nFine ::: yes\n\nBroken ::: ![x](https://e.org/x.png) "
+        "![y](https://e.org/y.png)\n",
+        "utf-8",
+    )
+    result = invoke("build", "--skip-broken")
+    assert result.exit_code == 1, result.output
+    assert "1 item with 2 errors was left out; every other item was written." in result.output

@@ -94,6 +94,8 @@ class BuildResult:
     rendered: tuple[RenderedDeck, ...] = ()
     #: One ``left out: <the error>`` error per error of an item left out of ``rendered``.
     left_out: tuple[Diagnostic, ...] = ()
+    #: How many items those errors broke (an item may have several).
+    items_left_out: int = 0
 
     @property
     def failed(self) -> bool:

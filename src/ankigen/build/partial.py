@@ -36,6 +36,7 @@ class Partial:
     build's, each error of a left-out item reworded ``left out: <the error>``.
     ``left_out``: those reworded errors. ``unmade``: the decks with an error
     outside their items. ``blocked``: an error belongs to no deck of the build.
+    ``items_left_out``: how many items those errors broke (one may have several).
     """
 
     kept: tuple[RenderedDeck, ...]
@@ -43,6 +44,7 @@ class Partial:
     left_out: tuple[Diagnostic, ...]
     unmade: frozenset[Path]
     blocked: bool
+    items_left_out: int = 0
 
     @property
     def shortened(self) -> frozenset[Path]:
@@ -81,7 +83,8 @@ def leave_out_broken(
         for deck in rendered
         if deck.deck.path not in unmade
     )
-    return Partial(kept, tuple(out), tuple(left_out), frozenset(unmade), blocked)
+    items = sum(len(lines) for lines in broken.values())
+    return Partial(kept, tuple(out), tuple(left_out), frozenset(unmade), blocked, items)
 
 
 def _item_line(deck: Deck, line: int) -> int | None:

@@ -160,7 +160,12 @@ def build(
             if others
             else "; every other item was written"
         )
-        echo(f"The items of {_plural(left_out, 'error')} were left out{tail}.", err=True)
+        items = result.items_left_out
+        were = "was" if items == 1 else "were"
+        echo(
+            f"{_plural(items, 'item')} with {_plural(left_out, 'error')} {were} left out{tail}.",
+            err=True,
+        )
         sys.exit(1)
 
 

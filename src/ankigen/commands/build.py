@@ -102,6 +102,7 @@ def _run(
         tuple(diffs),
         partial.kept,
         partial.left_out,
+        partial.items_left_out,
     )
 
 

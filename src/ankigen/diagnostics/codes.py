@@ -128,7 +128,7 @@ class Code(StrEnum):
         ERROR,
         "an empty question before `:::`",
         "write the question before `:::`",
-        "empty question before ':::'",
+        "empty question before ':::'{why}",
     )
     EMPTY_ANSWER = (
         "AG106",

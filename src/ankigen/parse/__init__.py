@@ -18,7 +18,7 @@ from ankigen.diagnostics import Code, Diagnostic, Sink, error, sort_diagnostics
 from ankigen.model import ClaimLevel, Deck, Item, ItemKind, MathMode
 from ankigen.parse.collector import collector_paused
 from ankigen.parse.context import item_contexts
-from ankigen.parse.freeze import freeze_section, normalise_source, note_guid
+from ankigen.parse.freeze import freeze_section, normalise_source, note_guid, shows_nothing
 from ankigen.parse.frontmatter import FrontMatter, read_front_matter
 from ankigen.parse.headings import (
     file_deck_name_problem,
@@ -388,6 +388,8 @@ def _nul_characters(text: str, sink: Sink) -> None:
 def _duplicate_guids(items: list[Item], sink: Sink) -> None:
     first: dict[str, Item] = {}
     for item in items:
+        if item.kind is ItemKind.REVEAL and shows_nothing(item.front):
+            continue  # an empty question is an error of its own (AG105), not a duplicate
         # By GUID and by id: a reveal and a cloze item with one id have two GUIDs (a
         # cloze's holds its kind) but are still one id twice; two ids may share an
         # explicit ``guid:`` (an imported deck's).

@@ -16,7 +16,7 @@ import genanki
 from markdown_it.token import Token
 
 from ankigen.diagnostics import Code, Sink
-from ankigen.model import Item, ItemKind
+from ankigen.model import Fragment, Item, ItemKind
 from ankigen.parse import token_meta
 from ankigen.parse.claims import item_claims
 from ankigen.parse.context import is_question
@@ -127,10 +127,10 @@ def _freeze(
     is_cloze = draft.kind is ItemKind.CLOZE
     # A cloze item's text is never empty: its cloze marker shows.
     at = _separator_column(lines, draft.line)
-    if not is_cloze and question.is_empty and not question.maths and not question.images:
-        message = Code.EMPTY_QUESTION.message()
+    if not is_cloze and shows_nothing(question):
+        message = Code.EMPTY_QUESTION.message(why=_why_empty(lines, draft.line))
         sink.error(draft.line, message, column=at, code=Code.EMPTY_QUESTION)
-    if not is_cloze and answer.is_empty and not answer.maths and not answer.images:
+    if not is_cloze and shows_nothing(answer):
         message = Code.EMPTY_ANSWER.message()
         sink.error(draft.line, message, column=at, code=Code.EMPTY_ANSWER)
     tags = tuple(_unique([*front.tags, *draft.tags, *draft.metadata.tags]))
@@ -190,6 +190,25 @@ def normalise_source(source: str) -> str:
 
 def _unique(values: list[str]) -> list[str]:
     return list(dict.fromkeys(values))
+
+
+def shows_nothing(fragment: Fragment) -> bool:
+    """Whether a question or answer shows nothing at all: no text, formula or image."""
+    return fragment.is_empty and not fragment.maths and not fragment.images
+
+
+#: Why a question is empty when the line above its ':::' is not blank: a block ended there.
+_BLOCK_ABOVE = (
+    ": the code block, list, table, quote or heading that ends on the line above is no part "
+    "of a question, which is one paragraph of text; write the question's text right before "
+    "':::' and put the block in the answer"
+)
+
+
+def _why_empty(lines: Sequence[str], line: int) -> str:
+    """What to say of an empty question: why, when a block stands right above its ':::'."""
+    above = lines[line - 2] if 1 < line <= len(lines) + 1 else ""
+    return _BLOCK_ABOVE if above.strip() else ": write the question before ':::'"
 
 
 def _separator_column(lines: Sequence[str], line: int) -> int:
