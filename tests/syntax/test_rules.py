@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ankigen.parse.rules import mark
-from ankigen.syntax import cloze, separator
+from ankigen.syntax import cloze, habits, separator
 
 
 @pytest.mark.parametrize(
@@ -139,3 +139,102 @@ def test_a_spaced_separator_is_a_separator_and_no_near_miss(question: str, answe
     line = f"{question.strip()} ::: {answer.strip()}"
     assert len(list(separator.matches(line))) == 1
     assert separator.near_misses(line) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "written"),
+    [
+        ("What does \ufffc do in C++?::Casts its argument", "C++?::Casts"),
+        ("What is the Rust equivalent of std::unique_ptr?::A Box", "std::unique_ptr?::A"),
+        ("Iterator::next signature::\ufffc", "signature::"),
+        ("What is 'mitosis'?::'cell division'", "'mitosis'?::'cell"),
+        ("2+2::4", "2+2::4"),
+        ("mitosis::'cell division'", "mitosis::'cell"),
+    ],
+)
+def test_two_glued_colons_beside_code_digits_and_quotes(line: str, written: str) -> None:
+    (found,) = separator.near_misses(line)
+    assert found.code == separator.TWO_GLUED and f"'{written}' is not" in found.message
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "std::vector is a container, and a::b a scope",
+        "Parent::Child and A::B are deck names",
+        "Rust's std::collections::HashMap",
+        "an IPv6 address such as fe80::1 or 2001:db8::1",
+        "C++:: is no operator, nor C#::",
+        "the quoted '::' and \"::\" are written about",
+    ],
+)
+def test_paths_and_addresses_are_not_two_glued_colons(line: str) -> None:
+    assert separator.near_misses(line) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "code", "meant"),
+    [
+        ("Benzene formula >> C6H6", habits.OTHER_TOOL, "Benzene formula ::: C6H6"),
+        ("H\u00fcckel's rule ;; 4n+2 electrons", habits.OTHER_TOOL, "rule ::: 4n+2 electrons"),
+        ("le chien\tthe dog", habits.OTHER_TOOL, "le chien ::: the dog"),
+        ("le chien \t the dog\tle chien", habits.OTHER_TOOL, "le chien ::: the dog le chien"),
+        ("What is a carbocation? #card", habits.CARD_TAG, "What is a carbocation? :::"),
+        ("\ufffcBenzene\ufffc formula #flashcard", habits.CARD_TAG, "Benzene formula :::"),
+    ],
+)
+def test_other_tools_separators(line: str, code: str, meant: str) -> None:
+    (found,) = habits.near_misses(line)
+    assert found.code == code and meant in found.message
+    assert found.message.endswith(meant + "'") or "with the answer after it" in found.message
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "a >> b means a is much greater than b",
+        "n >> 1 and N >> 100 are comparisons",
+        "\ufffc >> \ufffc compares two formulas",
+        "File >> Save >> Export is a menu path",
+        ">> at the start, or at the end >>",
+        "a >>> b is no RemNote separator here",
+        "a tag such as #card in the middle of a sentence is text",
+        "#card",
+        "\tindented text, and a tab at the end\t",
+        "\ufffc\t\ufffc",
+        "a ;; b and x ;; 2",
+    ],
+)
+def test_other_tools_look_alikes_are_not_near_misses(line: str) -> None:
+    assert habits.near_misses(line) == []
+
+
+def test_a_mark_in_a_list_item_says_where_to_write_it() -> None:
+    (found,) = habits.near_misses("Benzene formula >> C6H6", separator.IN_LIST_ITEM)
+    assert found.message.endswith("'Benzene formula ::: C6H6'" + separator.IN_LIST_ITEM)
+
+
+@pytest.mark.parametrize(
+    ("lines", "labels"),
+    [
+        (["Q. What is cost?", "A. The value forgone."], ("Q.", "A.")),
+        (["Q1: What is a tariff?", "A1: A tax on imports."], ("Q1:", "A1:")),
+        (["Q\uff1a\u4ec0\u4e48", "A\uff1a\u7269\u4ef7"], ("Q\uff1a", "A\uff1a")),
+    ],
+)
+def test_question_answer_label_variants(lines: list[str], labels: tuple[str, str]) -> None:
+    ((index, found),) = habits.paragraph_near_misses(lines, "")
+    assert index == 0 and found.code == habits.QUESTION_ANSWER_LINES
+    assert found.message.startswith(f"'{labels[0]}' and '{labels[1]}' lines")
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["Q. E. D. ends a proof.", "A. Lincoln wrote the address."],
+        ["Q3: revenue grew.", "Q4: it fell."],
+        ["Quiz: tomorrow.", "A: bring a pen."],
+    ],
+)
+def test_label_look_alikes_are_prose(lines: list[str]) -> None:
+    assert habits.paragraph_near_misses(lines, "") == []

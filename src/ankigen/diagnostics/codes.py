@@ -891,14 +891,14 @@ class Code(StrEnum):
         "near miss: `:::` glued to the text beside it (`mode?:::The`)",
         "put a space on each side of `:::`",
         "'{before}:::{after}' is not a separator: write "
-        "'{before} ::: {after}', with white space on both sides",
+        "'{before} ::: {after}', with white space on both sides{where}",
     )
     SEPARATOR_LENGTH = (
         "AG521",
         WARNING,
         "near miss: `::` or `::::` written as a separator",
         "write three colons, `:::`",
-        "'{written}' is not a separator: write ':::', as in 'question ::: answer'",
+        "'{written}' is not a separator: write ':::', as in 'question ::: answer'{where}",
     )
     SEPARATOR_TWO_COLONS_GLUED = (
         "AG522",
@@ -907,23 +907,25 @@ class Code(StrEnum):
         "`Term::Definition`, `::answer` at a line's start)",
         "write ` ::: ` with white space on both sides",
         "'{written}' is not a separator: write '{meant}', three colons with white space on "
-        "both sides",
+        "both sides{where}",
     )
     SEPARATOR_SPACED = (
         "AG523",
         WARNING,
         "near miss: three colons split by white space (`: : :`, `:: :`)",
         "write `:::` with no space between the colons",
-        "'{written}' is not a separator: write ':::', three colons with no space between them",
+        "'{written}' is not a separator: write ':::', three colons with no space between "
+        "them{where}",
     )
     QUESTION_ANSWER_LINES = (
         "AG524",
         WARNING,
-        "near miss: a `Q:` (or `Question:`, `Front:`) line with an `A:` (`Answer:`, `Back:`) "
-        "line after it (a card written as labels)",
+        "near miss: a `Q:` (or `Question:`, `Front:`, `Q.`, `Q1:`, `Q\uff1a`) line with an "
+        "`A:` (`Answer:`, `Back:`, `A.`, `A1:`, `A\uff1a`) line after it (a card written as "
+        "labels), in a paragraph or a list item",
         "write `question ::: answer`, without the labels",
         "'{question}' and '{answer}' lines make no card: write the question, "
-        "then ':::' and the answer ('question ::: answer'), without the labels",
+        "then ':::' and the answer ('question ::: answer'), without the labels{where}",
     )
     QUESTION_MARK_LINE = (
         "AG525",
@@ -932,7 +934,7 @@ class Code(StrEnum):
         "field separator)",
         "start the answer's first line with `:::`",
         "a line of only '{mark}' is not a separator ({habit}): "
-        "write ':::' at the start of the answer's first line instead",
+        "write ':::' at the start of the answer's first line instead{where}",
     )
     SEPARATOR_FULL_WIDTH = (
         "AG526",
@@ -941,7 +943,22 @@ class Code(StrEnum):
         "input method)",
         "write `:::` with ASCII colons",
         "'{written}' is not a separator: write ':::' with ASCII colons, as in "
-        "'question ::: answer'",
+        "'question ::: answer'{where}",
+    )
+    SEPARATOR_OTHER_TOOL = (
+        "AG527",
+        WARNING,
+        "near miss: another tool's separator between a question and its answer on one line "
+        "(` >> ` or ` ;; ` from RemNote, a TAB from a Quizlet export)",
+        "write ` ::: ` in its place",
+        "{written} ({habit}) makes no card: write '{meant}'{where}",
+    )
+    CARD_TAG = (
+        "AG528",
+        WARNING,
+        "near miss: a line ending in `#card` or `#flashcard` (Logseq's tag of a card)",
+        "end the question with ` :::` in place of the tag, the answer after it",
+        "'{tag}' ({habit}) makes no card: write '{meant}', with the answer after it{where}",
     )
     MARK_NEAR_MISS = (
         "AG530",

@@ -18,7 +18,7 @@ from ankigen.diagnostics import Severity, Sink
 from ankigen.parse import token_meta
 from ankigen.parse.paragraph import BREAKS
 from ankigen.parse.rules import mark
-from ankigen.syntax import Finding, cloze, separator
+from ankigen.syntax import Finding, cloze, habits, separator
 
 #: Stands for a token whose text no rule reads (code, a formula, emphasis
 #: markers): not white space and not punctuation, like a letter.
@@ -43,10 +43,16 @@ def report(at: Located, sink: Sink) -> None:
     sink.report(severity, at.line, finding.message, column=at.column, code=finding.code)
 
 
-def near_misses(children: Sequence[Token], first_line: int, lines: Sequence[str]) -> list[Located]:
-    """Every near miss in one paragraph's inline tokens, starting at ``first_line``."""
-    habits = _may_hold_habit(children)
-    if not habits and not any(_may_hold_near_miss(token) for token in children):
+def near_misses(
+    children: Sequence[Token], first_line: int, lines: Sequence[str], where: str = ""
+) -> list[Located]:
+    """Every near miss in one paragraph's inline tokens, starting at ``first_line``.
+
+    ``where`` ends the separator rules' messages (``separator.IN_LIST_ITEM`` for
+    a list item's paragraph).
+    """
+    labelled = _may_hold_habit(children)
+    if not labelled and not any(_may_hold_near_miss(token) for token in children):
         return []  # the common case: no rule below could find anything
     locator = Locator(lines)
     found: list[Located] = []
@@ -62,19 +68,18 @@ def near_misses(children: Sequence[Token], first_line: int, lines: Sequence[str]
                     counted = finding.start
                     found.append(locator.locate(at, finding))
         colons = _may_hold_colons(tokens)
-        masked_lines.append(masked_line(tokens) if habits or colons else "")
+        masked_lines.append(masked_line(tokens) if labelled or colons else "")
         if not colons:
             continue  # neither rule below could find anything on this line
         masked = masked_lines[-1]
-        rules = [mark.near_misses]
+        findings = mark.near_misses(masked)
         if not any(separator.matches(masked)):
-            rules.append(separator.near_misses)
-        for rule in rules:
-            located = (locator.locate(line, finding) for finding in rule(masked))
-            found.extend(at for at in located if not _escaped(at, lines))
-    if habits and _holds_no_item(children, masked_lines):
+            findings += separator.near_misses(masked, where) + habits.near_misses(masked, where)
+        located = (locator.locate(line, finding) for finding in findings)
+        found.extend(at for at in located if not _escaped(at, lines))
+    if labelled and _holds_no_item(children, masked_lines):
         following = _following_line(lines, paragraph[-1][0])
-        for index, finding in separator.paragraph_near_misses(masked_lines, following):
+        for index, finding in habits.paragraph_near_misses(masked_lines, following, where):
             found.append(locator.locate(paragraph[index][0], finding))
     return sorted(found, key=lambda f: (f.line, f.column))
 
@@ -103,12 +108,15 @@ def _may_hold_near_miss(token: Token) -> bool:
     if token.type != "text" and token.type not in _MATH_TYPES:
         return False
     content = token.content
-    return "{" in content or _holds_colons(content)
+    return "{" in content or _holds_colons(content) or habits.may_hold(content)
 
 
 def _may_hold_colons(tokens: Sequence[Token]) -> bool:
-    """False when a line's text holds nothing the separator or mark rules read."""
-    return any(t.type == "text" and _holds_colons(t.content) for t in tokens)
+    """False when a line's text holds nothing the separator, habit or mark rules read."""
+    return any(
+        t.type == "text" and (_holds_colons(t.content) or habits.may_hold(t.content))
+        for t in tokens
+    )
 
 
 def _holds_colons(text: str) -> bool:
@@ -122,9 +130,7 @@ def _may_hold_habit(children: Sequence[Token]) -> bool:
         if token.type != "text":
             continue
         text = token.content.lstrip()
-        if text.rstrip() in separator.LINE_HABITS or text.startswith(
-            separator.QUESTION_LABEL_STARTS
-        ):
+        if text.rstrip() in habits.LINE_HABITS or habits.opens_with_label(text):
             return True
     return False
 
@@ -192,7 +198,12 @@ class Locator:
         """The finding at ``line``, at the next place its snippet is written there."""
         source = self._lines[line - 1] if 0 < line <= len(self._lines) else ""
         key = (line, finding.snippet)
-        index = source.find(finding.snippet, self._cursor.get(key, 0))
+        index = -1
+        if finding.lead:
+            index = source.find(finding.lead + finding.snippet, self._cursor.get(key, 0))
+            index += len(finding.lead) if index >= 0 else 0
+        if index < 0:
+            index = source.find(finding.snippet, self._cursor.get(key, 0))
         if index < 0:
             return Located(line, 0, finding)
         self._cursor[key] = index + len(finding.snippet)

@@ -8,6 +8,11 @@ line and column (AG135), as cloze syntax in such a block is (AG133). A quote
 marked as a callout of a kind the format does not know (``> [!warning]``) is
 a plain quote: its warning names the kinds the format knows (AG136).
 
+A list item is where an outliner's cards stand (Logseq's ``- Term :: Definition``,
+``- question #card``, ``- Q: …`` with ``A: …``): each list item's text is read
+for the near misses of format §13.1, whose fix then says to write the item as
+a paragraph of its own.
+
 An HTML comment that never closes (``<!--`` with no ``-->``) is one HTML block
 from its line to the end of the file, or of the list or quote it is in:
 everything after it is on no card (AG139).
@@ -22,7 +27,7 @@ from markdown_it.token import Token
 
 from ankigen.diagnostics import Code, Sink
 from ankigen.parse import callout
-from ankigen.parse.near_miss import Locator, inline_lines, masked_line, report
+from ankigen.parse.near_miss import Locator, inline_lines, masked_line, near_misses, report
 from ankigen.parse.paragraph import line_of
 from ankigen.syntax import Finding, separator
 
@@ -85,6 +90,10 @@ def check_block(block: Sequence[Token], lines: Sequence[str], sink: Sink, *, wal
             places.pop()
         elif token.type == "inline" and places and token.map and token.children:
             _separators(token, places[-1], lines, sink)
+            if places[-1].opener == "list_item_open":
+                line = token.map[0] + 1
+                for at in near_misses(token.children, line, lines, separator.IN_LIST_ITEM):
+                    report(at, sink)
 
 
 def _too_deep(block: Sequence[Token], sink: Sink) -> None:

@@ -17,6 +17,8 @@ class Finding:
 
     ``snippet`` is the text as written, so a caller can find its column in the
     source line. ``is_warning`` marks near misses; the rest are errors.
+    ``lead`` is text written just before the snippet, searched with it when the
+    snippet alone may be written earlier on the line (``std::a?::b``).
     """
 
     start: int
@@ -24,3 +26,4 @@ class Finding:
     message: str
     code: str
     is_warning: bool = False
+    lead: str = ""

@@ -7,9 +7,9 @@ and :func:`in_source` for the same cut in the markdown source; a line that
 holds no separator is asked :func:`near_misses` for one that was probably
 meant (``q?:::a``, ``Term:::Definition``, ``q :: a``, ``q :::: a``, ``q?:: a``,
 ``Term::Definition``, ``::a`` at a line's start, ``q : : : a``, three colons
-typed full width by a CJK input method), and a paragraph without one
-:func:`paragraph_near_misses` (``Q:``/``A:`` lines, a ``?`` line between a
-question and its answer): the habits of authors coming from other tools.
+typed full width by a CJK input method). Other tools' marks of a card that
+are no colons (``Q:``/``A:`` lines, a ``?`` line, ``>>``, a TAB, ``#card``)
+are :mod:`ankigen.syntax.habits`'.
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ FULL_WIDTH = Code.SEPARATOR_FULL_WIDTH
 WRONG_LENGTH = Code.SEPARATOR_LENGTH
 TWO_GLUED = Code.SEPARATOR_TWO_COLONS_GLUED
 SPACED_COLONS = Code.SEPARATOR_SPACED
-QUESTION_ANSWER_LINES = Code.QUESTION_ANSWER_LINES
-QUESTION_MARK_LINE = Code.QUESTION_MARK_LINE
+#: How a near miss's message ends in a list item, where no item can stand (format §15).
+IN_LIST_ITEM = ", as a paragraph of its own without the list marker"
 
 #: Colons with white space between them, three in all (``: : :``, ``:: :``, ``: ::``).
 _SPACED = re.compile(r"(?<![:\S]):+(?:[ \t]+:+)+(?=\s|$)")
@@ -71,7 +71,7 @@ def in_source(source: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in _SOURCE_SEPARATOR.finditer(source)]
 
 
-def near_misses(line: str) -> list[Finding]:
+def near_misses(line: str, where: str = "") -> list[Finding]:
     """Colons in a line without a separator that were probably meant as one (warnings).
 
     ``line`` is the line's text with code, math and cloze markers masked by
@@ -80,16 +80,18 @@ def near_misses(line: str) -> list[Finding]:
     ``Nucleus:::Contains``, ``a :::b``), three colons typed full width
     (U+FF1A, by a CJK input method), and ``::`` or ``::::`` standing apart
     like a separator, are reported; a quoted or bracketed ``':::'`` and a
-    ``:::`` in a web address are text.
+    ``:::`` in a web address are text. ``where`` ends each message: empty in a
+    paragraph, :data:`IN_LIST_ITEM` in a list item.
     """
     found: list[Finding] = []
     if "::" not in line and ": :" not in line and FULL_WIDTH_COLON not in line:
         return found  # the common case, cheaply
-    odd = _spaced(line) + _full_width(line)
+    odd = _spaced(line, where) + _full_width(line, where)
     found.extend(odd)
     taken = {f.start + i for f in odd for i in range(len(f.snippet))}
-    two_glued = [run for run in _COLONS.finditer(line) if len(run.group(0)) == 2]
-    for run in _COLONS.finditer(line):
+    runs = list(_COLONS.finditer(line))
+    two_glued = [run for run in runs if len(run.group(0)) == 2]
+    for run in runs:
         if run.start() in taken:
             continue
         before = line[run.start() - 1] if run.start() > 0 else " "
@@ -104,28 +106,32 @@ def near_misses(line: str) -> list[Finding]:
             word_after = line[run.end() : after_end if after_end >= 0 else len(line)]
             if _is_address(word_before + written + word_after):
                 continue
-            message = GLUED.message(before=_word(word_before), after=_word(word_after))
+            message = GLUED.message(before=_word(word_before), after=_word(word_after), where=where)
             found.append(Finding(run.start(), written, message, GLUED, is_warning=True))
         elif len(written) in (2, 4) and apart:
-            message = WRONG_LENGTH.message(written=written)
+            message = WRONG_LENGTH.message(written=written, where=where)
             found.append(Finding(run.start(), written, message, WRONG_LENGTH, is_warning=True))
-        elif len(written) == 2 and len(two_glued) == 1 and _two_colons_meant(line, run):
-            found.append(_two_glued(line, run))
+        elif (
+            len(written) == 2
+            and _two_colons_meant(line, run)
+            and (len(two_glued) == 1 or _last_glued(line, run, runs[-1]))
+        ):
+            found.append(_two_glued(line, run, where))
     return found
 
 
-def _spaced(line: str) -> list[Finding]:
+def _spaced(line: str, where: str) -> list[Finding]:
     """Three colons split by white space (``q : : : a``, ``q :: : a``): a separator meant."""
     found: list[Finding] = []
     for run in _SPACED.finditer(line):
         written = run.group(0)
         if written.count(":") == 3:
-            message = SPACED_COLONS.message(written=written)
+            message = SPACED_COLONS.message(written=written, where=where)
             found.append(Finding(run.start(), written, message, SPACED_COLONS, is_warning=True))
     return found
 
 
-def _full_width(line: str) -> list[Finding]:
+def _full_width(line: str, where: str) -> list[Finding]:
     """Three colons, one or more of them full width (U+FF1A, from a CJK input method): a
     separator meant (``話す`` then three of them then ``to speak``)."""
     found: list[Finding] = []
@@ -134,49 +140,79 @@ def _full_width(line: str) -> list[Finding]:
     for run in _WIDE.finditer(line):
         written = run.group(0)
         if FULL_WIDTH_COLON in written:
-            message = FULL_WIDTH.message(written=written)
+            message = FULL_WIDTH.message(written=written, where=where)
             found.append(Finding(run.start(), written, message, FULL_WIDTH, is_warning=True))
     return found
 
 
 #: What ends a question or a term before a glued ``::`` (``space?:: The``).
 _ENDS = frozenset("?.!)*_\ufffc")
-#: A word around ``::`` holding one of these is code or a path (``C++::``, ``a/b::c``).
-_CODE_MARKS = frozenset("+#<>/\\_$@=[]{}")
+#: A word around ``::`` holding one of these is code or a path (``a/b::c``, ``Vec<T>::new``).
+_CODE_MARKS = frozenset("<>/\\_$@=[]{}")
+#: Just before ``::``, these end a language's name (``C++::``, ``C#::``).
+_LANGUAGE_ENDS = frozenset("+#")
+#: A word of hexadecimal digits, colons and dots: an address (``fe80::1``), not a card.
+_ADDRESS_WORD = re.compile(r"[0-9a-fA-F:.%]+")
+_MASK = "\ufffc"
 
 
 def _two_colons_meant(line: str, run: re.Match[str]) -> bool:
     """True when ``::`` glued to a side was probably a separator, not code or prose.
 
-    ``::answer`` at a line's start, ``question?:: answer`` and the Obsidian
-    habit ``Term::Definition`` were meant; ``std::vector``, ``C++::``,
-    ``String::new()`` and a quoted ``'::'`` were not. After a letter, only an
-    answer starting with a capital or a formula counts, so that a
-    scope in prose (``the std:: namespace``) stays silent.
+    ``::answer`` at a line's start, ``question?::answer`` (whatever the
+    question holds or the answer starts with: ``C++?::``, ``'a'?::'b'``) and
+    the Obsidian habit ``Term::Definition`` were meant; ``std::vector``,
+    ``C++::``, ``String::new()``, ``fe80::1`` and a quoted ``'::'`` were not.
+    After a letter or digit, only an answer starting with a capital, a digit,
+    a quote or a formula counts, so that a scope in prose (``the std::
+    namespace``) stays silent.
     """
     before = line[run.start() - 1] if run.start() > 0 else " "
     rest = line[run.end() :]
     after = rest[:1] or " "
-    if before in _QUOTES or after in _QUOTES or before in "([" or after in ")]":
+    if before in _QUOTES or before in "([" or after in ")]":
         return False
+    if before == "?":
+        return True
     word_before = line[: run.start()].rsplit(None, 1)[-1] if line[: run.start()].strip() else ""
     word_after = rest.split(None, 1)[0] if rest.strip() else ""
-    if any(c in _CODE_MARKS for c in word_before + word_after):
+    if after in _QUOTES:
+        return before.isalnum()  # "mitosis::'cell division'"; "'::'" is written about
+    if before in _LANGUAGE_ENDS or any(c in _CODE_MARKS for c in word_before + word_after):
         return False
     if before.isspace():
-        return after.isalnum() or after == "\ufffc"
+        return after.isalnum() or after == _MASK
     if before in _ENDS:
         return True
     if not before.isalnum():
         return False
     answer = rest.lstrip()[:1]
-    if not (answer.isupper() or answer == "\ufffc"):
+    if answer.isdigit():
+        return not _ADDRESS_WORD.fullmatch(f"{word_before}::{word_after}")  # '2+2::4'
+    if not (answer.isupper() or answer == _MASK):
         return False
     # 'Eigen::Matrix<float>', 'Foo::Bar()', 'Foo::Bar.baz': a scope, not a card
     return not any(c in word_after for c in "(.:")
 
 
-def _two_glued(line: str, run: re.Match[str]) -> Finding:
+def _last_glued(line: str, run: re.Match[str], last: re.Match[str]) -> bool:
+    """True for a glued ``::`` meant as a separator on a line holding other ``::``.
+
+    ``question?::answer`` wherever it stands (``std::unique_ptr?::A box``);
+    else only the line's last ``::``, the only one in its word, followed by
+    code, a formula, a digit or a quote rather than a name (``Iterator::next
+    signature::`fn next()```): ``Parent::Child and A::B`` is a list of paths.
+    """
+    if run.start() > 0 and line[run.start() - 1] == "?":
+        return True
+    if run is not last:
+        return False
+    head, tail = line[: run.start()], line[run.end() :]
+    word = (head.rsplit(None, 1)[-1] if head.strip() else "") + (tail.split(None, 1) or [""])[0]
+    return "::" not in word and (tail[:1] in (_MASK, *_QUOTES) or tail[:1].isdigit())
+
+
+def _two_glued(line: str, run: re.Match[str], where: str) -> Finding:
     """The warning for a glued ``::``, showing the words around it and the fix."""
     head = line[: run.start()]
     start = len(head.rstrip()) - len(head.rstrip().split(" ")[-1]) if head.strip() else 0
@@ -185,8 +221,9 @@ def _two_glued(line: str, run: re.Match[str]) -> Finding:
     end = run.end() + gap + len(tail.lstrip().split(" ")[0])
     shown = _word(line[start:end])
     fix = f"{_word(head[start:])} ::: {_word(line[run.end() : end])}".strip()
-    message = TWO_GLUED.message(written=shown, meant=fix)
-    return Finding(run.start(), "::", message, TWO_GLUED, is_warning=True)
+    message = TWO_GLUED.message(written=shown, meant=fix, where=where)
+    lead = head[start:].rsplit(_MASK, 1)[-1]  # found with the text before it: 'a::b?::c'
+    return Finding(run.start(), "::", message, TWO_GLUED, is_warning=True, lead=lead)
 
 
 #: A ``:::`` glued to these is quoted or bracketed: written about, not meant.
@@ -214,66 +251,3 @@ def _is_address(word: str) -> bool:
 def _word(text: str) -> str:
     """A word next to a near miss as shown in a message: masked tokens left out."""
     return text.replace("\ufffc", "").strip()
-
-
-#: A line of only these marks separates a card's sides in another tool.
-_LINE_HABITS = {
-    "?": "Obsidian's mark of a multi-line card",
-    "??": "Obsidian's mark of a reversed card",
-    "%": "ankdown's field separator",
-}
-#: What a line of only one of ``_LINE_HABITS`` is (the parse stage's cheap test).
-LINE_HABITS = frozenset(_LINE_HABITS)
-
-#: The labels of a card written as labels (``Q:``/``A:``, and Anki's field names
-#: ``Front:``/``Back:`` as notes copied out of it often are).
-_QUESTION_LABELS = ("Q", "Question", "QUESTION", "question", "Front", "FRONT", "front")
-_ANSWER_LABELS = ("A", "Answer", "ANSWER", "answer", "Back", "BACK", "back")
-#: A line that opens with a question or answer label.
-_QUESTION_LABEL = re.compile(rf"(?:{'|'.join(_QUESTION_LABELS)}):(?=[\s*_\ufffc]|$)")
-_ANSWER_LABEL = re.compile(rf"(?:{'|'.join(_ANSWER_LABELS)}):(?=[\s*_\ufffc]|$)")
-#: ``A:`` later on the ``Q:`` line itself (``Q: What is x? A: y``).
-_INLINE_ANSWER = re.compile(r"\s(?:A|Answer|Back):\s")
-#: What a question label starts with (the parse stage's cheap test before reading lines).
-QUESTION_LABEL_STARTS = tuple(f"{label}:" for label in _QUESTION_LABELS)
-
-
-def paragraph_near_misses(lines: list[str], following: str) -> list[tuple[int, Finding]]:
-    """Habits from other tools in a paragraph without a separator: (line index, warning).
-
-    ``lines`` are the paragraph's lines as :func:`near_misses` reads them
-    (code, math and clozes masked) and ``following`` the first line after
-    it, blank lines skipped. A line of only ``?`` (or ``??``) is Obsidian's
-    multi-line card, one of only ``%`` ankdown's field separator; a ``Q:``
-    line with an ``A:`` line after it (in the paragraph, on the next one or on
-    the ``Q:`` line) is a card written as labels. ``Note:``, ``A: red`` in a
-    list of options without a ``Q:``, and a ``Q:`` with no ``A:`` are prose.
-    """
-    found: list[tuple[int, Finding]] = []
-    for index, text in enumerate(lines):
-        mark = text.strip(" \t\ufffc")
-        habit = _LINE_HABITS.get(mark)
-        if habit is not None:
-            message = QUESTION_MARK_LINE.message(mark=mark, habit=habit)
-            at = text.index(mark)
-            found.append((index, Finding(at, mark, message, QUESTION_MARK_LINE, True)))
-    for index, text in enumerate(lines):
-        label = _QUESTION_LABEL.match(text.lstrip(" \t\ufffc"))
-        if label is None:
-            continue
-        rest = [_lead(line) for line in lines[index + 1 :]] + [_lead(following)]
-        inline = _INLINE_ANSWER.search(text)
-        answers = [m for m in (_ANSWER_LABEL.match(line) for line in rest) if m]
-        answer = inline.group(0).strip() if inline else answers[0].group(0) if answers else ""
-        if answer:
-            written = label.group(0)
-            message = QUESTION_ANSWER_LINES.message(question=written, answer=answer)
-            at = text.index(written)
-            found.append((index, Finding(at, written, message, QUESTION_ANSWER_LINES, True)))
-        break  # one warning per paragraph: its first question label
-    return found
-
-
-def _lead(line: str) -> str:
-    """A line's text without the quote markers and masks it starts with."""
-    return line.lstrip(" \t>*_\ufffc")
