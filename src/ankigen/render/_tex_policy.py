@@ -10,6 +10,7 @@ from __future__ import annotations
 from ankigen.diagnostics import Code
 from ankigen.render import _tex_syntax
 from ankigen.render._tex_syntax import TexProblem
+from ankigen.syntax import cloze as syntax_cloze
 from ankigen.syntax import tex as syntax_tex
 from ankigen.syntax.tex_macros import HOW_TO_DEFINE
 
@@ -63,7 +64,7 @@ def formula_problem(tex: str) -> TexProblem | None:
 _JOINED = (
     "the name is made where a cloze meets the letters beside it, once the cloze's "
     "markers are removed as they are on the card: put a space between the command "
-    "and the cloze, as in '\\le {{c1::t}}'"
+    f"and the cloze, as in '\\le {syntax_cloze.written(1, 't')}'"
 )
 
 
