@@ -249,7 +249,8 @@ class Code(StrEnum):
         ERROR,
         "a code block whose closing fence is missing (it would swallow the rest of the file)",
         "close it with the same fence it opened with",
-        "code block opened with '{fence}' is never closed",
+        "code block opened with '{fence}' is never closed, so it runs to the end of the "
+        "file: {fix}",
     )
     IMAGE_URL_TARGET = (
         "AG123",
@@ -421,8 +422,7 @@ class Code(StrEnum):
         "put the text on a line of its own after the fence; if the line is code, open the "
         "block with a longer fence",
         "'{written}' does not close the code block opened at line {opened}: a closing fence "
-        "holds nothing after '{fence}', so the block runs on to line {closed}; put the text on "
-        "a line of its own (or, if it is code, open the block with '{longer}')",
+        "holds nothing after '{fence}', so the block runs on to line {closed}; {fix}",
     )
     TAG_WITH_COMMA = (
         "AG144",
@@ -448,6 +448,15 @@ class Code(StrEnum):
         "nest the text less deep",
         "quotes and lists nested {depth} deep here reach markdown's limit: what is nested "
         "deeper is dropped, on no card; nest it less deep",
+    )
+    FENCE_AFTER_SEPARATOR = (
+        "AG147",
+        WARNING,
+        "a code fence written after `:::` on the same line (`::: ```cpp`): it opens no code "
+        "block, and the fence meant to close it opens one that runs over the next items",
+        "put the opening fence on the line after `:::`",
+        "a code fence after ':::' on the same line is not a fence: put {fence} on the line "
+        "after ':::'",
     )
     HTML_SHOWN_AS_TEXT = (
         "AG150",

@@ -66,7 +66,9 @@ def near_misses(children: Sequence[Token], first_line: int, lines: Sequence[str]
             continue  # neither rule below could find anything on this line
         masked = masked_lines[-1]
         rules = [mark.near_misses]
-        if not any(separator.matches(masked)):
+        if any(separator.matches(masked)):
+            rules.append(separator.fence_after)
+        else:
             rules.append(separator.near_misses)
         for rule in rules:
             located = (locator.locate(line, finding) for finding in rule(masked))
@@ -76,6 +78,18 @@ def near_misses(children: Sequence[Token], first_line: int, lines: Sequence[str]
         for index, finding in separator.paragraph_near_misses(masked_lines, following):
             found.append(locator.locate(paragraph[index][0], finding))
     return sorted(found, key=lambda f: (f.line, f.column))
+
+
+def fences_after_in_code(fence: Token, lines: Sequence[str]) -> list[Located]:
+    """AG147 on the lines of a code block opened by a fence that was written to close one
+    after ``:::`` (which opened none): they are the author's markdown, not code."""
+    if fence.map is None or separator.SEPARATOR not in fence.content:
+        return []
+    found: list[Located] = []
+    for number in range(fence.map[0] + 2, fence.map[1] + 1):
+        text = lines[number - 1] if number <= len(lines) else ""
+        found += [Located(number, f.start + 1, f) for f in separator.fence_after(text)]
+    return found
 
 
 def _escaped(at: Located, lines: Sequence[str]) -> bool:

@@ -74,8 +74,14 @@ def _unclosed_dollar_column(text: str, sign: str) -> int:
     return (signs[-1] if len(signs) % 2 else signs[0]) + 1
 
 
-def unclosed_fence(fence: Token, lines: Sequence[str], sink: Sink) -> None:
-    """A code block whose closing fence is missing (it would swallow the rest of the file)."""
+def unclosed_fence(
+    fence: Token, lines: Sequence[str], sink: Sink, *, meant_to_close: int | None = None
+) -> None:
+    """A code block whose closing fence is missing (it would swallow the rest of the file).
+
+    ``meant_to_close``: the line of a fence written after ``:::`` (AG147), which
+    opens no block, when this fence was written to close it: then the fix is there.
+    """
     if fence.map is None:
         return
     last = lines[fence.map[1] - 1].strip().lstrip(">").strip()
@@ -84,14 +90,30 @@ def unclosed_fence(fence: Token, lines: Sequence[str], sink: Sink) -> None:
         fence.map[1] - fence.map[0] >= 2 and last.startswith(fence.markup) and set(last) <= {marker}
     )
     if not closed:
-        message = Code.UNCLOSED_FENCE.message(fence=fence.markup)
+        if meant_to_close is None:
+            fix = f"close it with a line of '{fence.markup}' after the code"
+        else:
+            fix = _meant_closer(meant_to_close)
+        message = Code.UNCLOSED_FENCE.message(fence=fence.markup, fix=fix)
         sink.error(
             line_of(fence), message, column=fence_column(fence, lines), code=Code.UNCLOSED_FENCE
         )
-    closer_with_text(fence, lines, sink)
+    closer_with_text(fence, lines, sink, meant_to_close=meant_to_close)
 
 
-def closer_with_text(fence: Token, lines: Sequence[str], sink: Sink) -> None:
+def _meant_closer(glued: int, opened: int | None = None) -> str:
+    """The fix of a block opened by a fence (at ``opened``, else the line reported) that
+    was written to close the one after ``:::`` at line ``glued``."""
+    which = "this fence" if opened is None else f"the fence at line {opened}"
+    return (
+        f"{which} was meant to close the one after ':::' at line {glued} (which opens no "
+        "block): put that one on a line of its own"
+    )
+
+
+def closer_with_text(
+    fence: Token, lines: Sequence[str], sink: Sink, *, meant_to_close: int | None = None
+) -> None:
     """AG143: a line of the block that starts with its fence but has text after it.
 
     Such a line (```` ``` <!-- id: x --> ````) does not close the block: it runs
@@ -107,12 +129,16 @@ def closer_with_text(fence: Token, lines: Sequence[str], sink: Sink) -> None:
             continue
         rest = stripped.lstrip(fence.markup[0])
         if rest.strip():
+            if meant_to_close is None:
+                longer = fence.markup[0] * (len(stripped) - len(rest) + 1)
+                fix = (
+                    "put the text on a line of its own (or, if it is code, open the block "
+                    f"with '{longer}')"
+                )
+            else:
+                fix = _meant_closer(meant_to_close, opened)
             message = Code.FENCE_CLOSER_WITH_TEXT.message(
-                written=text.strip(),
-                opened=opened,
-                fence=fence.markup,
-                closed=end,
-                longer=fence.markup[0] * (len(stripped) - len(rest) + 1),
+                written=text.strip(), opened=opened, fence=fence.markup, closed=end, fix=fix
             )
             column = len(text) - len(stripped) + 1
             sink.warning(number, message, column=column, code=Code.FENCE_CLOSER_WITH_TEXT)

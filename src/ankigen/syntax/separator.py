@@ -10,6 +10,8 @@ meant (``q?:::a``, ``Term:::Definition``, ``q :: a``, ``q :::: a``, ``q?:: a``,
 typed full width by a CJK input method), and a paragraph without one
 :func:`paragraph_near_misses` (``Q:``/``A:`` lines, a ``?`` line between a
 question and its answer): the habits of authors coming from other tools.
+A line with a separator is asked :func:`fence_after` for a code fence written
+after it (``Q ::: ```cpp``), which opens no code block.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ TWO_GLUED = Code.SEPARATOR_TWO_COLONS_GLUED
 SPACED_COLONS = Code.SEPARATOR_SPACED
 QUESTION_ANSWER_LINES = Code.QUESTION_ANSWER_LINES
 QUESTION_MARK_LINE = Code.QUESTION_MARK_LINE
+FENCE_AFTER_SEPARATOR = Code.FENCE_AFTER_SEPARATOR
 
 #: Colons with white space between them, three in all (``: : :``, ``:: :``, ``: ::``).
 _SPACED = re.compile(r"(?<![:\S]):+(?:[ \t]+:+)+(?=\s|$)")
@@ -55,6 +58,36 @@ def matches(text: str) -> Iterator[re.Match[str]]:
 def count(text: str) -> int:
     """How many separator-shaped ``:::`` a piece of text (code, math) holds."""
     return len(_SEPARATOR.findall(text)) if SEPARATOR in text else 0
+
+
+#: A code fence's opening marker and info string written after a separator on its
+#: line (``::: ```cpp``): what is left of the line after ``:::`` and white space. A
+#: backtick fence's info string holds no backtick (else it is a code span) and no
+#: masked token.
+_FENCE_AFTER = re.compile("[ \t]+(`{3,}[^`\ufffc]*|~{3,}[^\ufffc]*)$")
+
+
+def fence_after(line: str) -> list[Finding]:
+    """A code fence opened after the line's separator (``Q ::: ```cpp``): not a fence.
+
+    Markdown opens a fence only at the start of a line, so the code after it
+    is answer text and the fence written to close it opens a block instead,
+    which runs over the items below it. ``line`` is masked as for
+    :func:`near_misses` (code spans are no fence).
+    """
+    first = next(matches(line), None)
+    written = _FENCE_AFTER.match(line, first.end()) if first is not None else None
+    if written is None:
+        return []
+    fence = written.group(1).rstrip()
+    message = FENCE_AFTER_SEPARATOR.message(fence=fence)
+    return [Finding(written.start(1), fence, message, FENCE_AFTER_SEPARATOR, is_warning=True)]
+
+
+def is_fence_after(finding: Finding) -> bool:
+    """True for a finding of :func:`fence_after` (its snippet is the fence as written; no
+    other finding of a line with a separator starts so)."""
+    return finding.snippet[:3] in ("```", "~~~")
 
 
 def in_source(source: str) -> list[tuple[int, int]]:
