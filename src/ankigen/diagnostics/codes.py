@@ -458,6 +458,15 @@ class Code(StrEnum):
         "a code fence after ':::' on the same line is not a fence: put {fence} on the line "
         "after ':::'",
     )
+    SEPARATOR_IN_HTML_BLOCK = (
+        "AG148",
+        WARNING,
+        "`:::` inside an HTML block (`<div>`, `<p>` …): the block is HTML, not markdown, so it "
+        "makes no card",
+        "remove the HTML element around the item",
+        "':::' inside an HTML block makes no card: remove the <{element}> … </{element}> "
+        "around the item",
+    )
     HTML_SHOWN_AS_TEXT = (
         "AG150",
         WARNING,
