@@ -952,6 +952,24 @@ class Code(StrEnum):
         "'{written}' is not a separator: write ':::' with ASCII colons, as in "
         "'question ::: answer'",
     )
+    QUESTION_SETEXT_HEADING = (
+        "AG527",
+        WARNING,
+        "near miss: a question ending in `?` with a `---` or `===` line under it (a "
+        "Mochi-style card): markdown makes it a heading, not a card",
+        "write `question ::: answer`",
+        "a '{underline}' line under '{question}' makes it a {heading}, not a card: "
+        "write '{question} ::: answer'",
+    )
+    QUESTION_BREAK = (
+        "AG528",
+        WARNING,
+        "near miss: a paragraph ending in `?`, a thematic break (`---`) and a paragraph (a "
+        "Mochi-style card): the break is no separator, so no card is made",
+        "write `question ::: answer`",
+        "'{written}' is no separator between question and answer: write ':::' "
+        "('{question} ::: answer')",
+    )
     MARK_NEAR_MISS = (
         "AG530",
         WARNING,

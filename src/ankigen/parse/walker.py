@@ -115,6 +115,7 @@ class Walker:
             self._heading(block, opening)
         elif kind == "hr":
             self._state = Outside()
+            self.result.prose.thematic_break(first, self._lines)
         elif kind == "paragraph_open":
             paragraph = paragraph_of(block)
             self._near_misses(paragraph)
@@ -141,6 +142,7 @@ class Walker:
     def _heading(self, block: list[Token], opening: bool) -> None:
         """``###``-``######`` in an open answer are part of it; any other heading ends the item."""
         first = block[0]
+        lost_text.setext_question(first, block[1], self._lines, self._sink)
         if first.tag not in ("h1", "h2"):
             if isinstance(self._state, InAnswer):
                 self._extend(block)

@@ -10,8 +10,11 @@ meant (``q?:::a``, ``Term:::Definition``, ``q :: a``, ``q :::: a``, ``q?:: a``,
 typed full width by a CJK input method), and a paragraph without one
 :func:`paragraph_near_misses` (``Q:``/``A:`` lines, a ``?`` line between a
 question and its answer): the habits of authors coming from other tools.
-A line with a separator is asked :func:`fence_after` for a code fence written
-after it (``Q ::: ```cpp``), which opens no code block.
+A question (:func:`question_line`) with a ``---`` line under it
+(:func:`dash_heading`), or with a thematic break and a paragraph after it
+(:func:`dash_break`), is Mochi's card. A line with a separator is asked
+:func:`fence_after` for a code fence written after it (``Q ::: ```cpp``),
+which opens no code block.
 """
 
 from __future__ import annotations
@@ -40,6 +43,8 @@ SPACED_COLONS = Code.SEPARATOR_SPACED
 QUESTION_ANSWER_LINES = Code.QUESTION_ANSWER_LINES
 QUESTION_MARK_LINE = Code.QUESTION_MARK_LINE
 FENCE_AFTER_SEPARATOR = Code.FENCE_AFTER_SEPARATOR
+DASH_HEADING = Code.QUESTION_SETEXT_HEADING
+DASH_BREAK = Code.QUESTION_BREAK
 
 #: Colons with white space between them, three in all (``: : :``, ``:: :``, ``: ::``).
 _SPACED = re.compile(r"(?<![:\S]):+(?:[ \t]+:+)+(?=\s|$)")
@@ -303,3 +308,29 @@ def paragraph_near_misses(lines: list[str], following: str) -> list[tuple[int, F
 def _lead(line: str) -> str:
     """A line's text without the quote markers and masks it starts with."""
     return line.lstrip(" \t>*_\ufffc")
+
+
+def question_line(text: str) -> str | None:
+    """The last line of a paragraph or heading that ends in a question mark (emphasis
+    around it aside), as written; None for any other text."""
+    last = text.rstrip().rsplit("\n", 1)[-1].strip()
+    return last if last.rstrip("*_").endswith(("?", "\uff1f")) else None
+
+
+def dash_heading(question: str, underline: str) -> Finding:
+    """A question with a ``---`` (or ``===``) line under it, which markdown reads as a
+    heading: Mochi's card (``Question?`` / ``---`` / ``answer``). ``underline`` is the
+    line as written; the finding starts at its first mark."""
+    written = underline.strip()
+    heading = "title" if written.startswith("=") else "section heading"
+    message = DASH_HEADING.message(underline=written, question=question, heading=heading)
+    return Finding(underline.index(written), written, message, DASH_HEADING, is_warning=True)
+
+
+def dash_break(question: str, line: str) -> Finding:
+    """A thematic break (``---``, ``***``) between a paragraph ending in ``?`` and the
+    next paragraph: Mochi's card with blank lines around its separator. ``line`` is the
+    break as written."""
+    written = line.strip()
+    message = DASH_BREAK.message(written=written, question=question)
+    return Finding(line.index(written), written, message, DASH_BREAK, is_warning=True)
