@@ -483,6 +483,32 @@ class Code(StrEnum):
         "attribute {attributes} of HTML <{element}> dropped (only title on abbr, src and "
         "alt on img pass): remove it",
     )
+    SPACE_IN_LINK_PATH = (
+        "AG152",
+        WARNING,
+        "a space in an image path or link address (`![a](img/my file.png)`): markdown reads "
+        "no image or link, and the card shows the text as written",
+        "put the path in angle brackets, `![a](<img/my file.png>)`",
+        "a space in {what}: write {meant}",
+    )
+    OBSIDIAN_EMBED = (
+        "AG153",
+        WARNING,
+        "an Obsidian embed (`![[file.png]]`): markdown reads no image, and the card shows the "
+        "text as written",
+        "write a markdown image, `![](<file.png>)` (the path relative to the content file)",
+        "'{written}' is an Obsidian embed, shown as written: write {meant} (the path "
+        "relative to this file{brackets})",
+    )
+    FOOTNOTE = (
+        "AG154",
+        WARNING,
+        "a footnote reference `[^1]` or definition `[^1]: …`: footnotes are not supported, so "
+        "both show on the card as written",
+        "put the note in the answer",
+        "footnotes are not supported: the reference and its text show as written ('{written}');"
+        " put the note in the answer",
+    )
     UNVERIFIED_CLAIM = (
         "AG201",
         WARNING,

@@ -37,6 +37,54 @@ def url_images(children: Sequence[Token], line: int, lines: Sequence[str], sink:
             )
 
 
+#: An image or link markdown-it left as text for a space in its path (``![a](my file.png)``).
+_SPACED_PATH = re.compile(r"(!?)\[([^\]\n]*)\]\(([^()<>\n]*?[ \t][^()<>\n]*?)\)")
+#: An Obsidian embed, ``![[file.png]]`` (``|`` and ``#`` start its size or a heading).
+_EMBED = re.compile(r"!\[\[([^\]|#\n]+)(?:[|#][^\]\n]*)?\]\]")
+#: A footnote reference ``[^1]``, or its definition ``[^1]:`` at a line's start.
+_FOOTNOTE = re.compile(r"\[\^[^\]\s]+\](?::(?=\s|$))?")
+
+
+def shown_as_written(
+    children: Sequence[Token], line: int, lines: Sequence[str], sink: Sink
+) -> None:
+    """Markdown of other tools a card shows as written: an image or link whose path holds
+    a space (AG152), an Obsidian embed (AG153), a footnote (AG154)."""
+    for child in children:
+        text = child.content if child.type == "text" else ""
+        if "[" not in text:
+            continue  # the common case: none of them without a bracket
+        at = token_meta.line_or(child, line)
+        source = lines[at - 1] if 0 < at <= len(lines) else ""
+        for match in _EMBED.finditer(text):
+            path = match.group(1).strip()
+            spaced = " " in path
+            meant = f"![](<{path}>)" if spaced else f"![]({path})"
+            brackets = ", in angle brackets for its spaces" if spaced else ""
+            message = Code.OBSIDIAN_EMBED.message(
+                written=match.group(0), meant=meant, brackets=brackets
+            )
+            _warn(source, match.group(0), at, message, Code.OBSIDIAN_EMBED, sink)
+        for match in _SPACED_PATH.finditer(text):
+            bang, label, path = match.groups()
+            what = "an image path" if bang else "a link address"
+            meant = f"{bang}[{label}](<{path.strip()}>)"
+            message = Code.SPACE_IN_LINK_PATH.message(what=what, meant=meant)
+            _warn(source, match.group(0), at, message, Code.SPACE_IN_LINK_PATH, sink)
+        for match in _FOOTNOTE.finditer(text):
+            message = Code.FOOTNOTE.message(written=match.group(0))
+            _warn(source, match.group(0), at, message, Code.FOOTNOTE, sink)
+
+
+def _warn(source: str, written: str, line: int, message: str, code: Code, sink: Sink) -> None:
+    """A warning at ``written`` in its source line; none when the source escapes it
+    (``\\[^1]``: written to be shown as it is)."""
+    column = source.find(written)
+    if column > 0 and source[column - 1] == "\\":
+        return
+    sink.warning(line, message, column=column + 1, code=code)
+
+
 #: A ``$$`` or a ``$`` not escaped by a backslash (``\\$`` is a line break, then a sign).
 _DOLLAR_SIGNS = re.compile(r"(?<!\\)(?:\\\\)*(\$\$?)")
 

@@ -185,6 +185,7 @@ class Walker:
                         first, _CLOZE_IN_ANSWER, code=Code.CLOZE_IN_ANSWER_BLOCK, column=column
                     )
                 problems.url_images(token.children, first, self._lines, self._sink)
+                problems.shown_as_written(token.children, first, self._lines, self._sink)
                 strays = [first + n for n in token_meta.stray_dollar_lines(token)]
                 problems.stray_dollars(self._lines, strays, self._sink)
         item = self._state.item
@@ -257,6 +258,7 @@ class Walker:
         if split is not None or in_answer or has_cloze(paragraph.children):
             # (in prose, which makes no card, a URL image is no problem)
             problems.url_images(paragraph.children, paragraph.line, self._lines, self._sink)
+            problems.shown_as_written(paragraph.children, paragraph.line, self._lines, self._sink)
         question = paragraph.children if split is None else split[0]
         if has_cloze(question):
             self._start(ItemKind.CLOZE, paragraph, split)
