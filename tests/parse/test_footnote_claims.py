@@ -1,5 +1,5 @@
 """A footnote's label is no claim (format section 12.12): footnotes are not supported
-(AG154), and the digits of ``[^1]`` would be reported as an unverified number."""
+(AG155), and the digits of ``[^1]`` would be reported as an unverified number."""
 
 from __future__ import annotations
 
@@ -14,4 +14,4 @@ def test_a_footnote_label_is_no_claim_but_the_numbers_around_it_are(tmp_path: Pa
     assert result.deck is not None
     claims = [(c.text, c.line, c.column) for item in result.deck.items for c in item.claims]
     assert claims == [("4", 3, 24), ("2", 5, 11)]
-    assert [d.code for d in result.diagnostics] == ["AG154", "AG154"]
+    assert [d.code for d in result.diagnostics] == ["AG155", "AG155"]

@@ -21,7 +21,7 @@ from tests.conftest import ROOT
 NEAR_MISS_CODES = {
     *("AG510", "AG511", "AG512", "AG520", "AG521", "AG522", "AG523", "AG524", "AG525"),
     *("AG526", "AG530", "AG531", "AG540", "AG135", "AG136", "AG139", "AG147"),
-    *("AG148", "AG527", "AG528", "AG152", "AG153", "AG154"),
+    *("AG148", "AG532", "AG533", "AG153", "AG154", "AG155"),
 }
 
 CORRECT_FOLDERS = (

@@ -484,7 +484,7 @@ class Code(StrEnum):
         "alt on img pass): remove it",
     )
     SPACE_IN_LINK_PATH = (
-        "AG152",
+        "AG153",
         WARNING,
         "a space in an image path or link address (`![a](img/my file.png)`): markdown reads "
         "no image or link, and the card shows the text as written",
@@ -492,7 +492,7 @@ class Code(StrEnum):
         "a space in {what}: write {meant}",
     )
     OBSIDIAN_EMBED = (
-        "AG153",
+        "AG154",
         WARNING,
         "an Obsidian embed (`![[file.png]]`): markdown reads no image, and the card shows the "
         "text as written",
@@ -501,7 +501,7 @@ class Code(StrEnum):
         "relative to this file{brackets})",
     )
     FOOTNOTE = (
-        "AG154",
+        "AG155",
         WARNING,
         "a footnote reference `[^1]` or definition `[^1]: …`: footnotes are not supported, so "
         "both show on the card as written",
@@ -979,7 +979,7 @@ class Code(StrEnum):
         "'question ::: answer'",
     )
     QUESTION_SETEXT_HEADING = (
-        "AG527",
+        "AG532",
         WARNING,
         "near miss: a question ending in `?` with a `---` or `===` line under it (a "
         "Mochi-style card): markdown makes it a heading, not a card",
@@ -988,7 +988,7 @@ class Code(StrEnum):
         "write '{question} ::: answer'",
     )
     QUESTION_BREAK = (
-        "AG528",
+        "AG533",
         WARNING,
         "near miss: a paragraph ending in `?`, a thematic break (`---`) and a paragraph (a "
         "Mochi-style card): the break is no separator, so no card is made",

@@ -47,7 +47,7 @@ class ProseLog:
     #: An item with an empty answer and the ``#``/``##`` heading that ended it (AG142);
     #: item line 0 for the heading a section opens with (its item is in the section before).
     cut_by_heading: tuple[int, int] | None = None
-    #: Mochi's card (AG528): the question line of the block just read when it is a
+    #: Mochi's card (AG533): the question line of the block just read when it is a
     #: paragraph on no item ending in ``?``; then, once a thematic break follows it, the
     #: break's line and its finding, until the block after the break is read.
     question: str | None = None
@@ -72,7 +72,7 @@ class ProseLog:
 
     def thematic_break(self, hr: Token, lines: Sequence[str]) -> None:
         """A thematic break right after a question on no item: Mochi's card if a paragraph
-        on no item follows it (AG528, reported by :meth:`end_block`)."""
+        on no item follows it (AG533, reported by :meth:`end_block`)."""
         if self.question_before is None or hr.map is None:
             return
         line = hr.map[0] + 1
@@ -89,7 +89,7 @@ class ProseLog:
         sink: Sink,
     ) -> None:
         """AG142 once the block after a heading that cut an empty answer is text on no card;
-        AG528 once the block after a break after a question is a paragraph on no item."""
+        AG533 once the block after a break after a question is a paragraph on no item."""
         if self.break_before is not None and _paragraph_on_no_item(block, state):
             line, found = self.break_before
             report(Located(line, found.start + 1, found), sink)
@@ -133,7 +133,7 @@ def _paragraph_on_no_item(block: Sequence[Token], state: ItemState) -> bool:
 
 
 def setext_question(heading: Token, inline: Token, lines: Sequence[str], sink: Sink) -> None:
-    """AG527: a question ending in ``?`` with a ``---`` or ``===`` line under it, which
+    """AG532: a question ending in ``?`` with a ``---`` or ``===`` line under it, which
     markdown makes a heading (Mochi's card)."""
     if heading.markup not in ("-", "=") or heading.map is None:
         return  # an ATX heading ('## Why?') is meant as one

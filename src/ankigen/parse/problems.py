@@ -49,7 +49,7 @@ def shown_as_written(
     children: Sequence[Token], line: int, lines: Sequence[str], sink: Sink
 ) -> None:
     """Markdown of other tools a card shows as written: an image or link whose path holds
-    a space (AG152), an Obsidian embed (AG153), a footnote (AG154)."""
+    a space (AG153), an Obsidian embed (AG154), a footnote (AG155)."""
     for child in children:
         text = child.content if child.type == "text" else ""
         if "[" not in text:
