@@ -249,7 +249,8 @@ class Code(StrEnum):
         ERROR,
         "a code block whose closing fence is missing (it would swallow the rest of the file)",
         "close it with the same fence it opened with",
-        "code block opened with '{fence}' is never closed",
+        "code block opened with '{fence}' is never closed, so it runs to the end of the "
+        "file: {fix}",
     )
     IMAGE_URL_TARGET = (
         "AG123",
@@ -421,8 +422,7 @@ class Code(StrEnum):
         "put the text on a line of its own after the fence; if the line is code, open the "
         "block with a longer fence",
         "'{written}' does not close the code block opened at line {opened}: a closing fence "
-        "holds nothing after '{fence}', so the block runs on to line {closed}; put the text on "
-        "a line of its own (or, if it is code, open the block with '{longer}')",
+        "holds nothing after '{fence}', so the block runs on to line {closed}; {fix}",
     )
     TAG_WITH_COMMA = (
         "AG144",
@@ -449,6 +449,24 @@ class Code(StrEnum):
         "quotes and lists nested {depth} deep here reach markdown's limit: what is nested "
         "deeper is dropped{rest}, on no card; nest it less deep",
     )
+    FENCE_AFTER_SEPARATOR = (
+        "AG147",
+        WARNING,
+        "a code fence written after `:::` on the same line (`::: ```cpp`): it opens no code "
+        "block, and the fence meant to close it opens one that runs over the next items",
+        "put the opening fence on the line after `:::`",
+        "a code fence after ':::' on the same line is not a fence: put {fence} on the line "
+        "after ':::'",
+    )
+    SEPARATOR_IN_HTML_BLOCK = (
+        "AG148",
+        WARNING,
+        "`:::` inside an HTML block (`<div>`, `<p>` …): the block is HTML, not markdown, so it "
+        "makes no card",
+        "remove the HTML element around the item",
+        "':::' inside an HTML block makes no card: remove the <{element}> … </{element}> "
+        "around the item",
+    )
     HTML_SHOWN_AS_TEXT = (
         "AG150",
         WARNING,
@@ -473,6 +491,32 @@ class Code(StrEnum):
         "put the cloze in the text, outside the tag",
         "cloze syntax in an attribute of HTML <{element}> makes no cloze and no card (it shows "
         "as written): put the cloze in the text, outside the tag",
+    )
+    SPACE_IN_LINK_PATH = (
+        "AG153",
+        WARNING,
+        "a space in an image path or link address (`![a](img/my file.png)`): markdown reads "
+        "no image or link, and the card shows the text as written",
+        "put the path in angle brackets, `![a](<img/my file.png>)`",
+        "a space in {what}: write {meant}",
+    )
+    OBSIDIAN_EMBED = (
+        "AG154",
+        WARNING,
+        "an Obsidian embed (`![[file.png]]`): markdown reads no image, and the card shows the "
+        "text as written",
+        "write a markdown image, `![](<file.png>)` (the path relative to the content file)",
+        "'{written}' is an Obsidian embed, shown as written: write {meant} (the path "
+        "relative to this file{brackets})",
+    )
+    FOOTNOTE = (
+        "AG155",
+        WARNING,
+        "a footnote reference `[^1]` or definition `[^1]: …`: footnotes are not supported, so "
+        "both show on the card as written",
+        "put the note in the answer",
+        "footnotes are not supported: the reference and its text show as written ('{written}');"
+        " put the note in the answer",
     )
     UNVERIFIED_CLAIM = (
         "AG201",
@@ -959,6 +1003,24 @@ class Code(StrEnum):
         "near miss: a line ending in `#card` or `#flashcard` (Logseq's tag of a card)",
         "end the question with ` :::` in place of the tag, the answer after it",
         "'{tag}' ({habit}) makes no card: write '{meant}', with the answer after it{where}",
+    )
+    QUESTION_SETEXT_HEADING = (
+        "AG532",
+        WARNING,
+        "near miss: a question ending in `?` with a `---` or `===` line under it (a "
+        "Mochi-style card): markdown makes it a heading, not a card",
+        "write `question ::: answer`",
+        "a '{underline}' line under '{question}' makes it a {heading}, not a card: "
+        "write '{question} ::: answer'",
+    )
+    QUESTION_BREAK = (
+        "AG533",
+        WARNING,
+        "near miss: a paragraph ending in `?`, a thematic break (`---`) and a paragraph (a "
+        "Mochi-style card): the break is no separator, so no card is made",
+        "write `question ::: answer`",
+        "'{written}' is no separator between question and answer: write ':::' "
+        "('{question} ::: answer')",
     )
     MARK_NEAR_MISS = (
         "AG530",

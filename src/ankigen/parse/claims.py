@@ -43,7 +43,8 @@ __all__ = [
 
 #: A number inside TeX (``50\\%`` is written ``50%``).
 _TEX_NUMBER = re.compile(r"(?<![0-9.])\d+(?:\.\d+)?(?:\\%)?")
-_URL = re.compile(r"\bhttps?://\S+")
+#: Text the learner reads but no claim: a web address, a footnote label (``[^1]``).
+_NOT_CLAIMS = re.compile(r"\bhttps?://\S+|\[\^[^\]\s]+\]")
 #: Commands whose group is text the learner reads inside a formula (``\\text{...}``).
 _TEXT_COMMANDS = frozenset({"\\text", "\\textrm", "\\mbox", "\\mathrm"})
 
@@ -169,9 +170,10 @@ class _Reader:
     def text(self, content: str, line: int, *, answer: bool, words: bool = True) -> None:
         """The numbers of a piece of text the learner reads."""
         start = self.find(line, content)
-        # A link's digits are not claims; blanked to spaces, every offset stays.
-        has_url = "http" in content
-        readable = _URL.sub(lambda m: " " * len(m.group()), content) if has_url else content
+        # A link's digits and a footnote's label are not claims; blanked to spaces, every
+        # offset stays.
+        blank = "http" in content or "[^" in content
+        readable = _NOT_CLAIMS.sub(lambda m: " " * len(m.group()), content) if blank else content
         for found in find_numbers(readable, words=words):
             column = start + found.start if start is not None else self.find(line, found.text)
             self.add(

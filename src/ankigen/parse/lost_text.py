@@ -22,8 +22,10 @@ from markdown_it.token import Token
 from ankigen.diagnostics import Code, Sink
 from ankigen.model import ItemKind, Prose
 from ankigen.parse.metadata import is_comment
+from ankigen.parse.near_miss import Located, report
 from ankigen.parse.paragraph import BREAKS
 from ankigen.parse.states import Draft, InAnswer, ItemState, Outside
+from ankigen.syntax import Finding, habits
 
 _FORMULA_OR_IMAGE = ("math_inline", "math_inline_double", "image")
 
@@ -45,18 +47,39 @@ class ProseLog:
     #: An item with an empty answer and the ``#``/``##`` heading that ended it (AG142);
     #: item line 0 for the heading a section opens with (its item is in the section before).
     cut_by_heading: tuple[int, int] | None = None
+    #: Mochi's card (AG533): the question line of the block just read when it is a
+    #: paragraph on no item ending in ``?``; then, once a thematic break follows it, the
+    #: break's line and its finding, until the block after the break is read.
+    question: str | None = None
+    question_before: str | None = None
+    break_after_question: tuple[int, Finding] | None = None
+    break_before: tuple[int, Finding] | None = None
 
     def answer_paragraph(self, line: int, text: str) -> None:
         """A paragraph that extended an open answer: one ending in ``:`` may have been
         meant as the start of the next question (AG140)."""
         if text.rstrip().endswith(":"):
             self.colon_line = line
+        self.question = habits.question_line(text)
 
     def start_block(self) -> tuple[int | None, tuple[int, int] | None]:
         """What the block before this one left for the §15 shapes (and forget it)."""
         before = self.colon_line, self.cut_by_heading
         self.colon_line = self.cut_by_heading = None
+        self.question_before, self.question = self.question, None
+        self.break_before, self.break_after_question = self.break_after_question, None
         return before
+
+    def thematic_break(self, hr: Token, lines: Sequence[str]) -> None:
+        """A thematic break right after a question on no item: Mochi's card if a paragraph
+        on no item follows it (AG533, reported by :meth:`end_block`)."""
+        if self.question_before is None or hr.map is None:
+            return
+        line = hr.map[0] + 1
+        source = lines[line - 1] if 0 < line <= len(lines) else ""
+        if source.strip():
+            found = habits.dash_break(self.question_before, source)
+            self.break_after_question = (line, found)
 
     def end_block(
         self,
@@ -65,7 +88,11 @@ class ProseLog:
         cut_by_heading: tuple[int, int] | None,
         sink: Sink,
     ) -> None:
-        """AG142 once the block after a heading that cut an empty answer is text on no card."""
+        """AG142 once the block after a heading that cut an empty answer is text on no card;
+        AG533 once the block after a break after a question is a paragraph on no item."""
+        if self.break_before is not None and _paragraph_on_no_item(block, state):
+            line, found = self.break_before
+            report(Located(line, found.start + 1, found), sink)
         if cut_by_heading is None or not is_text_on_no_card(block, state):
             return
         item_line, heading_line = cut_by_heading
@@ -94,8 +121,28 @@ class ProseLog:
         self.blocks.append(Prose(line, text))
         if paragraph and text.rstrip().endswith(":"):
             self.colon_line = line
+        if paragraph:
+            self.question = habits.question_line(text)
         if has_item and self.after_item is None:
             self.after_item = line
+
+
+def _paragraph_on_no_item(block: Sequence[Token], state: ItemState) -> bool:
+    """True when ``block``, just walked into ``state``, is a paragraph that made no item."""
+    return block[0].type == "paragraph_open" and isinstance(state, Outside)
+
+
+def setext_question(heading: Token, inline: Token, lines: Sequence[str], sink: Sink) -> None:
+    """AG532: a question ending in ``?`` with a ``---`` or ``===`` line under it, which
+    markdown makes a heading (Mochi's card)."""
+    if heading.markup not in ("-", "=") or heading.map is None:
+        return  # an ATX heading ('## Why?') is meant as one
+    question = habits.question_line(inline.content)
+    line = heading.map[1]  # the underline: the heading's last line
+    if question is None or not 0 < line <= len(lines):
+        return
+    found = habits.dash_heading(question, lines[line - 1])
+    report(Located(line, found.start + 1, found), sink)
 
 
 def only_formula_or_image(question: Sequence[Token]) -> bool:

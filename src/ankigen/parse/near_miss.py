@@ -73,7 +73,9 @@ def near_misses(
             continue  # neither rule below could find anything on this line
         masked = masked_lines[-1]
         findings = mark.near_misses(masked)
-        if not any(separator.matches(masked)):
+        if any(separator.matches(masked)):
+            findings += separator.fence_after(masked)
+        else:
             findings += separator.near_misses(masked, where) + habits.near_misses(masked, where)
         located = (locator.locate(line, finding) for finding in findings)
         found.extend(at for at in located if not _escaped(at, lines))
@@ -82,6 +84,18 @@ def near_misses(
         for index, finding in habits.paragraph_near_misses(masked_lines, following, where):
             found.append(locator.locate(paragraph[index][0], finding))
     return sorted(found, key=lambda f: (f.line, f.column))
+
+
+def fences_after_in_code(fence: Token, lines: Sequence[str]) -> list[Located]:
+    """AG147 on the lines of a code block opened by a fence that was written to close one
+    after ``:::`` (which opened none): they are the author's markdown, not code."""
+    if fence.map is None or separator.SEPARATOR not in fence.content:
+        return []
+    found: list[Located] = []
+    for number in range(fence.map[0] + 2, fence.map[1] + 1):
+        text = lines[number - 1] if number <= len(lines) else ""
+        found += [Located(number, f.start + 1, f) for f in separator.fence_after(text)]
+    return found
 
 
 def _escaped(at: Located, lines: Sequence[str]) -> bool:

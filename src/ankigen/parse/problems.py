@@ -42,6 +42,54 @@ def url_images(children: Sequence[Token], line: int, lines: Sequence[str], sink:
             )
 
 
+#: An image or link markdown-it left as text for a space in its path (``![a](my file.png)``).
+_SPACED_PATH = re.compile(r"(!?)\[([^\]\n]*)\]\(([^()<>\n]*?[ \t][^()<>\n]*?)\)")
+#: An Obsidian embed, ``![[file.png]]`` (``|`` and ``#`` start its size or a heading).
+_EMBED = re.compile(r"!\[\[([^\]|#\n]+)(?:[|#][^\]\n]*)?\]\]")
+#: A footnote reference ``[^1]``, or its definition ``[^1]:`` at a line's start.
+_FOOTNOTE = re.compile(r"\[\^[^\]\s]+\](?::(?=\s|$))?")
+
+
+def shown_as_written(
+    children: Sequence[Token], line: int, lines: Sequence[str], sink: Sink
+) -> None:
+    """Markdown of other tools a card shows as written: an image or link whose path holds
+    a space (AG153), an Obsidian embed (AG154), a footnote (AG155)."""
+    for child in children:
+        text = child.content if child.type == "text" else ""
+        if "[" not in text:
+            continue  # the common case: none of them without a bracket
+        at = token_meta.line_or(child, line)
+        source = lines[at - 1] if 0 < at <= len(lines) else ""
+        for match in _EMBED.finditer(text):
+            path = match.group(1).strip()
+            spaced = " " in path
+            meant = f"![](<{path}>)" if spaced else f"![]({path})"
+            brackets = ", in angle brackets for its spaces" if spaced else ""
+            message = Code.OBSIDIAN_EMBED.message(
+                written=match.group(0), meant=meant, brackets=brackets
+            )
+            _warn(source, match.group(0), at, message, Code.OBSIDIAN_EMBED, sink)
+        for match in _SPACED_PATH.finditer(text):
+            bang, label, path = match.groups()
+            what = "an image path" if bang else "a link address"
+            meant = f"{bang}[{label}](<{path.strip()}>)"
+            message = Code.SPACE_IN_LINK_PATH.message(what=what, meant=meant)
+            _warn(source, match.group(0), at, message, Code.SPACE_IN_LINK_PATH, sink)
+        for match in _FOOTNOTE.finditer(text):
+            message = Code.FOOTNOTE.message(written=match.group(0))
+            _warn(source, match.group(0), at, message, Code.FOOTNOTE, sink)
+
+
+def _warn(source: str, written: str, line: int, message: str, code: Code, sink: Sink) -> None:
+    """A warning at ``written`` in its source line; none when the source escapes it
+    (``\\[^1]``: written to be shown as it is)."""
+    column = source.find(written)
+    if column > 0 and source[column - 1] == "\\":
+        return
+    sink.warning(line, message, column=column + 1, code=code)
+
+
 #: A ``$$`` or a ``$`` not escaped by a backslash (``\\$`` is a line break, then a sign).
 _DOLLAR_SIGNS = re.compile(r"(?<!\\)(?:\\\\)*(\$\$?)")
 
@@ -79,8 +127,14 @@ def _unclosed_dollar_column(text: str, sign: str) -> int:
     return (signs[-1] if len(signs) % 2 else signs[0]) + 1
 
 
-def unclosed_fence(fence: Token, lines: Sequence[str], sink: Sink) -> None:
-    """A code block whose closing fence is missing (it would swallow the rest of the file)."""
+def unclosed_fence(
+    fence: Token, lines: Sequence[str], sink: Sink, *, meant_to_close: int | None = None
+) -> None:
+    """A code block whose closing fence is missing (it would swallow the rest of the file).
+
+    ``meant_to_close``: the line of a fence written after ``:::`` (AG147), which
+    opens no block, when this fence was written to close it: then the fix is there.
+    """
     if fence.map is None:
         return
     last = lines[fence.map[1] - 1].strip().lstrip(">").strip()
@@ -89,14 +143,30 @@ def unclosed_fence(fence: Token, lines: Sequence[str], sink: Sink) -> None:
         fence.map[1] - fence.map[0] >= 2 and last.startswith(fence.markup) and set(last) <= {marker}
     )
     if not closed:
-        message = Code.UNCLOSED_FENCE.message(fence=fence.markup)
+        if meant_to_close is None:
+            fix = f"close it with a line of '{fence.markup}' after the code"
+        else:
+            fix = _meant_closer(meant_to_close)
+        message = Code.UNCLOSED_FENCE.message(fence=fence.markup, fix=fix)
         sink.error(
             line_of(fence), message, column=fence_column(fence, lines), code=Code.UNCLOSED_FENCE
         )
-    closer_with_text(fence, lines, sink)
+    closer_with_text(fence, lines, sink, meant_to_close=meant_to_close)
 
 
-def closer_with_text(fence: Token, lines: Sequence[str], sink: Sink) -> None:
+def _meant_closer(glued: int, opened: int | None = None) -> str:
+    """The fix of a block opened by a fence (at ``opened``, else the line reported) that
+    was written to close the one after ``:::`` at line ``glued``."""
+    which = "this fence" if opened is None else f"the fence at line {opened}"
+    return (
+        f"{which} was meant to close the one after ':::' at line {glued} (which opens no "
+        "block): put that one on a line of its own"
+    )
+
+
+def closer_with_text(
+    fence: Token, lines: Sequence[str], sink: Sink, *, meant_to_close: int | None = None
+) -> None:
     """AG143: a line of the block that starts with its fence but has text after it.
 
     Such a line (```` ``` <!-- id: x --> ````) does not close the block: it runs
@@ -112,12 +182,16 @@ def closer_with_text(fence: Token, lines: Sequence[str], sink: Sink) -> None:
             continue
         rest = stripped.lstrip(fence.markup[0])
         if rest.strip():
+            if meant_to_close is None:
+                longer = fence.markup[0] * (len(stripped) - len(rest) + 1)
+                fix = (
+                    "put the text on a line of its own (or, if it is code, open the block "
+                    f"with '{longer}')"
+                )
+            else:
+                fix = _meant_closer(meant_to_close, opened)
             message = Code.FENCE_CLOSER_WITH_TEXT.message(
-                written=text.strip(),
-                opened=opened,
-                fence=fence.markup,
-                closed=end,
-                longer=fence.markup[0] * (len(stripped) - len(rest) + 1),
+                written=text.strip(), opened=opened, fence=fence.markup, closed=end, fix=fix
             )
             column = len(text) - len(stripped) + 1
             sink.warning(number, message, column=column, code=Code.FENCE_CLOSER_WITH_TEXT)

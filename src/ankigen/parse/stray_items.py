@@ -13,6 +13,10 @@ A list item is where an outliner's cards stand (Logseq's ``- Term :: Definition`
 for the near misses of format §13.1, whose fix then says to write the item as
 a paragraph of its own.
 
+A ``:::`` inside an HTML block (``<div>Q ::: A</div>``, or a ``<div>`` line above
+the item) is HTML, not markdown: it makes no card either (AG148); a comment
+block is not looked into.
+
 An HTML comment that never closes (``<!--`` with no ``-->``) is one HTML block
 from its line to the end of the file, or of the list or quote it is in:
 everything after it is on no card (AG139).
@@ -20,6 +24,7 @@ everything after it is on no card (AG139).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -35,6 +40,7 @@ IN_BLOCK = Code.SEPARATOR_IN_BLOCK
 IN_UNKNOWN_CALLOUT = Code.SEPARATOR_IN_UNKNOWN_CALLOUT
 UNCLOSED_COMMENT = Code.UNCLOSED_COMMENT
 NESTED_TOO_DEEP = Code.NESTED_TOO_DEEP
+IN_HTML_BLOCK = Code.SEPARATOR_IN_HTML_BLOCK
 #: The level of a token opened at markdown-it's nesting limit (``maxNesting``, 20).
 _DEEPEST = 19
 
@@ -47,6 +53,10 @@ _PLACES = {
     "heading_open": ("a heading", "without the '#'"),
 }
 _COMMENT_OPEN, _COMMENT_CLOSE = "<!--", "-->"
+#: The first element an HTML block opens or closes (``<div class="card">``, ``</p>``).
+_ELEMENT = re.compile(r"</?([A-Za-z][A-Za-z0-9-]*)")
+#: An HTML comment inside a block (its ``:::`` is the comment's).
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
 
 
 @dataclass(frozen=True)
@@ -82,6 +92,7 @@ def check_block(block: Sequence[Token], lines: Sequence[str], sink: Sink, *, wal
     for index, token in enumerate(block):
         if token.type == "html_block":
             unclosed_comment(token, lines, sink)
+            html_block_separators(token, lines, sink)
         elif token.type in _PLACES:
             quote = token.type == "blockquote_open"
             kind = callout.unknown_kind(block[index : index + 4]) if quote else None
@@ -121,6 +132,26 @@ def _separators(inline: Token, place: _Place, lines: Sequence[str], sink: Sink) 
         # code, math and clozes masked: a ':::' in them is no separator
         for match in separator.matches(masked_line(tokens)):
             report(locator.locate(line, place.finding(match.start())), sink)
+
+
+def html_block_separators(token: Token, lines: Sequence[str], sink: Sink) -> None:
+    """AG148: each ``:::`` separator in an HTML block (``<div>Q ::: A</div>``), whose text
+    is HTML, not markdown: it makes no card. A comment block is left alone."""
+    content = token.content
+    if separator.SEPARATOR not in content or token.map is None:
+        return  # the common case, cheaply
+    if content.lstrip().startswith(_COMMENT_OPEN):
+        return  # a comment: ignored, or an item's metadata
+    element = _ELEMENT.search(content)
+    if element is None:
+        return  # '<?…', '<!DOCTYPE': no element to name
+    message = IN_HTML_BLOCK.message(element=element.group(1).lower())
+    shown = _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), content)
+    locator = Locator(lines)
+    for offset, text in enumerate(shown.split("\n")):
+        for match in separator.matches(text):
+            finding = Finding(match.start(), separator.SEPARATOR, message, IN_HTML_BLOCK, True)
+            report(locator.locate(token.map[0] + 1 + offset, finding), sink)
 
 
 def unclosed_comment(token: Token, lines: Sequence[str], sink: Sink) -> None:

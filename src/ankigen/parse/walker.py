@@ -37,7 +37,7 @@ from ankigen.parse.cloze import (
     report_cloze_after_separator,
 )
 from ankigen.parse.headings import read_heading
-from ankigen.parse.near_miss import near_misses, report
+from ankigen.parse.near_miss import fences_after_in_code, near_misses, report
 from ankigen.parse.paragraph import (
     Paragraph,
     Split,
@@ -55,6 +55,7 @@ from ankigen.parse.paragraph import (
     strip_trailing_breaks,
 )
 from ankigen.parse.states import AwaitingMetadata, Draft, InAnswer, ItemState, Outside, Section
+from ankigen.syntax import separator
 
 __all__ = ["Draft", "Paragraph", "WalkResult", "Walker", "split_blocks"]
 
@@ -84,6 +85,9 @@ class Walker:
         self._callout: str | None = None  # the kind of the callout being read, if any
         self._callout_title: str | None = None  # and its title, for the context line
         self._walked_any = False
+        #: The line of a code fence written after ':::' (AG147), until the fence meant to
+        #: close it: that one opens a block instead, whose problems are this line's.
+        self._fence_after_separator: int | None = None
 
     @property
     def state(self) -> ItemState:
@@ -111,6 +115,7 @@ class Walker:
             self._heading(block, opening)
         elif kind == "hr":
             self._state = Outside()
+            self.result.prose.thematic_break(first, self._lines)
         elif kind == "paragraph_open":
             paragraph = paragraph_of(block)
             self._near_misses(paragraph)
@@ -137,6 +142,7 @@ class Walker:
     def _heading(self, block: list[Token], opening: bool) -> None:
         """``###``-``######`` in an open answer are part of it; any other heading ends the item."""
         first = block[0]
+        lost_text.setext_question(first, block[1], self._lines, self._sink)
         if first.tag not in ("h1", "h2"):
             if isinstance(self._state, InAnswer):
                 self._extend(block)
@@ -164,7 +170,7 @@ class Walker:
     def _extend(self, block: list[Token]) -> None:
         """A block that is not an item: part of the open answer, else prose."""
         if block[0].type == "fence":
-            problems.unclosed_fence(block[0], self._lines, self._sink)
+            self._fence(block[0])
         if not isinstance(self._state, InAnswer):
             self._prose(block)
             self._record_prose(block)
@@ -179,12 +185,23 @@ class Walker:
                         first, _CLOZE_IN_ANSWER, code=Code.CLOZE_IN_ANSWER_BLOCK, column=column
                     )
                 problems.url_images(token.children, first, self._lines, self._sink)
+                problems.shown_as_written(token.children, first, self._lines, self._sink)
                 strays = [first + n for n in token_meta.stray_dollar_lines(token)]
                 problems.stray_dollars(self._lines, strays, self._sink)
         item = self._state.item
         item.blocks.extend(block)
         item.answer_source.append(source_of(block, self._lines))
         item.last_line = end_line_of(block)
+
+    def _fence(self, fence: Token) -> None:
+        """An ordinary code block's problems; a bare fence after a fence written after
+        ``:::`` (AG147) was meant to close that one, and its problems are said so."""
+        glued = None if fence.info.strip() else self._fence_after_separator
+        self._fence_after_separator = None
+        problems.unclosed_fence(fence, self._lines, self._sink, meant_to_close=glued)
+        if glued is not None:
+            for at in fences_after_in_code(fence, self._lines):
+                report(at, self._sink)
 
     def _prose(self, block: list[Token]) -> None:
         """Prose is no card; a cloze in it is most likely a card its author meant."""
@@ -241,6 +258,7 @@ class Walker:
         if split is not None or in_answer or has_cloze(paragraph.children):
             # (in prose, which makes no card, a URL image is no problem)
             problems.url_images(paragraph.children, paragraph.line, self._lines, self._sink)
+            problems.shown_as_written(paragraph.children, paragraph.line, self._lines, self._sink)
         question = paragraph.children if split is None else split[0]
         if has_cloze(question):
             self._start(ItemKind.CLOZE, paragraph, split)
@@ -265,6 +283,8 @@ class Walker:
         self.result.prose.add(paragraph.line, paragraph.source, paragraph=True, has_item=has_item)
 
     def _start(self, kind: ItemKind, paragraph: Paragraph, split: Split | None) -> None:
+        if (self._fence_after_separator or paragraph.line) < paragraph.line:
+            self._fence_after_separator = None  # a later item: no fence was meant to close it
         front = paragraph.children if split is None else split[0]
         lead: tuple[Token, ...] = () if split is None else split[1]
         if kind is ItemKind.CLOZE:
@@ -301,3 +321,5 @@ class Walker:
         """Warn about syntax that almost makes a card (format section 13)."""
         for at in near_misses(paragraph.children, paragraph.line, self._lines):
             report(at, self._sink)
+            if separator.is_fence_after(at.finding):
+                self._fence_after_separator = at.line

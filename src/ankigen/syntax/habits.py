@@ -16,6 +16,11 @@ A mark counts only between words, once on its line: ``a >> b`` and
 ``n >> 1`` (a comparison, one letter or number on each side), ``File >>
 Save >> Export`` (a menu path), a ``>>`` in code or math, a tab that indents
 and a ``#card`` in the middle of a sentence stay silent.
+
+Mochi writes a card ``Question?`` / ``---`` / ``answer``: a question
+(:func:`question_line`) with a ``---`` line under it is a heading to markdown
+(:func:`dash_heading`), and with blank lines around the ``---`` a thematic
+break between two paragraphs (:func:`dash_break`).
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ OTHER_TOOL = Code.SEPARATOR_OTHER_TOOL
 CARD_TAG = Code.CARD_TAG
 QUESTION_ANSWER_LINES = Code.QUESTION_ANSWER_LINES
 QUESTION_MARK_LINE = Code.QUESTION_MARK_LINE
+DASH_HEADING = Code.QUESTION_SETEXT_HEADING
+DASH_BREAK = Code.QUESTION_BREAK
 
 _MASK = "\ufffc"
 #: A separator of another tool between two pieces of text, with the tool it comes from.
@@ -216,3 +223,29 @@ def paragraph_near_misses(
 def _lead(line: str) -> str:
     """A line's text without the quote markers and masks it starts with."""
     return line.lstrip(" \t>*_\ufffc")
+
+
+def question_line(text: str) -> str | None:
+    """The last line of a paragraph or heading that ends in a question mark (emphasis
+    around it aside), as written; None for any other text."""
+    last = text.rstrip().rsplit("\n", 1)[-1].strip()
+    return last if last.rstrip("*_").endswith(("?", "\uff1f")) else None
+
+
+def dash_heading(question: str, underline: str) -> Finding:
+    """A question with a ``---`` (or ``===``) line under it, which markdown reads as a
+    heading: Mochi's card (``Question?`` / ``---`` / ``answer``). ``underline`` is the
+    line as written; the finding starts at its first mark."""
+    written = underline.strip()
+    heading = "title" if written.startswith("=") else "section heading"
+    message = DASH_HEADING.message(underline=written, question=question, heading=heading)
+    return Finding(underline.index(written), written, message, DASH_HEADING, is_warning=True)
+
+
+def dash_break(question: str, line: str) -> Finding:
+    """A thematic break (``---``, ``***``) between a paragraph ending in ``?`` and the
+    next paragraph: Mochi's card with blank lines around its separator. ``line`` is the
+    break as written."""
+    written = line.strip()
+    message = DASH_BREAK.message(written=written, question=question)
+    return Finding(line.index(written), written, message, DASH_BREAK, is_warning=True)

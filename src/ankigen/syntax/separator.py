@@ -9,7 +9,9 @@ meant (``q?:::a``, ``Term:::Definition``, ``q :: a``, ``q :::: a``, ``q?:: a``,
 ``Term::Definition``, ``::a`` at a line's start, ``q : : : a``, three colons
 typed full width by a CJK input method). Other tools' marks of a card that
 are no colons (``Q:``/``A:`` lines, a ``?`` line, ``>>``, a TAB, ``#card``)
-are :mod:`ankigen.syntax.habits`'.
+are :mod:`ankigen.syntax.habits`'. A line with a separator is asked
+:func:`fence_after` for a code fence written after it (``Q ::: ```cpp``),
+which opens no code block.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ FULL_WIDTH = Code.SEPARATOR_FULL_WIDTH
 WRONG_LENGTH = Code.SEPARATOR_LENGTH
 TWO_GLUED = Code.SEPARATOR_TWO_COLONS_GLUED
 SPACED_COLONS = Code.SEPARATOR_SPACED
+FENCE_AFTER_SEPARATOR = Code.FENCE_AFTER_SEPARATOR
 #: How a near miss's message ends in a list item, where no item can stand (format §15).
 IN_LIST_ITEM = ", as a paragraph of its own without the list marker"
 
@@ -62,6 +65,36 @@ def matches(text: str, escaped: Sequence[int] = ()) -> Iterator[re.Match[str]]:
 def count(text: str) -> int:
     """How many separator-shaped ``:::`` a piece of text (code, math) holds."""
     return len(_SEPARATOR.findall(text)) if SEPARATOR in text else 0
+
+
+#: A code fence's opening marker and info string written after a separator on its
+#: line (``::: ```cpp``): what is left of the line after ``:::`` and white space. A
+#: backtick fence's info string holds no backtick (else it is a code span) and no
+#: masked token.
+_FENCE_AFTER = re.compile("[ \t]+(`{3,}[^`\ufffc]*|~{3,}[^\ufffc]*)$")
+
+
+def fence_after(line: str) -> list[Finding]:
+    """A code fence opened after the line's separator (``Q ::: ```cpp``): not a fence.
+
+    Markdown opens a fence only at the start of a line, so the code after it
+    is answer text and the fence written to close it opens a block instead,
+    which runs over the items below it. ``line`` is masked as for
+    :func:`near_misses` (code spans are no fence).
+    """
+    first = next(matches(line), None)
+    written = _FENCE_AFTER.match(line, first.end()) if first is not None else None
+    if written is None:
+        return []
+    fence = written.group(1).rstrip()
+    message = FENCE_AFTER_SEPARATOR.message(fence=fence)
+    return [Finding(written.start(1), fence, message, FENCE_AFTER_SEPARATOR, is_warning=True)]
+
+
+def is_fence_after(finding: Finding) -> bool:
+    """True for a finding of :func:`fence_after` (its snippet is the fence as written; no
+    other finding of a line with a separator starts so)."""
+    return finding.snippet[:3] in ("```", "~~~")
 
 
 def in_source(source: str) -> list[tuple[int, int]]:
