@@ -131,8 +131,16 @@ def _not_a_tag(source: str) -> Verdict | None:
 
 
 def _unmatched(tag: Tag, why: str) -> Verdict:
-    fix = f"open and close <{tag.name}> in the same paragraph or HTML block"
+    fix = f"open and close <{tag.name}> in the same paragraph or HTML block{_as_text(tag)}"
     return Verdict(refused=tag.name, why=why, fix=fix)
+
+
+def _as_text(tag: Tag) -> str:
+    """How to show the tag's own text, meant as text (``Option<T>``, ``<Ctrl>+<S>``)."""
+    written = tag.source.strip()
+    if len(written) > 40 or "\n" in written:
+        return "; for the text itself, put it in backticks or write '\\<' for '<'"
+    return f"; for the text itself, write '\\{written}' or put it in backticks"
 
 
 _NOT_ALLOWED = (
@@ -144,7 +152,7 @@ _NOT_ALLOWED = (
 def _single(tag: Tag, source: str) -> Verdict:
     """A tag judged alone (its pairing is ``judge_run``'s)."""
     if tag.name not in ALLOWED:
-        return Verdict(refused=tag.name, why=_NOT_ALLOWED)
+        return Verdict(refused=tag.name, why=_NOT_ALLOWED, fix="write markdown instead" + _as_text(tag))
     if tag.name == "img":
         return _image(tag)
     if tag.closing:
