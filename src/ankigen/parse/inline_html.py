@@ -152,7 +152,9 @@ _NOT_ALLOWED = (
 def _single(tag: Tag, source: str) -> Verdict:
     """A tag judged alone (its pairing is ``judge_run``'s)."""
     if tag.name not in ALLOWED:
-        return Verdict(refused=tag.name, why=_NOT_ALLOWED, fix="write markdown instead" + _as_text(tag))
+        return Verdict(
+            refused=tag.name, why=_NOT_ALLOWED, fix="write markdown instead" + _as_text(tag)
+        )
     if tag.name == "img":
         return _image(tag)
     if tag.closing:
