@@ -235,6 +235,8 @@ class CheckReport:
     failed: int = 0
     #: Quotes naming what the card does not show (an assert quoting one also fails).
     quotes_missing: int = 0
+    #: Claims on the card that no statement quotes or cites (each one a warning).
+    unverified: int = 0
 
     @property
     def ok(self) -> bool:

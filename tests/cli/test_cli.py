@@ -206,3 +206,21 @@ def test_strict_applies_to_parse_warnings_too(project: Path) -> None:
     (project / "content" / "empty.md").write_text("# Empty\n\nJust prose.\n", "utf-8")
     assert invoke("check").exit_code == 0
     assert invoke("check", "--strict").exit_code == 1
+
+
+def test_unverified_claims_are_followed_once_by_how_to_prove_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "content").mkdir()
+    (tmp_path / "content" / "h.md").write_text(
+        "# History\n\nWall? ::: It fell in 1989.\n\nCarta? ::: Sealed in 1215.\n", "utf-8"
+    )
+    result = invoke("check")
+    assert result.exit_code == 0, result.output
+    hint = [line for line in result.stderr.splitlines() if "unverified claims:" in line]
+    assert len(hint) == 1
+    assert hint[0].startswith("2 unverified claims: each number or formula on a card is proved")
+    assert "cite `1989`" in hint[0] and "ankigen guide 12.12" in hint[0]
+    json_output = invoke("check", "--format", "json")
+    assert "unverified claims:" not in json_output.stdout + json_output.stderr

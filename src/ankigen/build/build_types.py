@@ -72,6 +72,8 @@ class BuildSummary:
     failed_checks: int = 0
     #: Quotes of a card that the card does not show (format section 12).
     quotes_missing: int = 0
+    #: Claims on a card that no check quotes or cites (format 12.12).
+    unverified_claims: int = 0
     notes: int = 0
     cards: int = 0
     media: int = 0

@@ -19,7 +19,7 @@ from ankigen.build.timelimit import TimeLimits
 from ankigen.diagnostics import Sink, sort_diagnostics
 from ankigen.model import CheckReport, Deck
 
-from ._coverage import warn_unverified
+from ._coverage import unverified_claims, warn_unverified
 from .figure_literals import figure_literals
 from .proven import ItemRun, ProvenChecks
 
@@ -60,6 +60,7 @@ def check_deck(
         checks=outcome.checks,
         failed=outcome.failed,
         quotes_missing=outcome.quotes_missing,
+        unverified=unverified_claims(sink.diagnostics),
     )
 
 
@@ -77,4 +78,5 @@ def _without_sympy(deck: Deck, known: dict[int, ItemRun], sink: Sink) -> CheckRe
         MappingProxyType({}),
         items=len(deck.items),
         checks=sum(run.checks for run in known.values()),
+        unverified=unverified_claims(sink.diagnostics),
     )

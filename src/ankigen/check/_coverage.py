@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from ankigen.diagnostics import Code, Sink
+from ankigen.diagnostics import Code, Diagnostic, Sink
 from ankigen.model import Claim, ClaimLevel, Item
 
 if TYPE_CHECKING:  # the checker's tree loads when a check runs, not for every build
@@ -102,6 +102,11 @@ def _report_not_in_item(sink: Sink, missing: Missing, now: Claim | None) -> None
         column=quote.column,
         code=NOT_IN_ITEM,
     )
+
+
+def unverified_claims(diagnostics: Iterable[Diagnostic]) -> int:
+    """How many of ``diagnostics`` are unverified claims."""
+    return sum(d.code == UNVERIFIED for d in diagnostics)
 
 
 def warn_unverified(

@@ -311,6 +311,18 @@ def _report(result: BuildResult, output_format: str = "text") -> None:
             echo(diagnostic.format_github())
         else:
             echo(diagnostic.format(), err=True)
+    unverified = result.summary.unverified_claims
+    if unverified and output_format == "text":
+        echo(_HOW_TO_PROVE.format(claims=_plural(unverified, "unverified claim")), err=True)
+
+
+#: Said once after the messages when some claim is unverified: what a check is, in brief.
+_HOW_TO_PROVE = (
+    "{claims}: each number or formula on a card is proved by a ```check block right after "
+    "its item: 'cite `1989`' for a number taken from a source, 'assert `9.81` * 2 == "
+    "`19.62`' for one worked out, 'cite $E = mc^2$' for a formula; 'claims: off' in a "
+    "deck's front matter turns this off. More: ankigen guide 12.12"
+)
 
 
 def _error_count(result: BuildResult) -> str:

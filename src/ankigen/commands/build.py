@@ -248,6 +248,7 @@ def _summary(
         checks=sum(r.checks for r in reports.values()) + sum(p.checks for p in current),
         failed_checks=sum(r.failed for r in reports.values()),
         quotes_missing=sum(r.quotes_missing for r in reports.values()),
+        unverified_claims=sum(r.unverified for r in reports.values()),
         notes=sum(p.notes for p in written) + sum(p.notes for p in current),
         cards=sum(p.cards for p in written) + sum(p.cards for p in current),
         media=sum(p.media for p in written) + sum(p.media for p in current),
