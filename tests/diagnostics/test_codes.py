@@ -52,6 +52,7 @@ SHARED = {
     "AG620": "a subdeck Anki refuses: syntax/decks.py's message, at the heading or under the title",
     "AG621": "a deck name Anki refuses: syntax/decks.py's message, for front matter or the title",
     "AG602": "an unsafe SVG: the same check for an image and a figure",
+    "AG201": "one message; check/_coverage.py also counts them (for the CLI's hint line)",
 }
 
 

@@ -440,6 +440,16 @@ class Code(StrEnum):
         "the file holds {count} NUL character{s} (U+0000), which the card would show as "
         "'\ufffd': remove {them}",
     )
+    BIDI_OVERRIDE = (
+        "AG149",
+        ERROR,
+        "a bidirectional override (U+202D, U+202E) in a content file: it reverses what the "
+        "card shows, so the learner reads other digits and words than the ones written and "
+        "checked",
+        "remove it; right-to-left text needs none (its direction comes from its letters)",
+        "the file holds {count} bidirectional override{s} ({which}): the card would show the "
+        "text after {it} reversed, not as written and checked; remove {them}",
+    )
     NESTED_TOO_DEEP = (
         "AG146",
         WARNING,

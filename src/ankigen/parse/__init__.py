@@ -162,6 +162,7 @@ def _parse_all_sections(
         sections = _cut(sections.whole(), whole=True)
         sink, front, key, results = _parse_sections(sections, path, display_path, None, macros)
     _nul_characters(sections.whole(), sink)
+    _bidi_overrides(sections.whole(), sink)
     del sections  # the file's text goes before the deck is put together
 
     title = next((r.title for r in results if r.title is not None), None)
@@ -383,6 +384,30 @@ def _nul_characters(text: str, sink: Sink) -> None:
         count=count, s="s" if several else "", them="them" if several else "it"
     )
     sink.warning(line, message, column=column, code=Code.NUL_CHARACTER)
+
+
+#: The bidirectional overrides: the characters after one show in reverse order.
+_OVERRIDE = re.compile("[\u202d\u202e]")
+
+
+def _bidi_overrides(text: str, sink: Sink) -> None:
+    """AG149: an override makes a card show ``128`` as ``821`` while ``128`` is checked."""
+    first = _OVERRIDE.search(text)
+    if first is None:
+        return  # the common case: one scan in C
+    found = _OVERRIDE.findall(text)
+    line = text.count("\n", 0, first.start()) + 1
+    column = first.start() - text.rfind("\n", 0, first.start())
+    several = len(found) > 1
+    which = ", ".join(sorted({f"U+{ord(c):04X}" for c in found}))
+    message = Code.BIDI_OVERRIDE.message(
+        count=len(found),
+        s="s" if several else "",
+        which=which,
+        it="them" if several else "it",
+        them="them" if several else "it",
+    )
+    sink.error(line, message, column=column, code=Code.BIDI_OVERRIDE)
 
 
 def _duplicate_guids(items: list[Item], sink: Sink) -> None:
