@@ -440,6 +440,14 @@ class Code(StrEnum):
         "the file holds {count} NUL character{s} (U+0000), which the card would show as "
         "'\ufffd': remove {them}",
     )
+    FRONT_MATTER_KEY_TWICE = (
+        "AG156",
+        ERROR,
+        "a front matter key written twice: YAML keeps the last, so the first is ignored",
+        "keep one of them",
+        "front matter key '{key}' is written twice (first at line {first}); only this one "
+        "would count: keep one",
+    )
     BIDI_OVERRIDE = (
         "AG149",
         ERROR,

@@ -112,8 +112,10 @@ def _structure_is_safe(text: str, sink: Sink) -> bool:
     gigabytes. The event stream is read in one pass without expanding anything.
     """
     depth = 0
+    keys = _TopKeys(sink)
     for event in yaml.parse(text, Loader=yaml.SafeLoader):
         line, column = _place(event)
+        keys.see(event, depth)
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
             sink.error(
                 line,
@@ -133,6 +135,37 @@ def _structure_is_safe(text: str, sink: Sink) -> bool:
             )
             return False
     return True
+
+
+class _TopKeys:
+    """The keys of the front matter's mapping, read from the event stream: one written
+    twice is an error (``safe_load`` keeps the last, so a ``claims: off`` added below
+    ``claims: all`` would lower the claim level without a word)."""
+
+    def __init__(self, sink: Sink) -> None:
+        self._sink = sink
+        self._seen: dict[str, int] = {}
+        self._expect_key = False
+
+    def see(self, event: yaml.Event, depth: int) -> None:
+        """Take one event, at the depth before it (1: inside the top mapping)."""
+        if depth == 0 and isinstance(event, yaml.MappingStartEvent):
+            self._expect_key = True
+        elif depth == 1 and isinstance(event, yaml.ScalarEvent):
+            if self._expect_key:
+                self._key(event)
+            self._expect_key = not self._expect_key
+        elif depth == 2 and isinstance(event, _CLOSERS):
+            self._expect_key = True  # a collection value ended
+
+    def _key(self, event: yaml.ScalarEvent) -> None:
+        line, column = _place(event)
+        first = self._seen.setdefault(event.value, line)
+        if first != line:
+            # The message names a line of the file, as the location does.
+            shown = first + self._sink.first_line - 1
+            message = Code.FRONT_MATTER_KEY_TWICE.message(key=event.value, first=shown)
+            self._sink.error(line, message, column=column, code=Code.FRONT_MATTER_KEY_TWICE)
 
 
 def _place(event: yaml.Event) -> tuple[int, int]:
