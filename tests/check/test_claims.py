@@ -152,3 +152,21 @@ def test_formulas_match_without_cloze_markers_or_white_space() -> None:
         "S=\\frac{T_{compute}}{\\frac{T_{compute}}{k} + T_{comm}}"
     )
     assert formula_key("x = {{c1::a::hint}}") == "x=a"
+
+
+def test_an_html_block_s_text_is_read_and_its_tags_are_not() -> None:
+    # The card shows an HTML block's text: a number there is a claim, at its column; the
+    # digits of a tag (`h2`, `width="3"`) and of a comment are not shown, so no claim.
+    deck = parse(
+        "# T\n\nQ ::: A\n\n<details><summary>Batch</summary>\n"
+        '<b>256</b> samples <img src="x.png" width="3"> <!-- 7 -->\n</details>\n'
+    )
+    shown = [(c.text, c.line, c.column) for c in deck.items[0].claims if c.required]
+    assert shown == [("256", 6, 4)]
+
+
+def test_a_tooltip_is_read_as_alt_text_is() -> None:
+    # Shown when pointed at: a claim at level `all`, as an image's alt text (not required).
+    deck = parse('# T\n\nQ ::: the <abbr title="256 samples">batch</abbr> size\n')
+    found = [(c.text, c.line, c.column, c.required) for c in deck.items[0].claims]
+    assert found == [("256", 3, 24, False)]

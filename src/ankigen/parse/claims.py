@@ -17,6 +17,7 @@ formula). Other claims are quotable only: numbers inside formulas, ``one``.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Sequence
 from fractions import Fraction
@@ -45,6 +46,12 @@ __all__ = [
 _TEX_NUMBER = re.compile(r"(?<![0-9.])\d+(?:\.\d+)?(?:\\%)?")
 #: Text the learner reads but no claim: a web address, a footnote label (``[^1]``).
 _NOT_CLAIMS = re.compile(r"\bhttps?://\S+|\[\^[^\]\s]+\]")
+#: An HTML comment, or a tag: what of raw HTML the card does not show as text.
+_COMMENT_OR_TAG = re.compile(r"<!--.*?(?:-->|$)|<[^>]*>?", re.DOTALL)
+#: A tag that may carry attributes (no comment, no closing tag).
+_OPENING_TAG = re.compile(r"<[A-Za-z][^>]*>")
+#: A ``title`` attribute's value in a tag (``<abbr title="…">``: shown when pointed at).
+_TITLE = re.compile(r"""\btitle\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
 #: Commands whose group is text the learner reads inside a formula (``\\text{...}``).
 _TEXT_COMMANDS = frozenset({"\\text", "\\textrm", "\\mbox", "\\mathrm"})
 
@@ -115,6 +122,8 @@ def item_claims(
             reader.formula(token.content, _line(token, 0), "$$", answer=True)
         elif token.type in ("fence", "code_block"):
             reader.code(token.content, _line(token, 0) + (token.type == "fence"))
+        elif token.type == "html_block":
+            reader.html_block(token.content, _line(token, 0))
     return tuple(reader.claims)
 
 
@@ -164,12 +173,20 @@ class _Reader:
                 self.text(child.content, here, answer=False, words=False)
             elif child.type == "image":
                 self.text(child.content, here, answer=False)
-            elif child.type in ("html_inline", "text"):
+            elif child.type == "html_inline":
+                self.tag(child.content, here)  # its tooltip; the tag is not shown
+            elif child.type == "text":
                 self.find(here, child.content)  # skip over it: never a claim
 
     def text(self, content: str, line: int, *, answer: bool, words: bool = True) -> None:
-        """The numbers of a piece of text the learner reads."""
-        start = self.find(line, content)
+        """The numbers of a piece of text the learner reads, written as it is in its line."""
+        self.text_at(self.find(line, content), content, line, answer=answer, words=words)
+
+    def text_at(
+        self, start: int | None, content: str, line: int, *, answer: bool, words: bool = True
+    ) -> None:
+        """The numbers of ``content``, which starts at ``start`` of its line (None: unknown,
+        as for text not written as a whole there: each number is looked for by itself)."""
         # A link's digits and a footnote's label are not claims; blanked to spaces, every
         # offset stays.
         blank = "http" in content or "[^" in content
@@ -185,6 +202,28 @@ class _Reader:
                 everywhere=found.text.lower() != "one",
                 unit=found.unit,
             )
+
+    def tag(self, tag: str, line: int, start: int | None = None) -> None:
+        """An HTML tag: its ``title`` (a tooltip) is read as alt text is. ``start``: where
+        the tag starts in its line (None: it is looked for there)."""
+        if start is None:
+            start = self.find(line, tag)
+        for match in _TITLE.finditer(tag):
+            group = next(i for i in (1, 2, 3) if match.group(i) is not None)
+            at = start + match.start(group) if start is not None else None
+            self.text_at(at, html.unescape(match.group(group)), line, answer=False)
+
+    def html_block(self, content: str, line: int) -> None:
+        """An HTML block of an answer, line by line: its text is shown (tags and comments
+        are not), and a tag's tooltip is read as alt text is."""
+        for offset, text in enumerate(content.splitlines()):
+            start = self.find(line + offset, text)
+            # Tags and comments blanked to spaces: every column stays where it is.
+            shown = _COMMENT_OR_TAG.sub(lambda m: " " * len(m.group()), text)
+            self.text_at(start, shown, line + offset, answer=True)
+            for tag in _OPENING_TAG.finditer(text):
+                at = start + tag.start() if start is not None else None
+                self.tag(tag.group(), line + offset, at)
 
     def code(self, content: str, line: int) -> None:
         """A code block's numbers, line by line (required at level ``all`` only)."""
