@@ -170,3 +170,28 @@ def test_a_tooltip_is_read_as_alt_text_is() -> None:
     deck = parse('# T\n\nQ ::: the <abbr title="256 samples">batch</abbr> size\n')
     found = [(c.text, c.line, c.column, c.required) for c in deck.items[0].claims]
     assert found == [("256", 3, 24, False)]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("dozen", Fraction(12)),
+        ("one tenth", Fraction(1, 10)),
+        ("an eighth", Fraction(1, 8)),
+        ("two fifths", Fraction(2, 5)),
+        ("tenfold", Fraction(10)),
+        ("⅒", Fraction(1, 10)),
+        ("Ⅳ", Fraction(4)),
+        ("④", Fraction(4)),
+    ],
+)
+def test_more_number_words_and_characters_are_read(text: str, value: Fraction) -> None:
+    assert number_value(text) == value
+    deck = parse(f"---\nclaims: all\n---\n# T\n\nQ ::: about {text} of them\n")
+    assert [c.text for c in deck.items[0].claims] == [text]
+
+
+@pytest.mark.parametrize("text", ["double k", "double precision", "the fifth day"])
+def test_verbs_names_and_ordinals_are_no_numbers(text: str) -> None:
+    deck = parse(f"---\nclaims: all\n---\n# T\n\nQ ::: {text}\n")
+    assert deck.items[0].claims == ()

@@ -44,6 +44,18 @@ _VULGAR = {
     "⅝": Fraction(5, 8),
     "⅞": Fraction(7, 8),
 }
+#: Other characters that are a number on their own: the vulgar fractions Unicode has
+#: besides (``⅐``, ``⅑``, ``⅒``), Roman numerals (``Ⅳ``), circled and parenthesised
+#: numbers (``④``, ``⑽``), each worth what Unicode says it is.
+_NUMBER_CHARACTERS = "".join(
+    chr(code)
+    for first, last in ((0x2150, 0x2152), (0x2160, 0x217F), (0x2460, 0x249B), (0x24EA, 0x24FF))
+    for code in range(first, last + 1)
+    if unicodedata.numeric(chr(code), None) is not None
+)
+_VULGAR.update(
+    {c: Fraction(unicodedata.numeric(c)).limit_denominator(1000) for c in _NUMBER_CHARACTERS}
+)
 _VULGAR_CLASS = "".join(_VULGAR)
 _SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 _SUPER_VALUE = {c: str(i) for i, c in enumerate(_SUPERSCRIPTS)}
@@ -83,9 +95,27 @@ _CARDINALS.update(
         )
     }
 )
-_CARDINALS.update({"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9})
+_CARDINALS.update(
+    {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9, "dozen": 12}
+)
 _PARTS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4}
+_PARTS.update(
+    {
+        word + ending: n
+        for n, word in enumerate(["fifth", "sixth", "seventh", "eighth", "ninth", "tenth"], 5)
+        for ending in ("", "s")
+    }
+)
+#: Factors in words. ``double`` and ``triple`` are verbs and names too (``double k``,
+#: ``double precision``): not numbers to the reader.
 _MULTIPLES = {"twice": 2, "thrice": 3}
+_MULTIPLES.update(
+    {
+        word + "fold": n
+        for word, n in (("two", 2), ("three", 3), ("four", 4), ("five", 5), ("ten", 10))
+    }
+)
+_MULTIPLES.update({"hundredfold": 100, "thousandfold": 1000})
 _COUNTS = "a|an|one|two|three"
 #: The letters a number word starts with: the pattern tries its many alternatives only
 #: where one of them stands (a lookahead that changes no match, and halves the scan).
@@ -94,8 +124,8 @@ _WORD_STARTS = "".join(
 )
 _WORD = re.compile(
     rf"\b(?=[{_WORD_STARTS}])"
-    rf"(?:(?P<count>{_COUNTS})[ \t\n-]+(?P<part>third|thirds|quarter|quarters)"
-    rf"|(?P<half>half)|(?P<mult>twice|thrice)|(?P<card>{'|'.join(_CARDINALS)}))\b",
+    rf"(?:(?P<count>{_COUNTS})[ \t\n-]+(?P<part>{'|'.join(_PARTS)})"
+    rf"|(?P<half>half)|(?P<mult>{'|'.join(_MULTIPLES)})|(?P<card>{'|'.join(_CARDINALS)}))\b",
     re.IGNORECASE,
 )
 
