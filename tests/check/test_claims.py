@@ -195,3 +195,17 @@ def test_more_number_words_and_characters_are_read(text: str, value: Fraction) -
 def test_verbs_names_and_ordinals_are_no_numbers(text: str) -> None:
     deck = parse(f"---\nclaims: all\n---\n# T\n\nQ ::: {text}\n")
     assert deck.items[0].claims == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("128k", Fraction(128_000)), ("4k", Fraction(4000)), ("2.5k", Fraction(2500))],
+)
+def test_a_glued_k_is_a_thousand_times_the_number(text: str, value: Fraction) -> None:
+    assert number_value(text) == value
+
+
+def test_a_glued_unit_is_read_as_a_spaced_one() -> None:
+    deck = parse("---\nclaims: all\n---\n# T\n\nQ ::: 1.5kg on a 10Gb link, 128k tokens\n")
+    found = [(c.text, c.unit) for c in deck.items[0].claims]
+    assert found == [("1.5", "kg"), ("10", "Gb"), ("128k", "tokens")]

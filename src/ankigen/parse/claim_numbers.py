@@ -134,7 +134,11 @@ _BODY = (
     rf"(?:{_DIGIT}{{1,3}}(?:,{_DIGIT}{{3}})+(?!{_DIGIT})|{_DIGIT}+)"
     rf"(?:\.{_DIGIT}+)?(?:[eE][-+]?{_DIGIT}+)?"
 )
-_SUFFIX = rf"(?:[ \u00a0]?%|{TIMES}|x(?![A-Za-z0-9]))"
+#: A thousands ``k`` glued to a number (``128k`` tokens, ``4k`` GPUs) is part of it: worth
+#: a thousand times the digits, so ``128`` can no longer be quoted for ``128k``. (``K``,
+#: ``M`` and ``B`` are left alone: kelvin, molar and bytes glued to a number look alike.)
+_THOUSANDS = "k"
+_SUFFIX = rf"(?:[ \u00a0]?%|{TIMES}|x(?![A-Za-z0-9])|{_THOUSANDS}(?![A-Za-z0-9]))"
 #: A minus sign written right before a number (hyphen-minus or U+2212): part of it, so
 #: that ``-128`` is not the claim ``128`` (``3-4``, ``batch-32`` and ``1e-3`` hold none).
 _MINUS = "-\u2212"
@@ -151,7 +155,9 @@ _STANDALONE = re.compile(
     rf"(?<![\w.])"
     rf"(?P<number>{_SIGN}{_BODY}(?!\.?{_DIGIT})(?:[⁻]?[{_SUPERSCRIPTS}]+)?(?:/{_DIGIT}+)?{_SUFFIX}?"
     rf"|{_SIGN}[{_VULGAR_CLASS}](?!{_DIGIT}))"
-    rf"(?:[ \u00a0](?P<unit>{_UNIT}))?"
+    # The unit candidate after a space, or glued (``1.5kg``, ``10Gb``): a unit the checker
+    # reads either way, so ``1.5kg`` is not the claim ``1.5`` alone.
+    rf"(?:[ \u00a0]?(?P<unit>{_UNIT}))?"
 )
 
 
@@ -248,6 +254,8 @@ def _digits_value(number: str) -> tuple[Fraction | None, str]:
         kind, number = "%", number[:-1].rstrip()
     elif number.endswith((TIMES, "x")):
         kind, number = TIMES, number[:-1]
+    thousands = number.endswith(_THOUSANDS)
+    number = number.removesuffix(_THOUSANDS)
     number, _, denominator = number.partition("/")
     power = ""
     if number and number[-1] in _SUPER_VALUE:
@@ -270,6 +278,8 @@ def _digits_value(number: str) -> tuple[Fraction | None, str]:
         if int(denominator) == 0:
             return None, kind
         value /= int(denominator)
+    if thousands:
+        value *= 1000
     if kind == "%":
         value /= 100
     return value, kind
