@@ -209,3 +209,14 @@ def test_a_glued_unit_is_read_as_a_spaced_one() -> None:
     deck = parse("---\nclaims: all\n---\n# T\n\nQ ::: 1.5kg on a 10Gb link, 128k tokens\n")
     found = [(c.text, c.unit) for c in deck.items[0].claims]
     assert found == [("1.5", "kg"), ("10", "Gb"), ("128k", "tokens")]
+
+
+def test_a_formula_s_labels_are_part_of_its_notation() -> None:
+    from ankigen.check._notation import notation_key
+
+    brace = r"T \approx \underbrace{\alpha \log_2 k}_{\text{hops grow with } %s}"
+    assert notation_key(brace % "k") == notation_key(brace % "k")
+    assert notation_key(brace % "k") != notation_key(brace % "k^2")
+    # A label's text is read as text (its numbers are claims of their own), not notation.
+    assert notation_key(brace % "k") == notation_key(brace.replace("hops", "jumps") % "k")
+    assert notation_key(r"S = k") == notation_key(r"S = k\text{ squared}")

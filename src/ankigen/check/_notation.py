@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+from ankigen.syntax import tex as tex_syntax
 from ankigen.syntax.cloze import strip_markers
 
 from ._ast import Binary, Call, Expr, ListExpr, Name, Num, QuotedFormula, QuotedNumber, Unary
@@ -36,6 +37,7 @@ def notation_key(tex: str) -> str:
     number written in text, ``n:<value>``.
     """
     shown = strip_markers(tex)
+    labels = _labels(shown)
     try:
         tokens = tokenize_tex(shown, 1)
     except StatementError:
@@ -49,7 +51,34 @@ def notation_key(tex: str) -> str:
     parts = [canonical(reading.terms[0])]
     for relation, term in zip(reading.relations, reading.terms[1:], strict=True):
         parts += [relation, canonical(term)]
-    return "f:" + " ".join(parts)
+    return "f:" + " ".join(parts) + labels
+
+
+#: Commands whose group is text the card shows: read as text (its numbers are claims of
+#: their own, section 18), so no part of a formula's notation.
+_TEXT = frozenset({"\\text", "\\textrm", "\\mbox"})
+#: Commands whose ``_``/``^`` argument is a label under or over the formula.
+_BRACES = frozenset({"\\underbrace", "\\overbrace"})
+
+
+def _labels(tex: str) -> str:
+    """The math of each brace's label (``\\underbrace{…}_{\\text{hops grow with } k}``:
+    ``k``), which the reading skips but the card shows, as part of the key: a label
+    ``k`` is not a label ``k^2``. Its ``\\text`` is read as text, not here."""
+    parts = []
+    for match in tex_syntax.token_spans(tex):
+        if match.group() not in _BRACES:
+            continue
+        at = tex_syntax.skip_space(tex, tex_syntax.argument_end(tex, match.end()))
+        if tex[at : at + 1] not in ("_", "^"):
+            continue
+        label = tex[at + 1 : tex_syntax.argument_end(tex, at + 1)]
+        kept, last = [], 0
+        for start, end, _ in tex_syntax.arguments(label, _TEXT):
+            kept.append(label[last:start])
+            last = end
+        parts.append("".join("".join([*kept, label[last:]]).split()))
+    return "".join(f" | {part}" for part in parts)
 
 
 def canonical(expr: Expr) -> str:
