@@ -64,3 +64,14 @@ def test_an_unknown_project_level_is_a_usage_error(tmp_path: Path) -> None:
     result = check(tmp_path, ITEM, table='claims = "most"\n')
     assert result.exit_code == 2
     assert '[tool.ankigen] claims must be "answers", "all" or "off"' in result.output
+
+
+def test_a_number_quoted_for_its_formula_is_named_in_the_warning(tmp_path: Path) -> None:
+    content = (
+        "# Gas\n\nWhat is R? ::: $R \\approx 8.314$ J/(mol K).\n\n```check\ncite `8.314`\n```\n"
+    )
+    result = check(tmp_path, content)
+    assert (
+        "unverified claim $R \\approx 8.314$: quote it in a check, or cite it; the check "
+        "quotes `8.314`, a number inside this formula: a formula on the card is quoted whole"
+    ) in result.output

@@ -65,6 +65,12 @@ def report_coverage(sink: Sink, occurrences: Occurrences) -> None:
                 " which the card does not say"
             )
         )
+        inside = occurrences.quoted_inside(claim)
+        if inside is not None:
+            note += (
+                f"; the check quotes `{inside.text}`, a number inside this formula: a formula "
+                "on the card is quoted whole, as it stands"
+            )
         if id(claim) in occurrences.in_context:
             # Not written at the item's line: say where the card shows it from.
             note += (

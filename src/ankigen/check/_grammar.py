@@ -90,7 +90,10 @@ class _Parser(ExpressionParser):
                 f"a statement starts with 'let', 'assert' or 'cite', found {describe(self.peek)}"
             )
         if not self.at("end"):
-            raise self.error(f"expected end of statement, found {describe(self.peek)}")
+            found = describe(self.peek)
+            if self.at("name"):  # prose after a statement: a reason, written as a comment
+                found += " (a reason or remark goes after '#')"
+            raise self.error(f"expected end of statement, found {found}")
         return result
 
     def let(self) -> Let:

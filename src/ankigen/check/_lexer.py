@@ -57,10 +57,13 @@ _OPERATORS = (
     "]",
 )
 
+_NO_STRINGS = (
+    "strings are not allowed: quote a number as the card writes it in backticks (`128`, `500 ms`)"
+)
 # Characters that are Python syntax we refuse, with the reason an author sees.
 _REFUSED = {
-    "'": "strings are not allowed",
-    '"': "strings are not allowed",
+    "'": _NO_STRINGS,
+    '"': _NO_STRINGS,
     ".": "attribute access is not allowed",
     "{": "braces are not allowed",
     "}": "braces are not allowed",

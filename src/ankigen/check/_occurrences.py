@@ -145,6 +145,20 @@ class Occurrences:
             if not done and claim.required_at(self.level)
         ]
 
+    def quoted_inside(self, formula: Claim) -> Claim | None:
+        """A number inside ``formula`` that a quote covered (``8.314`` of ``$R \\approx
+        8.314$``): what the author quoted meaning the formula. The numbers of a formula
+        follow it among the claims, not counted on their own (``everywhere`` false)."""
+        index = next((i for i, claim in enumerate(self.claims) if claim is formula), None)
+        if index is None or not formula.formula:
+            return None
+        for claim, done in zip(self.claims[index + 1 :], self.covered[index + 1 :], strict=True):
+            if claim.formula or claim.everywhere or claim.line != formula.line:
+                return None
+            if done:
+                return claim
+        return None
+
     def now_says(self, missing: Missing, unverified: Iterable[Claim]) -> Claim | None:
         """The uncovered claim most like a quote the card no longer holds: what it says now."""
         candidates = [c for c in unverified if c.formula == missing.quote.formula]
