@@ -62,7 +62,11 @@ def test_formulas_are_file_wide_and_cannot_be_redefined() -> None:
 def test_let_sees_only_earlier_names() -> None:
     report = check_text("let a = b\nlet b = 2\nassert a == b\n")
     # 'a' was defined while 'b' was still free: the later 'let b' does not reach it.
-    assert messages(report) == ["3: check failed: a == b: left side is b, right side is 2"]
+    assert messages(report) == [
+        "3: check failed: a == b: left side is b, right side is 2 (b has no value in this "
+        "check: give it one with 'where', as in 'where b = …', or assert the side that holds "
+        "a number alone)"
+    ]
 
 
 def test_formulas_compile_to_float_functions_of_their_free_symbols() -> None:

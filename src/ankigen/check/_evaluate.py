@@ -97,10 +97,23 @@ def _symbolic(op: str, left: sympy.Expr, right: sympy.Expr) -> str | None:
     equal = left == right or is_zero(left - right)
     if op == "==" and not equal:
         shown_left, shown_right = show(sympy.simplify(left)), show(sympy.simplify(right))
-        return f"left side is {shown_left}, right side is {shown_right}"
+        return f"left side is {shown_left}, right side is {shown_right}{_unbound(left, right)}"
     if op == "!=" and equal:
         return f"both sides are {show(sympy.simplify(left))}"
     return None
+
+
+def _unbound(left: sympy.Expr, right: sympy.Expr) -> str:
+    """When one side is a number and the other holds names with no value (``t`` of the
+    card's ``t = \\sqrt{2h/g}``, which the card defines), say so: the numbers may be right."""
+    names = sorted(str(symbol) for symbol in (left.free_symbols | right.free_symbols))
+    if not names or (left.free_symbols and right.free_symbols):
+        return ""  # no names, or names on both sides: an identity that does not hold
+    return (
+        f" ({', '.join(names)} {'has' if len(names) == 1 else 'have'} no value in this "
+        f"check: give {'it' if len(names) == 1 else 'each'} one with 'where', as in "
+        f"'where {names[0]} = …', or assert the side that holds a number alone)"
+    )
 
 
 def _lists(op: str, left: sympy.Expr, right: sympy.Expr) -> str | None:
