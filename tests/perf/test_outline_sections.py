@@ -9,11 +9,15 @@ import pytest
 from ankigen.preview.outline import outline
 
 ROOT = Path(__file__).resolve().parents[2]
+#: Files whose whole-file parse differs from the sections' by design: a list nested past
+#: markdown-it's limit stops its reading, in a whole file to the file's end, in a section
+#: to the section's end (the build parses by section; AG146 names the lines lost).
+PAST_THE_NESTING_LIMIT = {"warn-nested-list-swallows-rest.md"}
 FILES = sorted(
     path
     for folder in (ROOT / "tests", ROOT / "content")
     for path in folder.rglob("*.md")
-    if path.stat().st_size < 200_000
+    if path.stat().st_size < 200_000 and path.name not in PAST_THE_NESTING_LIMIT
 )
 
 EXTRA = {
