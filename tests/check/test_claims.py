@@ -7,6 +7,7 @@ from fractions import Fraction
 import pytest
 
 from ankigen.model import Claim
+from ankigen.parse.claim_numbers import read_number
 from ankigen.parse.claims import formula_key, is_lone_symbol, number_value
 from tests.check.claims_support import parse
 
@@ -220,3 +221,14 @@ def test_a_formula_s_labels_are_part_of_its_notation() -> None:
     # A label's text is read as text (its numbers are claims of their own), not notation.
     assert notation_key(brace % "k") == notation_key(brace.replace("hops", "jumps") % "k")
     assert notation_key(r"S = k") == notation_key(r"S = k\text{ squared}")
+
+
+@pytest.mark.parametrize(
+    ("text", "same_as"), [("50 percent", "50%"), (f"3.3 {TIMES}", f"3.3{TIMES}"), ("4X", "4x")]
+)
+def test_another_spelling_of_a_percent_or_a_factor_is_the_same_number(
+    text: str, same_as: str
+) -> None:
+    assert number_value(text) == number_value(same_as)
+    assert read_number(text) is not None and read_number(same_as) is not None
+    assert read_number(text).kind == read_number(same_as).kind  # type: ignore[union-attr]

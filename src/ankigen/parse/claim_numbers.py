@@ -138,7 +138,13 @@ _BODY = (
 #: a thousand times the digits, so ``128`` can no longer be quoted for ``128k``. (``K``,
 #: ``M`` and ``B`` are left alone: kelvin, molar and bytes glued to a number look alike.)
 _THOUSANDS = "k"
-_SUFFIX = rf"(?:[ \u00a0]?%|{TIMES}|x(?![A-Za-z0-9])|{_THOUSANDS}(?![A-Za-z0-9]))"
+#: What may follow a number and is part of it: a percent sign or the word ``percent``, a
+#: times sign (after a space too: ``3.3 \u00d7``) or an ``x``/``X`` glued to it (``4x``, ``4X``),
+#: a thousands ``k``. A rewrite between these spellings is the same claim.
+_SUFFIX = (
+    rf"(?:[ \u00a0]?%|[ \u00a0]percent\b|[ \u00a0]?{TIMES}|[xX](?![A-Za-z0-9])"
+    rf"|{_THOUSANDS}(?![A-Za-z0-9]))"
+)
 #: A minus sign written right before a number (hyphen-minus or U+2212): part of it, so
 #: that ``-128`` is not the claim ``128`` (``3-4``, ``batch-32`` and ``1e-3`` hold none).
 _MINUS = "-\u2212"
@@ -250,10 +256,12 @@ def _digits_value(number: str) -> tuple[Fraction | None, str]:
         return _VULGAR[number], ""
     number = _ascii_digits(number.replace("\u00a0", " "))
     kind = ""
+    if number.endswith("percent"):
+        number = number.removesuffix("percent").rstrip() + "%"
     if number.endswith("%"):
         kind, number = "%", number[:-1].rstrip()
-    elif number.endswith((TIMES, "x")):
-        kind, number = TIMES, number[:-1]
+    elif number.endswith((TIMES, "x", "X")):
+        kind, number = TIMES, number[:-1].rstrip()
     thousands = number.endswith(_THOUSANDS)
     number = number.removesuffix(_THOUSANDS)
     number, _, denominator = number.partition("/")
