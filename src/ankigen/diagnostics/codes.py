@@ -121,7 +121,7 @@ class Code(StrEnum):
         ERROR,
         "an unknown front matter key (the known ones are listed)",
         "correct the key's spelling, or remove it",
-        "unknown front matter key '{key}' (known: {known})",
+        "unknown front matter key '{key}'{meant} (known: {known})",
     )
     EMPTY_QUESTION = (
         "AG105",

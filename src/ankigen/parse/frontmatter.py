@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 
 import yaml
@@ -79,7 +80,9 @@ def read_front_matter(text: str, sink: Sink) -> FrontMatter:
         if key not in _KNOWN_KEYS:
             sink.error(
                 _line_of_key(text, str(key)),
-                Code.UNKNOWN_FRONT_MATTER_KEY.message(key=key, known=", ".join(_KNOWN_KEYS)),
+                Code.UNKNOWN_FRONT_MATTER_KEY.message(
+                    key=key, meant=_meant(str(key)), known=", ".join(_KNOWN_KEYS)
+                ),
                 column=1,
                 code=Code.UNKNOWN_FRONT_MATTER_KEY,
             )
@@ -102,6 +105,16 @@ def read_front_matter(text: str, sink: Sink) -> FrontMatter:
         sink.error(line, message, column=column, code=decks.DECK_TOO_DEEP)
     key_line = _line_of_key(text, "key") if values["key"] is not None else 0
     return FrontMatter(**values, key_line=key_line)  # type: ignore[arg-type]
+
+
+def _meant(key: str) -> str:
+    """The known key an unknown one was probably meant as (``cards-deck``, ``Deck``,
+    ``tag``), said in the message; nothing when none is close."""
+    folded = key.lower()
+    close = difflib.get_close_matches(folded, _KNOWN_KEYS, n=1, cutoff=0.7)
+    within = [known for known in _KNOWN_KEYS if len(known) > 3 and known in folded]
+    meant = close or within
+    return f": did you mean '{meant[0]}'?" if meant else ""
 
 
 def _structure_is_safe(text: str, sink: Sink) -> bool:
