@@ -371,14 +371,18 @@ def _unclosed_front_matter(tokens: Sequence[Token], sink: Sink) -> None:
         sink.warning(1, message, column=1, code=Code.FRONT_MATTER_UNCLOSED)
 
 
+def _place(text: str, offset: int) -> tuple[int, int]:
+    """The 1-based line and column of ``offset`` in the whole file's ``text``."""
+    return text.count("\n", 0, offset) + 1, offset - text.rfind("\n", 0, offset)
+
+
 def _nul_characters(text: str, sink: Sink) -> None:
     """AG145: NUL characters, which markdown replaces (CommonMark) with U+FFFD, at the first."""
     first = text.find("\x00")
     if first < 0:
         return  # the common case: one scan in C
     count = text.count("\x00")
-    line = text.count("\n", 0, first) + 1
-    column = first - text.rfind("\n", 0, first)
+    line, column = _place(text, first)
     several = count > 1
     message = Code.NUL_CHARACTER.message(
         count=count, s="s" if several else "", them="them" if several else "it"
@@ -396,8 +400,7 @@ def _bidi_overrides(text: str, sink: Sink) -> None:
     if first is None:
         return  # the common case: one scan in C
     found = _OVERRIDE.findall(text)
-    line = text.count("\n", 0, first.start()) + 1
-    column = first.start() - text.rfind("\n", 0, first.start())
+    line, column = _place(text, first.start())
     several = len(found) > 1
     which = ", ".join(sorted({f"U+{ord(c):04X}" for c in found}))
     message = Code.BIDI_OVERRIDE.message(

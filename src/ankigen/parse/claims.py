@@ -17,7 +17,6 @@ formula). Other claims are quotable only: numbers inside formulas, ``one``.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Sequence
 from fractions import Fraction
@@ -27,6 +26,7 @@ from markdown_it.token import Token
 from ankigen.model import Claim, ItemKind
 from ankigen.parse import token_meta
 from ankigen.parse.claim_numbers import MAX_EXPONENT, TIMES, find_numbers, read_number
+from ankigen.parse.inline_html import read_tag
 from ankigen.syntax import tex as tex_syntax
 from ankigen.syntax.cloze import hints as cloze_hints
 from ankigen.syntax.cloze import strip_markers
@@ -50,8 +50,6 @@ _NOT_CLAIMS = re.compile(r"\bhttps?://\S+|\[\^[^\]\s]+\]")
 _COMMENT_OR_TAG = re.compile(r"<!--.*?(?:-->|$)|<[^>]*>?", re.DOTALL)
 #: A tag that may carry attributes (no comment, no closing tag).
 _OPENING_TAG = re.compile(r"<[A-Za-z][^>]*>")
-#: A ``title`` attribute's value in a tag (``<abbr title="…">``: shown when pointed at).
-_TITLE = re.compile(r"""\btitle\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
 #: Commands whose group is text the learner reads inside a formula (``\\text{...}``).
 _TEXT_COMMANDS = frozenset({"\\text", "\\textrm", "\\mbox", "\\mathrm"})
 
@@ -208,10 +206,14 @@ class _Reader:
         the tag starts in its line (None: it is looked for there)."""
         if start is None:
             start = self.find(line, tag)
-        for match in _TITLE.finditer(tag):
-            group = next(i for i in (1, 2, 3) if match.group(i) is not None)
-            at = start + match.start(group) if start is not None else None
-            self.text_at(at, html.unescape(match.group(group)), line, answer=False)
+        read = read_tag(tag)
+        title = dict(read.attributes).get("title", "") if read is not None else ""
+        if not title:
+            return
+        # The value as written (an entity in it moves nothing but its own number's place).
+        offset = tag.find(title)
+        at = start + offset if start is not None and offset >= 0 else None
+        self.text_at(at, title, line, answer=False)
 
     def html_block(self, content: str, line: int) -> None:
         """An HTML block of an answer, line by line: its text is shown (tags and comments
